@@ -1,0 +1,29 @@
+// Reading and writing checkpoint folders from Node; the format itself lives in src/model/checkpoint.ts.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CheckpointError, decodeCheckpoint, encodeCheckpoint, MANIFEST_FILE, parseManifest, type CheckpointCard, type Manifest } from '../src/model/checkpoint';
+import type { CharModel } from '../src/model/gpt';
+
+export async function saveCheckpoint(dir: string, model: CharModel, card: CheckpointCard): Promise<void> {
+  const { manifest, weights } = await encodeCheckpoint(model, card);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
+  writeFileSync(join(dir, manifest.weightsFile), new Uint8Array(weights));
+}
+
+function readOrThrow(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CheckpointError(path, code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? (e as Error).message})`);
+  }
+}
+
+export function loadCheckpoint(dir: string): { model: CharModel; manifest: Manifest } {
+  const where = dir.endsWith('/') ? dir : dir + '/';
+  const manifest = parseManifest(readOrThrow(join(dir, MANIFEST_FILE)).toString('utf8'), where);
+  const bin = readOrThrow(join(dir, manifest.weightsFile));
+  const weights = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength) as ArrayBuffer;
+  return { model: decodeCheckpoint(manifest, weights, where), manifest };
+}

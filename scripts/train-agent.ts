@@ -1,0 +1,78 @@
+// npm run train:agent -- [--seed N] [--out DIR] [--backend wasm|cpu] [recipe overrides]
+// Pre-trains on single-digit worksheets, fine-tunes on exactly 30 demonstrations, evaluates,
+// and writes DIR/pretrained and DIR/agent (default: public/checkpoints).
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../src/config';
+import { fineTune, pretrain } from '../src/agent/train';
+import { SPLIT } from '../src/env/sums';
+import { createRng } from '../src/lib/rng';
+import { CharModel, countParams } from '../src/model/gpt';
+import { evaluateGreedy } from '../src/rl/evaluate';
+import { useBackend, type NodeBackend } from './backend';
+import { saveCheckpoint } from './checkpoint-fs';
+
+const { values: a } = parseArgs({
+  options: {
+    seed: { type: 'string' },
+    out: { type: 'string', default: 'public/checkpoints' },
+    backend: { type: 'string', default: 'wasm' },
+    'pretrain-steps': { type: 'string' },
+    format: { type: 'string' },
+    'sft-steps': { type: 'string' },
+    'weight-decay': { type: 'string' },
+    'worksheet-rows': { type: 'string' },
+    dropout: { type: 'string' },
+    'sft-lr': { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+const num = (v: string | undefined, fallback: number): number => (v === undefined ? fallback : Number(v));
+const r = AGENT_RECIPE;
+const recipe: AgentRecipe = {
+  seed: num(a.seed, r.seed),
+  model: { ...r.model, dropout: num(a.dropout, r.model.dropout) },
+  pretrain: { ...r.pretrain, steps: num(a['pretrain-steps'], r.pretrain.steps), format: (a.format as WorksheetFormat) ?? r.pretrain.format },
+  sft: {
+    ...r.sft,
+    steps: num(a['sft-steps'], r.sft.steps),
+    lr: num(a['sft-lr'], r.sft.lr),
+    weightDecay: num(a['weight-decay'], r.sft.weightDecay),
+    worksheetRows: num(a['worksheet-rows'], r.sft.worksheetRows),
+  },
+};
+
+const backend = await useBackend(a.backend as NodeBackend);
+const every = (n: number) => (n >= 100 ? 25 : 10);
+const onProgress = (p: { phase: string; step: number; steps: number; loss: number }) => {
+  if (!a.quiet && (p.step % every(p.steps) === 0 || p.step === p.steps)) console.log(`${p.phase} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)}`);
+};
+
+const success = async (m: CharModel) => ({
+  heldOut: (await evaluateGreedy(m, SPLIT.heldOut)).success,
+  validation: (await evaluateGreedy(m, SPLIT.validation)).success,
+  demonstrations: (await evaluateGreedy(m, SPLIT.demonstrations)).success,
+});
+
+console.log(`training the agent: seed ${recipe.seed}, backend ${backend}, ${countParams(recipe.model)} parameters`);
+const rng = createRng(recipe.seed);
+const model = CharModel.create(recipe.model, rng.seed());
+const pre = await pretrain(model, recipe, rng, onProgress);
+const common = { seed: recipe.seed, backend, recipe, split: { seed: SPLIT.seed, train: SPLIT.train.length, heldOut: SPLIT.heldOut.length } };
+await saveCheckpoint(join(a.out!, 'pretrained'), model, { kind: 'pretrained', ...common, pretrain: pre });
+const sft = await fineTune(model, recipe, rng, onProgress);
+const t0 = performance.now();
+const scores = await success(model);
+const evalSeconds = (performance.now() - t0) / 1000;
+await saveCheckpoint(join(a.out!, 'agent'), model, {
+  kind: 'agent',
+  ...common,
+  demonstrations: SPLIT.demonstrations.slice(0, recipe.sft.demonstrations).map((s) => `${s.a}+${s.b}`),
+  pretrain: pre,
+  sft,
+  success: scores,
+});
+const pct = (x: number) => `${Math.round(100 * x)}%`;
+console.log(`pre-train ${pre.seconds.toFixed(1)} s (loss ${pre.firstLoss.toFixed(3)} → ${pre.lastLoss.toFixed(3)}), fine-tune ${sft.seconds.toFixed(1)} s (loss ${sft.firstLoss.toFixed(3)} → ${sft.lastLoss.toFixed(3)}), eval ${evalSeconds.toFixed(1)} s`);
+console.log(`held-out ${pct(scores.heldOut)}, validation ${pct(scores.validation)}, demonstrations ${pct(scores.demonstrations)} → ${a.out}`);
+console.log(JSON.stringify({ seed: recipe.seed, ...scores, pretrainSeconds: pre.seconds, sftSeconds: sft.seconds }));

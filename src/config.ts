@@ -1,0 +1,103 @@
+/**
+ * One typed config for the whole plate: model size, the agent recipe, GRPO knobs and the
+ * workshop sizes. Every odd number has its reason beside it. Pass these objects (or
+ * partial overrides of them) around; nothing else in the code base hard-codes a size.
+ */
+import { VOCAB } from './model/vocab';
+
+export interface ModelConfig {
+  vocabSize: number;
+  /** Longest transcript the model can see; `^99+99=B99+99|198|198|` is 22 characters. */
+  context: number;
+  layers: number;
+  dModel: number;
+  heads: number;
+  /** Dropout on attention/MLP outputs in supervised training only; never while sampling or in RL. */
+  dropout: number;
+}
+
+export const MODEL: ModelConfig = {
+  vocabSize: VOCAB.length,
+  context: 32, // room for the longest legal episode (22) plus over-long segments before they are cut
+  layers: 2,
+  dModel: 64,
+  heads: 4, // head size 16
+  dropout: 0.1,
+};
+
+export type WorksheetFormat = 'plain' | 'restate';
+
+export interface PretrainConfig {
+  steps: number;
+  batch: number;
+  lr: number;
+  /** plain: `3+4=7|`; restate: `3+4=3+4|7|` (the problem is written again before the answer). */
+  format: WorksheetFormat;
+}
+
+export interface SftConfig {
+  steps: number;
+  lr: number;
+  /** Exactly 30 demonstrations: the plate's claim is what 30 examples can teach. */
+  demonstrations: number;
+  /** Decoupled (AdamW-style) weight decay on matrices. */
+  weightDecay: number;
+  /** Worksheet lines mixed into each fine-tuning batch, so SFT does not wipe the pre-trained skill. */
+  worksheetRows: number;
+}
+
+export interface AgentRecipe {
+  seed: number;
+  model: ModelConfig;
+  pretrain: PretrainConfig;
+  sft: SftConfig;
+}
+
+export const AGENT_RECIPE: AgentRecipe = {
+  seed: 1,
+  model: MODEL,
+  pretrain: { steps: 50, batch: 32, lr: 1e-3, format: 'plain' },
+  sft: { steps: 200, lr: 1e-3, demonstrations: 30, weightDecay: 0, worksheetRows: 0 },
+};
+
+export interface GrpoConfig {
+  steps: number;
+  /** Distinct training sums per step (the groups). */
+  sumsPerStep: number;
+  /** Episodes sampled per sum (the group size). */
+  episodesPerSum: number;
+  temperature: number;
+  lr: number;
+  /** PPO-style ratio clip ε. */
+  clipEps: number;
+  /**
+   * Policy updates per sampled batch. With 1 the "old" policy is the current one, the
+   * ratio is exactly 1 and the clip never fires (TRL's default too); >1 reuses the batch.
+   */
+  updatesPerBatch: number;
+  /** Divide by the group's std (GRPO); false = Dr. GRPO (mean-centred only). */
+  scaleByStd: boolean;
+  /** Keeps the std division finite for groups with tiny spread. */
+  stdEps: number;
+  /** Probability the faulty calculator lies (training only; evaluation is always reliable). */
+  faultyRate: number;
+}
+
+export const GRPO: GrpoConfig = {
+  steps: 40,
+  sumsPerStep: 8,
+  episodesPerSum: 8,
+  temperature: 1,
+  lr: 3e-4,
+  clipEps: 0.2,
+  updatesPerBatch: 1,
+  scaleByStd: true,
+  stdEps: 1e-4,
+  faultyRate: 0.3,
+};
+
+/** Where the page and the Node scripts find the shipped checkpoints (relative to public/). */
+export const CHECKPOINTS = {
+  agent: 'checkpoints/agent',
+  pretrained: 'checkpoints/pretrained',
+} as const;

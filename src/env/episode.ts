@@ -1,0 +1,124 @@
+/**
+ * The episode rules of the tool world, as a per-row state machine fed one character at a time.
+ *
+ *   prompt   ^23+45=          written by the harness (PROMPT_LENGTH characters)
+ *   call     B23+45|          written by the model
+ *   result   68|              appended by the environment (the calculator)
+ *   answer   68|              written by the model; graded against the true sum
+ *
+ * A malformed call or answer, an over-long segment, or a full context ends the episode with
+ * reward 0 and a reason; the episode still counts.
+ */
+import { CALL, END, START } from '../model/vocab';
+import type { Calculator } from './calculator';
+import type { Sum } from './sums';
+
+/** `^` + two 2-digit operands + `+` + `=`. */
+export const PROMPT_LENGTH = 7;
+/** Operands in a call may have up to 3 digits (the model may slip); more is over-long. */
+export const MAX_OPERAND_DIGITS = 3;
+/** `B` + 3 digits + `+` + 3 digits + `|`. */
+export const MAX_CALL_LENGTH = 2 + 2 * MAX_OPERAND_DIGITS + 1;
+/** Up to 4 digits (999 + 999 = 1998) + `|`. */
+export const MAX_ANSWER_LENGTH = 5;
+
+/** The outcome reward: 1 for an exact final answer, else 0. */
+export const REWARD_CORRECT = 1;
+export const REWARD_WRONG = 0;
+
+export type Author = 'prompt' | 'model' | 'env' | 'pad';
+export type Phase = 'call' | 'answer' | 'done';
+export type EndReason =
+  | 'answered'
+  | 'no call' // the model did not start with `B`
+  | 'malformed call'
+  | 'over-long call'
+  | 'malformed answer'
+  | 'over-long answer'
+  | 'context full';
+
+export const promptFor = (s: Sum): string => `${START}${s.a}+${s.b}=`;
+
+/** The ideal transcript of a sum with a reliable calculator: what a demonstration shows. */
+export function demonstrationFor(s: Sum): { text: string; authors: Author[] } {
+  const prompt = promptFor(s);
+  const call = `${CALL}${s.a}+${s.b}${END}`;
+  const result = `${s.a + s.b}${END}`;
+  const answer = result;
+  const authors: Author[] = [
+    ...Array<Author>(prompt.length).fill('prompt'),
+    ...Array<Author>(call.length).fill('model'),
+    ...Array<Author>(result.length).fill('env'),
+    ...Array<Author>(answer.length).fill('model'),
+  ];
+  return { text: prompt + call + result + answer, authors };
+}
+
+const CALL_PATTERN = new RegExp(`^${CALL}(\\d{1,${MAX_OPERAND_DIGITS}})\\+(\\d{1,${MAX_OPERAND_DIGITS}})\\${END}$`);
+const DIGIT = /^\d$/;
+
+/** One episode's state. `feed` takes the model's next character and returns what the environment appends. */
+export class Episode {
+  phase: Phase = 'call';
+  reason: EndReason | null = null;
+  reward = REWARD_WRONG;
+  call = '';
+  answer = '';
+  result: { value: number; lied: boolean } | null = null;
+
+  constructor(
+    readonly sum: Sum,
+    private readonly calculator: Calculator,
+  ) {}
+
+  get done(): boolean {
+    return this.phase === 'done';
+  }
+
+  feed(ch: string): string {
+    if (this.phase === 'call') return this.feedCall(ch);
+    if (this.phase === 'answer') return this.feedAnswer(ch);
+    throw new Error(`Episode.feed: the episode for ${this.sum.a}+${this.sum.b} is already over (${this.reason})`);
+  }
+
+  /** The harness ran out of context before the episode ended. */
+  stopAtContextLimit(): void {
+    if (!this.done) this.finish('context full');
+  }
+
+  private feedCall(ch: string): string {
+    this.call += ch;
+    if (this.call.length === 1 && ch !== CALL) return this.finish('no call');
+    if (ch !== END) {
+      if (ch !== CALL && ch !== '+' && !DIGIT.test(ch)) return this.finish('malformed call');
+      if (this.call.length >= MAX_CALL_LENGTH) return this.finish('over-long call');
+      return '';
+    }
+    const m = CALL_PATTERN.exec(this.call);
+    if (!m) return this.finish('malformed call');
+    this.result = this.calculator(Number(m[1]), Number(m[2]));
+    this.phase = 'answer';
+    return `${this.result.value}${END}`;
+  }
+
+  private feedAnswer(ch: string): string {
+    if (ch === END) {
+      if (this.answer.length === 0) return this.finish('malformed answer');
+      this.reward = gradeAnswer(this.sum, Number(this.answer));
+      return this.finish('answered');
+    }
+    if (!DIGIT.test(ch)) return this.finish('malformed answer');
+    this.answer += ch;
+    if (this.answer.length >= MAX_ANSWER_LENGTH) return this.finish('over-long answer');
+    return '';
+  }
+
+  private finish(reason: EndReason): string {
+    this.phase = 'done';
+    this.reason = reason;
+    return '';
+  }
+}
+
+/** The grader: the outcome reward for a final answer. */
+export const gradeAnswer = (s: Sum, answer: number): number => (answer === s.a + s.b ? REWARD_CORRECT : REWARD_WRONG);

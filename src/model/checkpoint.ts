@@ -1,0 +1,118 @@
+/**
+ * Checkpoints: a folder with `manifest.json` (model config, weight names/shapes/dtypes and a
+ * card describing how the weights were made) and one binary file packed by tfjs's
+ * `tf.io.encodeWeights`. Decoding validates everything and throws a CheckpointError that names
+ * the file and what is wrong. Reading the files is the caller's job (fs in Node, fetch in the
+ * worker), so this module runs anywhere.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { ModelConfig } from '../config';
+import { CharModel, paramShapes, type Params } from './gpt';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const WEIGHTS_FILE = 'weights.bin';
+export const CHECKPOINT_FORMAT = 'multi-turn-rl-checkpoint/1';
+
+/** How the weights were made; free-form beyond these fields. */
+export interface CheckpointCard {
+  kind: 'pretrained' | 'agent' | string;
+  seed?: number;
+  [key: string]: unknown;
+}
+
+export interface WeightSpec {
+  name: string;
+  shape: number[];
+  dtype: 'float32';
+}
+
+export interface Manifest {
+  format: typeof CHECKPOINT_FORMAT;
+  model: ModelConfig;
+  weightsFile: string;
+  weights: WeightSpec[];
+  card: CheckpointCard;
+}
+
+export class CheckpointError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${problem}`);
+    this.name = 'CheckpointError';
+  }
+}
+
+export async function encodeCheckpoint(model: CharModel, card: CheckpointCard): Promise<{ manifest: Manifest; weights: ArrayBuffer }> {
+  const named = Object.entries(model.params).map(([name, tensor]) => ({ name, tensor }));
+  const { data, specs } = await tf.io.encodeWeights(named);
+  const manifest: Manifest = {
+    format: CHECKPOINT_FORMAT,
+    model: model.config,
+    weightsFile: WEIGHTS_FILE,
+    weights: specs.map((s) => ({ name: s.name, shape: s.shape, dtype: 'float32' })),
+    card,
+  };
+  return { manifest, weights: data };
+}
+
+const MODEL_FIELDS: (keyof ModelConfig)[] = ['vocabSize', 'context', 'layers', 'dModel', 'heads', 'dropout'];
+
+/** Parses and validates manifest.json text. `where` prefixes the file name in errors (a folder or URL). */
+export function parseManifest(text: string, where = ''): Manifest {
+  const file = where + MANIFEST_FILE;
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch (e) {
+    throw new CheckpointError(file, `is not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof m !== 'object' || m === null) throw new CheckpointError(file, 'is not a JSON object');
+  const man = m as Partial<Manifest>;
+  if (man.format !== CHECKPOINT_FORMAT) throw new CheckpointError(file, `has format ${JSON.stringify(man.format)}, expected "${CHECKPOINT_FORMAT}"`);
+  if (typeof man.model !== 'object' || man.model === null) throw new CheckpointError(file, 'has no "model" config');
+  for (const f of MODEL_FIELDS) {
+    if (typeof man.model[f] !== 'number') throw new CheckpointError(file, `model.${f} is missing or not a number`);
+  }
+  if (!Array.isArray(man.weights)) throw new CheckpointError(file, 'has no "weights" list');
+  if (typeof man.weightsFile !== 'string') throw new CheckpointError(file, 'has no "weightsFile"');
+  const expected = paramShapes(man.model);
+  const names = new Set(man.weights.map((w) => w.name));
+  for (const [name, shape] of Object.entries(expected)) {
+    const spec = man.weights.find((w) => w.name === name);
+    if (!spec) throw new CheckpointError(file, `lists no weight "${name}"`);
+    if (spec.dtype !== 'float32') throw new CheckpointError(file, `weight "${name}" has dtype ${spec.dtype}, expected float32`);
+    if (spec.shape.join(',') !== shape.join(',')) {
+      throw new CheckpointError(file, `weight "${name}" has shape [${spec.shape}], the model config needs [${shape}]`);
+    }
+  }
+  for (const name of names) if (!(name in expected)) throw new CheckpointError(file, `lists an unknown weight "${name}"`);
+  return man as Manifest;
+}
+
+/** Builds a model from a validated manifest and the binary's bytes. */
+export function decodeCheckpoint(manifest: Manifest, weights: ArrayBuffer, where = ''): CharModel {
+  const file = where + manifest.weightsFile;
+  const needed = manifest.weights.reduce((n, w) => n + 4 * w.shape.reduce((a, b) => a * b, 1), 0);
+  if (weights.byteLength !== needed) {
+    throw new CheckpointError(file, `has ${weights.byteLength} bytes, the manifest needs ${needed} (${weights.byteLength < needed ? 'truncated' : 'too long'})`);
+  }
+  // Check the raw floats here, before any backend sees them (dataSync() is unreliable on WebGPU).
+  const floats = new Float32Array(weights);
+  let offset = 0;
+  for (const w of manifest.weights) {
+    const size = w.shape.reduce((a, b) => a * b, 1);
+    for (let i = offset; i < offset + size; i++) {
+      if (!Number.isFinite(floats[i]!)) throw new CheckpointError(file, `weight "${w.name}" holds a non-finite value`);
+    }
+    offset += size;
+  }
+  const tensors = tf.io.decodeWeights(weights, manifest.weights);
+  const params: Params = {};
+  for (const [name, t] of Object.entries(tensors)) {
+    params[name] = tf.variable(t, true, name);
+    t.dispose();
+  }
+  return new CharModel(manifest.model, params);
+}

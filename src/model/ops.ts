@@ -1,0 +1,49 @@
+/**
+ * Small ops the model is built from. `matmul` carries its own gradient: tfjs's built-in
+ * matMul gradient uses transpose flags, which on the WASM backend ran ~6× slower than an
+ * explicit transpose followed by a plain matMul (measured in our probe; a linear-layer step
+ * went from ~630 to ~190 ms).
+ */
+import * as tf from '@tensorflow/tfjs';
+
+const swapLast = (t: tf.Tensor): tf.Tensor => (t.rank === 2 ? tf.transpose(t) : tf.transpose(t, [0, 2, 1]));
+
+/** x: [M, K] @ w: [K, N] → [M, N], or batched x: [G, M, K] @ w: [G, K, N] → [G, M, N]. */
+export const matmul = tf.customGrad(((x: tf.Tensor, w: tf.Tensor, save: tf.GradSaveFunc) => {
+  save([x, w]);
+  return {
+    value: tf.matMul(x as tf.Tensor3D, w as tf.Tensor3D),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [xs, ws] = saved as [tf.Tensor3D, tf.Tensor3D];
+      return [tf.matMul(dy as tf.Tensor3D, swapLast(ws) as tf.Tensor3D), tf.matMul(swapLast(xs) as tf.Tensor3D, dy as tf.Tensor3D)];
+    },
+  };
+}) as unknown as (...args: tf.Tensor[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor[] }) as (
+  x: tf.Tensor,
+  w: tf.Tensor,
+) => tf.Tensor;
+
+/** Identity forward, zero gradient: the "old" log-probs of the clipped objective. */
+export const stopGradient = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {
+  save([]);
+  return { value: tf.clone(x), gradFunc: (dy: tf.Tensor) => [tf.zerosLike(dy)] };
+}) as unknown as (...args: tf.Tensor[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor) => tf.Tensor[] }) as <T extends tf.Tensor>(x: T) => T;
+
+/** x: [..., D] → [..., N] with weight [D, N] and bias [N]. */
+export function linear(x: tf.Tensor, w: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  const d = x.shape[x.shape.length - 1]!;
+  const flat = x.reshape([-1, d]); // [M, D]
+  const y = tf.add(matmul(flat, w), b); // [M, N]
+  return y.reshape([...x.shape.slice(0, -1), w.shape[1]!]);
+}
+
+export function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor, eps = 1e-5): tf.Tensor {
+  const { mean, variance } = tf.moments(x, -1, true);
+  return tf.add(tf.mul(tf.mul(tf.sub(x, mean), tf.rsqrt(tf.add(variance, eps))), g), b);
+}
+
+/** GELU, tanh approximation (as GPT-2). */
+export function gelu(x: tf.Tensor): tf.Tensor {
+  const inner = tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.mul(x, tf.mul(x, x)))));
+  return tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(inner)));
+}
