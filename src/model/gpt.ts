@@ -14,10 +14,10 @@ export type Params = Record<string, tf.Variable>;
 export type ParamShapes = Record<string, number[]>;
 
 /** Keys and values of earlier positions, per layer: [B, H, P, hd] each. */
-export interface KvCache {
+export type KvCache = {
   k: tf.Tensor4D[];
   v: tf.Tensor4D[];
-}
+};
 
 export interface ForwardOptions {
   /** Absolute position of tokens[:, 0] (the cache length when decoding). */

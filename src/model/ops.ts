@@ -8,26 +8,34 @@ import * as tf from '@tensorflow/tfjs';
 
 const swapLast = (t: tf.Tensor): tf.Tensor => (t.rank === 2 ? tf.transpose(t) : tf.transpose(t, [0, 2, 1]));
 
-/** x: [M, K] @ w: [K, N] → [M, N], or batched x: [G, M, K] @ w: [G, K, N] → [G, M, N]. */
-export const matmul = tf.customGrad(((x: tf.Tensor, w: tf.Tensor, save: tf.GradSaveFunc) => {
+type Fn = (...inputs: Array<tf.Tensor | tf.GradSaveFunc>) => {
+  value: tf.Tensor;
+  gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor | tf.Tensor[];
+};
+
+const matmulGrad: Fn = (...inputs) => {
+  const [x, w, save] = inputs as [tf.Tensor3D, tf.Tensor3D, tf.GradSaveFunc];
   save([x, w]);
   return {
-    value: tf.matMul(x as tf.Tensor3D, w as tf.Tensor3D),
-    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+    value: tf.matMul(x, w),
+    gradFunc: (dy, saved) => {
       const [xs, ws] = saved as [tf.Tensor3D, tf.Tensor3D];
       return [tf.matMul(dy as tf.Tensor3D, swapLast(ws) as tf.Tensor3D), tf.matMul(swapLast(xs) as tf.Tensor3D, dy as tf.Tensor3D)];
     },
   };
-}) as unknown as (...args: tf.Tensor[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor[] }) as (
-  x: tf.Tensor,
-  w: tf.Tensor,
-) => tf.Tensor;
+};
+
+/** x: [M, K] @ w: [K, N] → [M, N], or batched x: [G, M, K] @ w: [G, K, N] → [G, M, N]. */
+export const matmul = tf.customGrad(matmulGrad) as (x: tf.Tensor, w: tf.Tensor) => tf.Tensor;
+
+const stopGradientGrad: Fn = (...inputs) => {
+  const [x, save] = inputs as [tf.Tensor, tf.GradSaveFunc];
+  save([]);
+  return { value: tf.clone(x), gradFunc: (dy) => [tf.zerosLike(dy)] };
+};
 
 /** Identity forward, zero gradient: the "old" log-probs of the clipped objective. */
-export const stopGradient = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {
-  save([]);
-  return { value: tf.clone(x), gradFunc: (dy: tf.Tensor) => [tf.zerosLike(dy)] };
-}) as unknown as (...args: tf.Tensor[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor) => tf.Tensor[] }) as <T extends tf.Tensor>(x: T) => T;
+export const stopGradient = tf.customGrad(stopGradientGrad) as <T extends tf.Tensor>(x: T) => T;
 
 /** x: [..., D] → [..., N] with weight [D, N] and bias [N]. */
 export function linear(x: tf.Tensor, w: tf.Tensor, b: tf.Tensor): tf.Tensor {

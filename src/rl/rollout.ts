@@ -111,7 +111,7 @@ export async function rollout(model: CharModel, sums: Sum[], opts: RolloutOption
 }
 
 /** ids: [B, T] at positions start..start+T-1 → next-character probabilities [B, V] and the grown cache. */
-function nextProbs(model: CharModel, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, opts: RolloutOptions) {
+function nextProbs(model: CharModel, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, opts: RolloutOptions): { probs: tf.Tensor2D; cache: KvCache } {
   return tf.tidy(() => {
     const { logits, cache: grown } = model.forward(ids, { start, cache }); // logits: [B, T, V]
     const [B, T, V] = logits.shape;

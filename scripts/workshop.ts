@@ -1,0 +1,63 @@
+// npm run workshop -- [--faulty] [--seed N] [--steps 40] [--backend wasm|cpu] [--checkpoint DIR] [--json]
+// The plate's workshop, headless: GRPO from the shipped agent checkpoint, one line per step,
+// then the readouts. With --json the last line is one JSON object with the whole run.
+import { parseArgs } from 'node:util';
+import { GRPO } from '../src/config';
+import { GrpoTrainer } from '../src/rl/trainer';
+import { fail, intOption, oneOf } from './args';
+import { useBackend } from './backend';
+import { loadCheckpoint } from './checkpoint-fs';
+
+const { values: a } = parseArgs({
+  options: {
+    faulty: { type: 'boolean', default: false },
+    seed: { type: 'string' },
+    steps: { type: 'string' },
+    backend: { type: 'string' },
+    checkpoint: { type: 'string', default: 'public/checkpoints/agent' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const seed = intOption('seed', a.seed, 1);
+const steps = intOption('steps', a.steps, GRPO.steps, 1);
+const backend = await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
+
+let loaded;
+try {
+  loaded = loadCheckpoint(a.checkpoint!);
+} catch (e) {
+  fail((e as Error).message);
+}
+const trainer = new GrpoTrainer({ model: loaded.model, config: GRPO, faulty: a.faulty!, seed });
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+const heldOut: number[] = [];
+const meanReward: number[] = [];
+const t0 = performance.now();
+console.log(`workshop: ${a.faulty ? 'faulty' : 'reliable'} calculator, seed ${seed}, ${steps} steps, backend ${backend}`);
+for await (const r of trainer.run(steps)) {
+  heldOut.push(r.heldOut);
+  if (r.meanReward !== null) meanReward.push(r.meanReward);
+  const t = r.timings;
+  console.log(
+    `step ${String(r.step).padStart(2)}  held-out ${pct(r.heldOut).padStart(4)}` +
+      (r.meanReward === null ? '' : `  reward ${pct(r.meanReward).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clipFraction!.toFixed(2)}  lies ${r.lies}/${r.calls}`) +
+      `  ${t.total.toFixed(0)} ms (sample ${t.sample.toFixed(0)}, grad ${t.gradient.toFixed(0)}, eval ${t.evaluate.toFixed(0)})`,
+  );
+}
+const seconds = (performance.now() - t0) / 1000;
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
+const summary = {
+  faulty: a.faulty!,
+  seed,
+  steps,
+  backend,
+  heldOutStart: heldOut[0]!,
+  heldOutEnd: heldOut[heldOut.length - 1]!,
+  rewardFirst5: mean(meanReward.slice(0, 5)),
+  rewardLast5: mean(meanReward.slice(-5)),
+  heldOut,
+  meanReward,
+  seconds,
+};
+console.log(`held-out ${pct(summary.heldOutStart)} → ${pct(summary.heldOutEnd)}; mean reward, last 5 steps ${pct(summary.rewardLast5)} (first 5: ${pct(summary.rewardFirst5)}); ${seconds.toFixed(1)} s`);
+if (a.json) console.log(JSON.stringify(summary));

@@ -1,0 +1,48 @@
+/**
+ * The clipped policy objective of GRPO / PPO (Schulman et al. 2017, arXiv:1707.06347), over the
+ * characters the model wrote and no others: prompt, environment and padding characters carry
+ * weight 0 — observation masking. Per character j of episode i:
+ *
+ *   ratio = exp(logp_new − logp_old)
+ *   obj   = min(ratio · A_i, clip(ratio, 1 − ε, 1 + ε) · A_i)
+ *   loss  = − Σ w·obj / Σ w            (a mean over all model characters in the batch)
+ */
+import * as tf from '@tensorflow/tfjs';
+import { targetLogProbs } from '../model/logprobs';
+import { stopGradient } from '../model/ops';
+
+export interface PolicyBatch {
+  /** [N, L-1] int32: the next character at every position. */
+  targets: tf.Tensor2D;
+  /** [N, L-1] float32: 1 where the target was written by the model, else 0. */
+  weights: tf.Tensor2D;
+  /** [N] float32: the episode's group-relative advantage. */
+  advantages: tf.Tensor1D;
+  /** [N, L-1] float32: log-probs under the sampling policy; absent = the current policy (ratio 1). */
+  oldLogp?: tf.Tensor2D;
+}
+
+export interface ClippedLoss {
+  loss: tf.Scalar;
+  /** Fraction of model characters whose ratio was clipped (their gradient is zero). */
+  clipFraction: tf.Scalar;
+}
+
+/** logits: [N, L-1, V] from the policy being trained. */
+export function clippedLoss(logits: tf.Tensor3D, batch: PolicyBatch, clipEps: number, temperature: number): ClippedLoss {
+  return tf.tidy(() => {
+    const logp = targetLogProbs(logits, batch.targets, temperature); // [N, L-1]
+    // With no stored old log-probs the old policy is the current one, detached: ratio ≡ 1.
+    const old = batch.oldLogp ?? stopGradient(logp);
+    const ratio = tf.exp(tf.sub(logp, old)); // [N, L-1]
+    const adv = batch.advantages.reshape([-1, 1]); // [N, 1]
+    const unclipped = tf.mul(ratio, adv);
+    const clipped = tf.mul(tf.clipByValue(ratio, 1 - clipEps, 1 + clipEps), adv);
+    const objective = tf.minimum(unclipped, clipped); // [N, L-1]
+    const count = tf.maximum(tf.sum(batch.weights), 1);
+    const loss = tf.div(tf.neg(tf.sum(tf.mul(objective, batch.weights))), count) as tf.Scalar;
+    const isClipped = tf.cast(tf.less(clipped, unclipped), 'float32'); // the min took the clipped side
+    const clipFraction = tf.div(tf.sum(tf.mul(isClipped, batch.weights)), count) as tf.Scalar;
+    return { loss, clipFraction };
+  });
+}

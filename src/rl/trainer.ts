@@ -1,0 +1,201 @@
+/**
+ * The GRPO trainer over whole episodes: sample 8 sums × 8 episodes, score the outcomes, give
+ * each episode its group-relative advantage, push up (or down) every character the model wrote,
+ * evaluate greedily on the held-out sums. One StepRecord per step; the caller decides what to do
+ * with it (print it, post it to the page, test it). No global state: everything lives here.
+ *
+ * References: Shao et al., DeepSeekMath (GRPO), arXiv:2402.03300.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { GrpoConfig } from '../config';
+import { faultyCalculator, reliableCalculator, type Calculator } from '../env/calculator';
+import { SPLIT, type Sum } from '../env/sums';
+import { createRng, shuffled, type Rng } from '../lib/rng';
+import type { CharModel } from '../model/gpt';
+import { shiftTokens, targetLogProbs } from '../model/logprobs';
+import { disposeBatch, makeTokenBatch } from '../model/supervised';
+import { batchAdvantages, groupStats } from './advantages';
+import { evaluateGreedy } from './evaluate';
+import { clippedLoss, type PolicyBatch } from './loss';
+import { rollout, type EpisodeRecord } from './rollout';
+import { toView, type EpisodeView } from './view';
+
+export interface TrainerOptions {
+  model: CharModel;
+  config: GrpoConfig;
+  faulty: boolean;
+  seed: number;
+  trainSums?: Sum[];
+  heldOutSums?: Sum[];
+}
+
+export interface PhaseTimings {
+  sample: number;
+  logprobs: number;
+  gradient: number;
+  evaluate: number;
+  total: number;
+}
+
+export interface StepRecord {
+  /** 0 = the starting point (evaluation only); 1..steps after each update. */
+  step: number;
+  heldOut: number;
+  heldOutCorrect: number;
+  heldOutN: number;
+  /** Mean reward of the episodes sampled in this step (null at step 0). */
+  meanReward: number | null;
+  rewardStd: number | null;
+  /** Fraction of groups whose 8 rewards were all equal (no gradient). */
+  zeroSpreadGroups: number | null;
+  clipFraction: number | null;
+  loss: number | null;
+  modelChars: number;
+  envChars: number;
+  /** Calculator calls that lied this step. */
+  lies: number;
+  calls: number;
+  /** Milliseconds per phase. */
+  timings: PhaseTimings;
+  /** All sampled episodes of the step, group after group (empty at step 0). */
+  episodes: EpisodeView[];
+}
+
+export class NonFiniteLossError extends Error {
+  constructor(readonly step: number, readonly value: number) {
+    super(`the loss became ${value} at step ${step}; the run stopped before applying that update`);
+    this.name = 'NonFiniteLossError';
+  }
+}
+
+const now = (): number => performance.now();
+
+export class GrpoTrainer {
+  readonly config: GrpoConfig;
+  private readonly model: CharModel;
+  private readonly rng: Rng;
+  private readonly calculator: Calculator;
+  private readonly optimizer: tf.Optimizer;
+  private readonly trainSums: Sum[];
+  private readonly heldOutSums: Sum[];
+  private stepIndex = 0;
+
+  constructor(opts: TrainerOptions) {
+    this.config = opts.config;
+    this.model = opts.model;
+    this.rng = createRng(opts.seed);
+    // The calculator draws from its own stream, so switching it on does not reshuffle the sums.
+    this.calculator = opts.faulty ? faultyCalculator(createRng(opts.seed ^ 0x5eed), opts.config.faultyRate) : reliableCalculator;
+    this.optimizer = tf.train.adam(opts.config.lr);
+    this.trainSums = opts.trainSums ?? SPLIT.train;
+    this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
+    if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoTrainer: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
+  }
+
+  get step(): number {
+    return this.stepIndex;
+  }
+
+  /** Step 0: the held-out success of the starting policy. */
+  async initial(): Promise<StepRecord> {
+    const t0 = now();
+    const ev = await evaluateGreedy(this.model, this.heldOutSums);
+    const ms = now() - t0;
+    return {
+      step: 0, heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
+      meanReward: null, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
+      modelChars: 0, envChars: 0, lies: 0, calls: 0,
+      timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, total: ms },
+      episodes: [],
+    };
+  }
+
+  /** One GRPO step: sample, score, update, evaluate. */
+  async next(): Promise<StepRecord> {
+    const c = this.config;
+    const step = this.stepIndex + 1;
+    const t0 = now();
+    const sums = shuffled(this.trainSums, this.rng).slice(0, c.sumsPerStep);
+    const rows = sums.flatMap((s) => Array<Sum>(c.episodesPerSum).fill(s)); // groups are contiguous
+    const episodes = await rollout(this.model, rows, { calculator: this.calculator, temperature: c.temperature, greedy: false, rng: this.rng });
+    const t1 = now();
+
+    const rewards = episodes.map((e) => e.reward);
+    const advantages = batchAdvantages(rewards, c.episodesPerSum, c);
+    const { update, timings } = await this.update(episodes, advantages, step);
+    const t3 = now();
+
+    const ev = await evaluateGreedy(this.model, this.heldOutSums);
+    const t4 = now();
+    this.stepIndex = step;
+
+    const all = groupStats(rewards);
+    let zeroSpread = 0;
+    for (let g = 0; g < rewards.length; g += c.episodesPerSum) if (groupStats(rewards.slice(g, g + c.episodesPerSum)).zeroSpread) zeroSpread++;
+    const count = (who: string) => episodes.reduce((n, e) => n + e.authors.filter((a) => a === who).length, 0);
+    return {
+      step,
+      heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
+      meanReward: all.mean, rewardStd: all.std,
+      zeroSpreadGroups: zeroSpread / c.sumsPerStep,
+      clipFraction: update.clipFraction, loss: update.loss,
+      modelChars: count('model'), envChars: count('env'),
+      lies: episodes.filter((e) => e.result?.lied).length,
+      calls: episodes.filter((e) => e.result !== null).length,
+      timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - t3, total: t4 - t0 },
+      episodes: episodes.map((e, i) => toView(e, advantages[i]!)),
+    };
+  }
+
+  /** Runs steps 0..steps; stops early (between steps) when `shouldStop` says so. */
+  async *run(steps = this.config.steps, shouldStop: () => boolean = () => false): AsyncGenerator<StepRecord> {
+    if (this.stepIndex === 0) yield await this.initial();
+    while (this.stepIndex < steps && !shouldStop()) yield await this.next();
+  }
+
+  dispose(): void {
+    this.optimizer.dispose();
+  }
+
+  /** `updatesPerBatch` optimiser steps on the sampled batch; returns the last loss and clip fraction. */
+  private async update(episodes: EpisodeRecord[], advantages: number[], step: number) {
+    const c = this.config;
+    const texts = episodes.map((e) => e.text);
+    const batch = makeTokenBatch(texts, (row, j) => (episodes[row]!.authors[j + 1] === 'model' ? 1 : 0));
+    const { inputs, targets } = shiftTokens(batch.tokens);
+    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(advantages) };
+    const tl = now();
+    if (c.updatesPerBatch > 1) {
+      // Several updates reuse the batch: freeze the sampling policy's log-probs first.
+      policy.oldLogp = tf.tidy(() => targetLogProbs(this.model.forward(inputs).logits, targets, c.temperature));
+    }
+    const tg = now();
+    let loss = NaN;
+    let clipFraction = NaN;
+    try {
+      for (let k = 0; k < c.updatesPerBatch; k++) {
+        let clip: tf.Scalar | undefined;
+        const { value, grads } = tf.variableGrads(() => {
+          const { logits } = this.model.forward(inputs); // [N, L-1, V]
+          const out = clippedLoss(logits, policy, c.clipEps, c.temperature);
+          clip = tf.keep(out.clipFraction);
+          return out.loss;
+        }, this.model.trainable);
+        const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
+        tf.dispose([value, clip!]);
+        loss = lossValue[0]!;
+        clipFraction = clipValue[0]!;
+        if (!Number.isFinite(loss)) {
+          tf.dispose(grads);
+          throw new NonFiniteLossError(step, loss);
+        }
+        this.optimizer.applyGradients(grads);
+        tf.dispose(grads);
+      }
+    } finally {
+      tf.dispose([inputs, targets, policy.advantages, policy.oldLogp ?? []]);
+      disposeBatch(batch);
+    }
+    return { update: { loss, clipFraction }, timings: { logprobs: tg - tl, gradient: now() - tg } };
+  }
+}
