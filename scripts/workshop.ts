@@ -3,7 +3,8 @@
 // then the readouts. With --json the last line is one JSON object with the whole run.
 import { parseArgs } from 'node:util';
 import { GRPO } from '../src/config';
-import { GrpoTrainer } from '../src/rl/trainer';
+import { summarise } from '../src/rl/summary';
+import { GrpoTrainer, type StepRecord } from '../src/rl/trainer';
 import { fail, intOption, oneOf } from './args';
 import { useBackend } from './backend';
 import { loadCheckpoint } from './checkpoint-fs';
@@ -30,13 +31,11 @@ try {
 }
 const trainer = new GrpoTrainer({ model: loaded.model, config: GRPO, faulty: a.faulty!, seed });
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
-const heldOut: number[] = [];
-const meanReward: number[] = [];
+const records: StepRecord[] = [];
 const t0 = performance.now();
 console.log(`workshop: ${a.faulty ? 'faulty' : 'reliable'} calculator, seed ${seed}, ${steps} steps, backend ${backend}`);
 for await (const r of trainer.run(steps)) {
-  heldOut.push(r.heldOut);
-  if (r.meanReward !== null) meanReward.push(r.meanReward);
+  records.push(r);
   const t = r.timings;
   console.log(
     `step ${String(r.step).padStart(2)}  held-out ${pct(r.heldOut).padStart(4)}` +
@@ -45,19 +44,14 @@ for await (const r of trainer.run(steps)) {
   );
 }
 const seconds = (performance.now() - t0) / 1000;
-const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
 const summary = {
   faulty: a.faulty!,
   seed,
   steps,
   backend,
-  heldOutStart: heldOut[0]!,
-  heldOutEnd: heldOut[heldOut.length - 1]!,
-  rewardFirst5: mean(meanReward.slice(0, 5)),
-  rewardLast5: mean(meanReward.slice(-5)),
-  heldOut,
-  meanReward,
-  seconds,
+  ...summarise(records, seconds),
+  heldOut: records.map((r) => r.heldOut),
+  meanReward: records.flatMap((r) => (r.meanReward === null ? [] : [r.meanReward])),
 };
 console.log(`held-out ${pct(summary.heldOutStart)} → ${pct(summary.heldOutEnd)}; mean reward, last 5 steps ${pct(summary.rewardLast5)} (first 5: ${pct(summary.rewardFirst5)}); ${seconds.toFixed(1)} s`);
 if (a.json) console.log(JSON.stringify(summary));
