@@ -111,7 +111,7 @@ export function decodeCheckpoint(manifest: Manifest, weights: ArrayBuffer, where
   const tensors = tf.io.decodeWeights(weights, manifest.weights);
   const params: Params = {};
   for (const [name, t] of Object.entries(tensors)) {
-    params[name] = tf.variable(t, true, name);
+    params[name] = tf.variable(t, true);
     t.dispose();
   }
   return new CharModel(manifest.model, params);

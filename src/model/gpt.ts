@@ -59,7 +59,7 @@ export function initParams(c: ModelConfig, seed: number): Params {
       : name.endsWith('.b')
         ? tf.zeros(shape)
         : tf.randomNormal(shape, 0, std, 'float32', seed + 7919 * ++i);
-    params[name] = tf.variable(init, true, name);
+    params[name] = tf.variable(init, true); // unnamed: tfjs names must be unique across models
     init.dispose();
   }
   return params;

@@ -2,8 +2,7 @@
 import { reliableCalculator } from '../env/calculator';
 import { REWARD_CORRECT } from '../env/episode';
 import type { Sum } from '../env/sums';
-import type { CharModel } from '../model/gpt';
-import { rollout, type EpisodeRecord } from './rollout';
+import { rollout, type EpisodeRecord, type Policy } from './rollout';
 
 export interface Evaluation {
   success: number;
@@ -12,7 +11,7 @@ export interface Evaluation {
   episodes: EpisodeRecord[];
 }
 
-export async function evaluateGreedy(model: CharModel, sums: Sum[]): Promise<Evaluation> {
+export async function evaluateGreedy(model: Policy, sums: Sum[]): Promise<Evaluation> {
   const episodes = await rollout(model, sums, { calculator: reliableCalculator, temperature: 1, greedy: true });
   const correct = episodes.filter((e) => e.reward === REWARD_CORRECT).length;
   return { success: correct / sums.length, correct, n: sums.length, episodes };

@@ -37,10 +37,13 @@ export interface EpisodeRecord {
   reason: EndReason;
 }
 
+/** What rollouts need of a model: its config and an incremental forward (a scripted policy in tests). */
+export type Policy = Pick<CharModel, 'config' | 'forward'>;
+
 const disposeCache = (c: KvCache): void => tf.dispose([...c.k, ...c.v]);
 
 /** Runs one episode per sum, as one batch. */
-export async function rollout(model: CharModel, sums: Sum[], opts: RolloutOptions): Promise<EpisodeRecord[]> {
+export async function rollout(model: Policy, sums: Sum[], opts: RolloutOptions): Promise<EpisodeRecord[]> {
   const B = sums.length;
   const V = VOCAB.length;
   const context = model.config.context;
@@ -111,7 +114,7 @@ export async function rollout(model: CharModel, sums: Sum[], opts: RolloutOption
 }
 
 /** ids: [B, T] at positions start..start+T-1 → next-character probabilities [B, V] and the grown cache. */
-function nextProbs(model: CharModel, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, opts: RolloutOptions): { probs: tf.Tensor2D; cache: KvCache } {
+function nextProbs(model: Policy, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, opts: RolloutOptions): { probs: tf.Tensor2D; cache: KvCache } {
   return tf.tidy(() => {
     const { logits, cache: grown } = model.forward(ids, { start, cache }); // logits: [B, T, V]
     const [B, T, V] = logits.shape;

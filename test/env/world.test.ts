@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { faultyCalculator, reliableCalculator } from '../../src/env/calculator';
+import { drawSplit, OPERAND_MAX, OPERAND_MIN, SPLIT, sumKey } from '../../src/env/sums';
+import { WORKSHEET_OPERAND_MAX, worksheetLine, worksheetRow } from '../../src/env/worksheets';
+import { createRng } from '../../src/lib/rng';
+import { decode, encode, VOCAB } from '../../src/model/vocab';
+
+describe('the vocabulary', () => {
+  it('round-trips every transcript character', () => {
+    const text = '^23+45=B23+45|68|68|...';
+    expect(decode(encode(text))).toBe(text);
+    expect(encode(VOCAB)).toEqual([...VOCAB].map((_, i) => i));
+  });
+
+  it('throws on an unknown character, naming it', () => {
+    expect(() => encode('23-45')).toThrow(/"-"/);
+  });
+});
+
+describe('the sums', () => {
+  const keys = (xs: { a: number; b: number }[]) => new Set(xs.map(sumKey));
+
+  it('split 100 distinct two-digit sums into 70 training and 30 held-out, disjoint', () => {
+    expect(SPLIT.train).toHaveLength(70);
+    expect(SPLIT.heldOut).toHaveLength(30);
+    expect(keys([...SPLIT.train, ...SPLIT.heldOut]).size).toBe(100);
+    for (const s of [...SPLIT.train, ...SPLIT.heldOut]) {
+      for (const x of [s.a, s.b]) expect(x >= OPERAND_MIN && x <= OPERAND_MAX).toBe(true);
+    }
+  });
+
+  it('take the 30 demonstrations from the training sums and leave the other 40 for validation', () => {
+    const train = keys(SPLIT.train);
+    expect(SPLIT.demonstrations).toHaveLength(30);
+    expect(SPLIT.validation).toHaveLength(40);
+    for (const s of SPLIT.demonstrations) expect(train.has(sumKey(s))).toBe(true);
+    expect(keys([...SPLIT.demonstrations, ...SPLIT.validation])).toEqual(train);
+  });
+
+  it('are exactly what the committed generator draws from the committed seed', () => {
+    expect(drawSplit(SPLIT.seed)).toEqual(SPLIT);
+  });
+});
+
+describe('the worksheets', () => {
+  it('hold only single-digit operands, in rows that fit the context', () => {
+    const rng = createRng(3);
+    for (let i = 0; i < 200; i++) {
+      const row = worksheetRow(rng, 32, i % 2 ? 'plain' : 'restate');
+      expect(row.length).toBeLessThanOrEqual(32);
+      expect(row[0]).toBe('^');
+      for (const m of row.matchAll(/(\d+)\+(\d+)=/g)) {
+        expect(Number(m[1])).toBeLessThanOrEqual(WORKSHEET_OPERAND_MAX);
+        expect(Number(m[2])).toBeLessThanOrEqual(WORKSHEET_OPERAND_MAX);
+      }
+    }
+  });
+
+  it('write plain and restating lines', () => {
+    expect(worksheetLine(3, 4, 'plain')).toBe('3+4=7|');
+    expect(worksheetLine(9, 8, 'restate')).toBe('9+8=9+8|17|');
+    expect(() => worksheetLine(10, 1, 'plain')).toThrow(/single digits/);
+  });
+});
+
+describe('the calculator', () => {
+  it('is always right when reliable', () => {
+    expect(reliableCalculator(23, 45)).toEqual({ value: 68, lied: false });
+  });
+
+  it('lies about 30% of the time when faulty, and never returns the true sum when it lies', () => {
+    let lies = 0;
+    let draws = 0;
+    for (let seed = 0; seed < 20; seed++) {
+      const calc = faultyCalculator(createRng(seed), 0.3);
+      for (let i = 0; i < 500; i++) {
+        const a = 10 + (i % 90);
+        const b = 99 - (i % 90);
+        const r = calc(a, b);
+        draws++;
+        if (r.lied) {
+          lies++;
+          expect(r.value).not.toBe(a + b);
+          expect(r.value).toBeGreaterThanOrEqual(0);
+          expect(Math.abs(r.value - (a + b))).toBeLessThanOrEqual(10);
+        } else {
+          expect(r.value).toBe(a + b);
+        }
+      }
+    }
+    expect(lies / draws).toBeGreaterThan(0.28);
+    expect(lies / draws).toBeLessThan(0.32);
+  });
+
+  it('replays the same lies for the same seed', () => {
+    const run = (seed: number) => {
+      const calc = faultyCalculator(createRng(seed), 0.3);
+      return Array.from({ length: 50 }, () => calc(40, 2).value);
+    };
+    expect(run(7)).toEqual(run(7));
+    expect(run(7)).not.toEqual(run(8));
+  });
+});
