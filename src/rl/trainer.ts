@@ -12,12 +12,10 @@ import { faultyCalculator, reliableCalculator, type Calculator } from '../env/ca
 import { SPLIT, type Sum } from '../env/sums';
 import { createRng, shuffled, type Rng } from '../lib/rng';
 import type { CharModel } from '../model/gpt';
-import { shiftTokens, targetLogProbs } from '../model/logprobs';
-import { disposeBatch, makeTokenBatch } from '../model/supervised';
 import { batchAdvantages, groupStats } from './advantages';
 import { evaluateGreedy } from './evaluate';
-import { clippedLoss, type PolicyBatch } from './loss';
-import { rollout, type EpisodeRecord } from './rollout';
+import { rollout } from './rollout';
+import { policyUpdate } from './update';
 import { toView, type EpisodeView } from './view';
 
 export interface TrainerOptions {
@@ -61,12 +59,7 @@ export interface StepRecord {
   episodes: EpisodeView[];
 }
 
-export class NonFiniteLossError extends Error {
-  constructor(readonly step: number, readonly value: number) {
-    super(`the loss became ${value} at step ${step}; the run stopped before applying that update`);
-    this.name = 'NonFiniteLossError';
-  }
-}
+export { NonFiniteLossError } from './update';
 
 const now = (): number => performance.now();
 
@@ -122,7 +115,7 @@ export class GrpoTrainer {
 
     const rewards = episodes.map((e) => e.reward);
     const advantages = batchAdvantages(rewards, c.episodesPerSum, c);
-    const { update, timings } = await this.update(episodes, advantages, step);
+    const { update, timings } = await policyUpdate(this.model, this.optimizer, episodes, advantages, c, step);
     const t3 = now();
 
     const ev = await evaluateGreedy(this.model, this.heldOutSums);
@@ -155,47 +148,5 @@ export class GrpoTrainer {
 
   dispose(): void {
     this.optimizer.dispose();
-  }
-
-  /** `updatesPerBatch` optimiser steps on the sampled batch; returns the last loss and clip fraction. */
-  private async update(episodes: EpisodeRecord[], advantages: number[], step: number) {
-    const c = this.config;
-    const texts = episodes.map((e) => e.text);
-    const batch = makeTokenBatch(texts, (row, j) => (episodes[row]!.authors[j + 1] === 'model' ? 1 : 0));
-    const { inputs, targets } = shiftTokens(batch.tokens);
-    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(advantages) };
-    const tl = now();
-    if (c.updatesPerBatch > 1) {
-      // Several updates reuse the batch: freeze the sampling policy's log-probs first.
-      policy.oldLogp = tf.tidy(() => targetLogProbs(this.model.forward(inputs).logits, targets, c.temperature));
-    }
-    const tg = now();
-    let loss = NaN;
-    let clipFraction = NaN;
-    try {
-      for (let k = 0; k < c.updatesPerBatch; k++) {
-        let clip: tf.Scalar | undefined;
-        const { value, grads } = tf.variableGrads(() => {
-          const { logits } = this.model.forward(inputs); // [N, L-1, V]
-          const out = clippedLoss(logits, policy, c.clipEps, c.temperature);
-          clip = tf.keep(out.clipFraction);
-          return out.loss;
-        }, this.model.trainable);
-        const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
-        tf.dispose([value, clip!]);
-        loss = lossValue[0]!;
-        clipFraction = clipValue[0]!;
-        if (!Number.isFinite(loss)) {
-          tf.dispose(grads);
-          throw new NonFiniteLossError(step, loss);
-        }
-        this.optimizer.applyGradients(grads);
-        tf.dispose(grads);
-      }
-    } finally {
-      tf.dispose([inputs, targets, policy.advantages, policy.oldLogp ?? []]);
-      disposeBatch(batch);
-    }
-    return { update: { loss, clipFraction }, timings: { logprobs: tg - tl, gradient: now() - tg } };
   }
 }

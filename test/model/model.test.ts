@@ -65,7 +65,8 @@ describe('fine-tuning', () => {
     for (let i = 0; i < 5; i++) await supervisedStep(model, opt, b, { lr: 1e-2, weightDecay: 0 });
     const after = supervisedLoss(model, b);
     expect((await after.data())[0]).toBeLessThan(first * 0.8);
-    tf.dispose([after, opt]);
+    after.dispose();
+    opt.dispose();
     disposeBatch(b);
     model.dispose();
   });

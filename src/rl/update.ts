@@ -1,0 +1,78 @@
+/**
+ * The policy update of one GRPO step: the clipped objective over the sampled episodes'
+ * model-written characters, `updatesPerBatch` Adam steps on the same batch.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { GrpoConfig } from '../config';
+import type { Author } from '../env/episode';
+import type { CharModel } from '../model/gpt';
+import { shiftTokens, targetLogProbs } from '../model/logprobs';
+import { disposeBatch, makeTokenBatch } from '../model/supervised';
+import { clippedLoss, type PolicyBatch } from './loss';
+
+export class NonFiniteLossError extends Error {
+  constructor(
+    readonly step: number,
+    readonly value: number,
+  ) {
+    super(`the loss became ${value} at step ${step}; the run stopped before applying that update`);
+    this.name = 'NonFiniteLossError';
+  }
+}
+
+export interface UpdateResult {
+  update: { loss: number; clipFraction: number };
+  /** Milliseconds: the frozen log-probs (0 with one update per batch) and the gradient steps. */
+  timings: { logprobs: number; gradient: number };
+}
+
+type UpdateConfig = Pick<GrpoConfig, 'updatesPerBatch' | 'clipEps' | 'temperature'>;
+
+/** Throws NonFiniteLossError (weights untouched) if the loss is NaN or infinite. */
+export async function policyUpdate(
+  model: CharModel,
+  optimizer: tf.Optimizer,
+  episodes: readonly { text: string; authors: readonly Author[] }[],
+  advantages: readonly number[],
+  c: UpdateConfig,
+  step: number,
+): Promise<UpdateResult> {
+  const now = () => performance.now();
+  const batch = makeTokenBatch(episodes.map((e) => e.text), (row, j) => (episodes[row]!.authors[j + 1] === 'model' ? 1 : 0));
+  const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
+  const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(advantages as number[]) };
+  const tl = now();
+  if (c.updatesPerBatch > 1) {
+    // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
+    // ratio measures how far the later updates moved away from it and the clip can bite.
+    policy.oldLogp = tf.tidy(() => targetLogProbs(model.forward(inputs).logits, targets, c.temperature));
+  }
+  const tg = now();
+  let loss = NaN;
+  let clipFraction = NaN;
+  try {
+    for (let k = 0; k < c.updatesPerBatch; k++) {
+      let clip: tf.Scalar | undefined;
+      const { value, grads } = tf.variableGrads(() => {
+        const { logits } = model.forward(inputs); // [N, L-1, V]
+        const out = clippedLoss(logits, policy, c.clipEps, c.temperature);
+        clip = tf.keep(out.clipFraction);
+        return out.loss;
+      }, model.trainable);
+      const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
+      tf.dispose([value, clip!]);
+      loss = lossValue[0]!;
+      clipFraction = clipValue[0]!;
+      if (!Number.isFinite(loss)) {
+        tf.dispose(grads);
+        throw new NonFiniteLossError(step, loss);
+      }
+      optimizer.applyGradients(grads);
+      tf.dispose(grads);
+    }
+  } finally {
+    tf.dispose([inputs, targets, policy.advantages, policy.oldLogp ?? []]);
+    disposeBatch(batch);
+  }
+  return { update: { loss, clipFraction }, timings: { logprobs: tg - tl, gradient: now() - tg } };
+}

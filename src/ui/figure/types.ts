@@ -1,0 +1,50 @@
+/**
+ * What the figure needs from a trainer, as plain data: the figure's components take these as
+ * props, and one container (LiveFigure) fills them from the worker hook.
+ */
+import type { StepRecord } from '../../rl/trainer';
+import type { BackendName, RunConfig, RunSummary, SkippedBackend } from '../../worker/protocol';
+
+export type TrainerStatus = 'loading' | 'ready' | 'running' | 'paused' | 'done' | 'error' | 'dead';
+
+export interface ReadyInfo {
+  backend: BackendName;
+  reason: string;
+  skipped: readonly SkippedBackend[];
+  loadMs: number;
+}
+
+export interface RunView {
+  runId: number;
+  config: RunConfig;
+  steps: readonly StepRecord[];
+  summary?: RunSummary;
+}
+
+export type Tone = 'reliable' | 'faulty';
+export const toneOf = (faulty: boolean): Tone => (faulty ? 'faulty' : 'reliable');
+
+/** One curve: [step, value as a fraction] points. */
+export interface Series {
+  id: string;
+  label: string;
+  tone: Tone;
+  /** An earlier run, drawn faintly under the live one. */
+  dim: boolean;
+  points: readonly (readonly [number, number])[];
+}
+
+/** The plate's stated numbers, drawn as small labelled marks. */
+export interface Marker {
+  step: number;
+  value: number;
+  label: string;
+  tone: Tone;
+}
+
+/** The spread of the precomputed reference runs at each step. */
+export interface BandPoint {
+  step: number;
+  lo: number;
+  hi: number;
+}

@@ -1,0 +1,85 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clippedLoss, type PolicyBatch } from '../../src/rl/loss';
+import { useWasm } from '../tf';
+
+beforeAll(useWasm);
+
+const logSoftmax = (xs: number[]) => {
+  const m = Math.log(xs.reduce((s, x) => s + Math.exp(x), 0));
+  return xs.map((x) => x - m);
+};
+
+describe('the clipped loss', () => {
+  it('matches a hand computation on a tiny case, clipping where the ratio leaves [0.8, 1.2]', async () => {
+    // Two episodes, two positions, vocabulary of 3. Episode 0 has advantage +1, episode 1 −1.
+    const logitsArr = [
+      [[2, 0, 0], [0, 1, 0]],
+      [[0, 0, 3], [1, 1, 1]],
+    ];
+    const targets = [[0, 1], [2, 0]];
+    const weights = [[1, 1], [1, 0]]; // the last character was the environment's
+    const oldLogp = [[-0.5, -1.2], [-0.3, -1.0]];
+    const adv = [1, -1];
+    const eps = 0.2;
+    let sum = 0;
+    let clippedCount = 0;
+    for (let i = 0; i < 2; i++) {
+      for (let j = 0; j < 2; j++) {
+        if (!weights[i]![j]) continue;
+        const logp = logSoftmax(logitsArr[i]![j]!)[targets[i]![j]!]!;
+        const r = Math.exp(logp - oldLogp[i]![j]!);
+        const a = adv[i]!;
+        const clippedR = Math.min(Math.max(r, 1 - eps), 1 + eps);
+        sum += Math.min(r * a, clippedR * a);
+        if (clippedR * a < r * a) clippedCount++;
+      }
+    }
+    const expected = -sum / 3;
+    const batch: PolicyBatch = {
+      targets: tf.tensor2d(targets, undefined, 'int32'),
+      weights: tf.tensor2d(weights),
+      advantages: tf.tensor1d(adv),
+      oldLogp: tf.tensor2d(oldLogp),
+    };
+    const logits = tf.tensor3d(logitsArr);
+    const { loss, clipFraction } = clippedLoss(logits, batch, eps, 1);
+    expect((await loss.data())[0]).toBeCloseTo(expected, 5);
+    expect(clippedCount).toBeGreaterThan(0); // the case does exercise the clip
+    expect((await clipFraction.data())[0]).toBeCloseTo(clippedCount / 3, 6);
+    tf.dispose([loss, clipFraction, logits, batch.targets, batch.weights, batch.advantages, batch.oldLogp!]);
+  });
+
+  it('has ratio 1 and never clips when the old policy is the current one', async () => {
+    const logits = tf.randomNormal([3, 4, 16], 0, 2, 'float32', 1) as tf.Tensor3D;
+    const batch: PolicyBatch = {
+      targets: tf.tensor2d([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], undefined, 'int32'),
+      weights: tf.ones([3, 4]) as tf.Tensor2D,
+      advantages: tf.tensor1d([2, -1, 0.5]),
+    };
+    const { clipFraction } = clippedLoss(logits, batch, 0.2, 1);
+    expect((await clipFraction.data())[0]).toBe(0);
+    tf.dispose([logits, clipFraction, batch.targets, batch.weights, batch.advantages]);
+  });
+});
+
+describe('observation masking', () => {
+  it('gives exactly zero gradient to the logits at prompt and environment positions, and non-zero at the model’s', async () => {
+    const authors = 'ppppmmmeemm'; // who wrote each target character
+    const L = authors.length;
+    const weights = [[...authors].map((a) => (a === 'm' ? 1 : 0))];
+    const batch: PolicyBatch = {
+      targets: tf.tensor2d([Array.from({ length: L }, (_, j) => (j * 5) % 16)], undefined, 'int32'),
+      weights: tf.tensor2d(weights),
+      advantages: tf.tensor1d([1.5]),
+    };
+    const logits = tf.randomNormal([1, L, 16], 0, 1, 'float32', 3) as tf.Tensor3D;
+    const grad = tf.grad((x: tf.Tensor) => clippedLoss(x as tf.Tensor3D, batch, 0.2, 1).loss)(logits);
+    const perPosition = await tf.tidy(() => tf.sum(tf.abs(grad), -1)).data(); // [1, L] → L values
+    [...authors].forEach((a, j) => {
+      if (a === 'm') expect(perPosition[j]).toBeGreaterThan(0);
+      else expect(perPosition[j]).toBe(0);
+    });
+    tf.dispose([logits, grad, batch.targets, batch.weights, batch.advantages]);
+  });
+});

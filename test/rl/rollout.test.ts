@@ -1,0 +1,79 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { faultyCalculator, reliableCalculator } from '../../src/env/calculator';
+import { createRng } from '../../src/lib/rng';
+import { evaluateGreedy } from '../../src/rl/evaluate';
+import { rollout } from '../../src/rl/rollout';
+import { scriptedPolicy, useWasm } from '../tf';
+
+beforeAll(useWasm);
+
+/** A perfect agent: calls the calculator on the prompt's operands, then copies the result. */
+const copier = scriptedPolicy((_, text) => {
+  const m = /^\^(\d+)\+(\d+)=(.*)$/.exec(text)!;
+  const after = m[3]!;
+  const call = `B${m[1]}+${m[2]}|`;
+  if (after.length < call.length) return call[after.length]!;
+  const result = after.slice(call.length).split('|')[0]! + '|';
+  const answered = after.slice(call.length + result.length);
+  return result[answered.length] ?? '.';
+});
+
+const who = (authors: string[]) => authors.map((a) => a[0]).join('');
+
+describe('rollouts', () => {
+  it('of a scripted agent produce exactly the expected transcripts, authors and rewards', async () => {
+    const sums = [{ a: 23, b: 45 }, { a: 99, b: 99 }];
+    const eps = await rollout(copier, sums, { calculator: reliableCalculator, temperature: 1, greedy: true });
+    expect(eps.map((e) => e.text)).toEqual(['^23+45=B23+45|68|68|', '^99+99=B99+99|198|198|']);
+    expect(who(eps[0]!.authors)).toBe('pppppppmmmmmmmeeemmm');
+    expect(who(eps[1]!.authors)).toBe('pppppppmmmmmmmeeeemmmm');
+    expect(eps.map((e) => e.reward)).toEqual([1, 1]);
+    expect(eps.map((e) => e.reason)).toEqual(['answered', 'answered']);
+    // Sure choices: log-probs ≈ 0 at the model's characters, exactly 0 elsewhere.
+    eps[0]!.logp.forEach((lp, i) => (eps[0]!.authors[i] === 'model' ? expect(lp).toBeCloseTo(0, 5) : expect(lp).toBe(0)));
+  });
+
+  it('with a faulty calculator show the lie, and the agent that copies it earns 0', async () => {
+    const sums = Array.from({ length: 40 }, (_, i) => ({ a: 10 + i, b: 50 }));
+    const eps = await rollout(copier, sums, { calculator: faultyCalculator(createRng(4), 0.3), temperature: 1, greedy: false, rng: createRng(1) });
+    const lied = eps.filter((e) => e.result!.lied);
+    expect(lied.length).toBeGreaterThan(4);
+    expect(lied.length).toBeLessThan(25);
+    for (const e of eps) {
+      expect(e.reward).toBe(e.result!.lied ? 0 : 1);
+      expect(e.answer).toBe(String(e.result!.value));
+    }
+  });
+
+  it('end a malformed action with reward 0 and keep the episode', async () => {
+    const rambler = scriptedPolicy(() => '7'); // never calls the calculator
+    const [e] = await rollout(rambler, [{ a: 23, b: 45 }], { calculator: reliableCalculator, temperature: 1, greedy: true });
+    expect(e!.text).toBe('^23+45=7');
+    expect(e!.reason).toBe('no call');
+    expect(e!.reward).toBe(0);
+  });
+
+  it('stop at the context limit', async () => {
+    const digits = scriptedPolicy((_, t) => (t.length === 7 ? 'B' : '1'), 12);
+    const [e] = await rollout(digits, [{ a: 23, b: 45 }], { calculator: reliableCalculator, temperature: 1, greedy: true });
+    expect(e!.text).toHaveLength(12);
+    expect(e!.reason).toBe('context full');
+  });
+
+  it('leave no tensors behind', async () => {
+    const before = tf.memory().numTensors;
+    await rollout(copier, [{ a: 1, b: 2 }].map(() => ({ a: 12, b: 34 })), { calculator: reliableCalculator, temperature: 1, greedy: true });
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('held-out evaluation', () => {
+  it('always uses the reliable calculator', async () => {
+    const sums = Array.from({ length: 30 }, (_, i) => ({ a: 10 + i, b: 60 }));
+    const ev = await evaluateGreedy(copier, sums);
+    expect(ev.episodes.every((e) => e.result && !e.result.lied)).toBe(true);
+    expect(ev.success).toBe(1);
+    expect(ev.correct).toBe(30);
+  });
+});

@@ -1,0 +1,101 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GRPO, type GrpoConfig } from '../../src/config';
+import type { Author } from '../../src/env/episode';
+import { SPLIT } from '../../src/env/sums';
+import { CharModel } from '../../src/model/gpt';
+import { GrpoTrainer } from '../../src/rl/trainer';
+import { NonFiniteLossError, policyUpdate } from '../../src/rl/update';
+import { TINY, useWasm } from '../tf';
+
+beforeAll(useWasm);
+
+const SMALL: GrpoConfig = { ...GRPO, sumsPerStep: 2, episodesPerSum: 4, lr: 1e-2 };
+const heldOutSums = SPLIT.heldOut.slice(0, 4);
+
+function trainer(seed = 1, faulty = false, config = SMALL) {
+  const model = CharModel.create(TINY, 9);
+  return { model, trainer: new GrpoTrainer({ model, config, faulty, seed, heldOutSums }) };
+}
+
+describe('the GRPO trainer', () => {
+  it('yields step 0 (evaluation only) and then one record per step', async () => {
+    const { model, trainer: t } = trainer();
+    const records = [];
+    for await (const r of t.run(2)) records.push(r);
+    expect(records.map((r) => r.step)).toEqual([0, 1, 2]);
+    expect(records[0]!.meanReward).toBeNull();
+    const r = records[1]!;
+    expect(r.episodes).toHaveLength(8);
+    expect(r.heldOutN).toBe(4);
+    expect(r.meanReward).toBeGreaterThanOrEqual(0);
+    expect(r.clipFraction).toBe(0); // one update per batch: ratio ≡ 1
+    expect(r.modelChars).toBeGreaterThan(0);
+    for (const e of r.episodes) expect(e.authors).toHaveLength(e.text.length);
+    t.dispose();
+    model.dispose();
+  });
+
+  it('changes the weights with an update on a group with reward spread', async () => {
+    const model = CharModel.create(TINY, 9);
+    const before = await model.params['head.w']!.data();
+    const opt = tf.train.adam(1e-2);
+    const authors = [...'pppppppmmmmmmmeeemmm'].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
+    const episodes = [
+      { text: '^23+45=B23+45|68|68|', authors },
+      { text: '^23+45=B23+45|68|61|', authors },
+    ];
+    await policyUpdate(model, opt, episodes, [1, -1], SMALL, 1);
+    expect(await model.params['head.w']!.data()).not.toEqual(before);
+    opt.dispose();
+    model.dispose();
+  });
+
+  it('leaves the weights as they were when every advantage is zero', async () => {
+    const model = CharModel.create(TINY, 9);
+    const before = await model.params['head.w']!.data();
+    const opt = tf.train.sgd(1e-1);
+    const authors = [...'pppppppmmmmmmmeeemmm'].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
+    await policyUpdate(model, opt, [{ text: '^23+45=B23+45|68|68|', authors }], [0], SMALL, 1);
+    expect(await model.params['head.w']!.data()).toEqual(before);
+    opt.dispose();
+    model.dispose();
+  });
+
+  it('is reproducible for a seed and differs across seeds', async () => {
+    const rewards = async (seed: number) => {
+      const { model, trainer: t } = trainer(seed);
+      const out: string[] = [];
+      for await (const r of t.run(2)) out.push(r.episodes.map((e) => e.text).join(','));
+      t.dispose();
+      model.dispose();
+      return out;
+    };
+    expect(await rewards(3)).toEqual(await rewards(3));
+    expect(await rewards(3)).not.toEqual(await rewards(4));
+  });
+
+  it('keeps the tensor count flat across steps after a warm-up step', async () => {
+    const { model, trainer: t } = trainer();
+    await t.initial();
+    await t.next(); // warm-up creates Adam's slots
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 3; i++) await t.next();
+    expect(tf.memory().numTensors).toBe(before);
+    t.dispose();
+    model.dispose();
+  });
+
+  it('stops with NonFiniteLossError, before updating, when the loss is not finite', async () => {
+    const model = CharModel.create(TINY, 9);
+    const bad = model.params['head.b']!;
+    bad.assign(tf.fill(bad.shape, NaN));
+    const before = await model.params['head.w']!.data();
+    const opt = tf.train.adam(1e-2);
+    const authors: Author[] = ['prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'model', 'model'];
+    await expect(policyUpdate(model, opt, [{ text: '^23+45=B2', authors }], [1], SMALL, 7)).rejects.toBeInstanceOf(NonFiniteLossError);
+    expect(await model.params['head.w']!.data()).toEqual(before);
+    opt.dispose();
+    model.dispose();
+  });
+});
