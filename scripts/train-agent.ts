@@ -9,14 +9,15 @@ import { SPLIT } from '../src/env/sums';
 import { createRng } from '../src/lib/rng';
 import { CharModel, countParams } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { useBackend, type NodeBackend } from './backend';
+import { fail, intOption, oneOf } from './args';
+import { useBackend } from './backend';
 import { saveCheckpoint } from './checkpoint-fs';
 
 const { values: a } = parseArgs({
   options: {
     seed: { type: 'string' },
     out: { type: 'string', default: 'public/checkpoints' },
-    backend: { type: 'string', default: 'wasm' },
+    backend: { type: 'string' },
     'pretrain-steps': { type: 'string' },
     format: { type: 'string' },
     'sft-steps': { type: 'string' },
@@ -27,22 +28,26 @@ const { values: a } = parseArgs({
     quiet: { type: 'boolean', default: false },
   },
 });
-const num = (v: string | undefined, fallback: number): number => (v === undefined ? fallback : Number(v));
+const num = (v: string | undefined, fallback: number): number => {
+  if (v === undefined) return fallback;
+  if (!Number.isFinite(Number(v))) fail(`expected a number, got ${JSON.stringify(v)}`);
+  return Number(v);
+};
 const r = AGENT_RECIPE;
 const recipe: AgentRecipe = {
-  seed: num(a.seed, r.seed),
+  seed: intOption('seed', a.seed, r.seed),
   model: { ...r.model, dropout: num(a.dropout, r.model.dropout) },
-  pretrain: { ...r.pretrain, steps: num(a['pretrain-steps'], r.pretrain.steps), format: (a.format as WorksheetFormat) ?? r.pretrain.format },
+  pretrain: { ...r.pretrain, steps: intOption('pretrain-steps', a['pretrain-steps'], r.pretrain.steps), format: oneOf<WorksheetFormat>('format', a.format, ['plain', 'restate'], r.pretrain.format) },
   sft: {
     ...r.sft,
-    steps: num(a['sft-steps'], r.sft.steps),
+    steps: intOption('sft-steps', a['sft-steps'], r.sft.steps),
     lr: num(a['sft-lr'], r.sft.lr),
     weightDecay: num(a['weight-decay'], r.sft.weightDecay),
     worksheetRows: num(a['worksheet-rows'], r.sft.worksheetRows),
   },
 };
 
-const backend = await useBackend(a.backend as NodeBackend);
+const backend = await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 const every = (n: number) => (n >= 100 ? 25 : 10);
 const onProgress = (p: { phase: string; step: number; steps: number; loss: number }) => {
   if (!a.quiet && (p.step % every(p.steps) === 0 || p.step === p.steps)) console.log(`${p.phase} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)}`);
