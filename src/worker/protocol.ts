@@ -19,8 +19,12 @@ export interface RunConfig {
 
 /** Page → worker. */
 export type Command =
-  /** Load tfjs, pick a backend and load the checkpoint; answered by `ready` or `error`. */
-  | { type: 'init'; checkpointUrl: string; wasmBaseUrl: string; backend?: BackendName }
+  /**
+   * Load tfjs, pick a backend and load the checkpoint; answered by `ready` or `error`.
+   * checkpointUrl: an absolute URL of the checkpoint folder. wasmBaseUrl: a folder holding the
+   * tfjs .wasm files, only to override the copies Vite bundled. backend: forces one.
+   */
+  | { type: 'init'; checkpointUrl: string; wasmBaseUrl?: string; backend?: BackendName }
   /** Start a fresh run from the checkpoint's weights (any run in progress is dropped). */
   | { type: 'start'; config: RunConfig }
   | { type: 'pause' }
@@ -31,6 +35,12 @@ export type Command =
   | { type: 'setFaulty'; faulty: boolean };
 
 export type ErrorKind = 'checkpoint' | 'backend' | 'non-finite-loss' | 'device-lost' | 'protocol' | 'internal';
+
+/** tf.memory() in the worker after a step: the tensor count stays flat once training is warm. */
+export interface WorkerMemory {
+  numTensors: number;
+  numBytes: number;
+}
 
 export interface SkippedBackend {
   backend: BackendName;
@@ -51,21 +61,28 @@ export type WorkerEvent =
       checkpointHeldOut: number | null;
     }
   | { type: 'started'; runId: number; config: RunConfig }
-  | { type: 'step'; runId: number; record: StepRecord }
+  | { type: 'step'; runId: number; record: StepRecord; memory: WorkerMemory }
   | { type: 'paused'; runId: number; step: number }
   | { type: 'resumed'; runId: number; step: number }
   | { type: 'reset' }
   | { type: 'done'; runId: number; summary: RunSummary }
-  /** The backend failed mid-run (e.g. a lost GPU device); the run goes on from `step` on `to`. */
+  /**
+   * The backend failed (e.g. a lost GPU device); the run goes on from its last completed `step`
+   * on `to`, after replaying steps 1..step there. runId 0: no run was in progress.
+   */
   | { type: 'backend-switched'; runId: number; from: BackendName; to: BackendName; reason: string; step: number }
   | { type: 'error'; kind: ErrorKind; message: string; runId?: number };
 
 export function isCommand(x: unknown): x is Command {
   if (typeof x !== 'object' || x === null) return false;
-  const m = x as { type?: unknown; config?: unknown; faulty?: unknown; checkpointUrl?: unknown };
+  const m = x as { type?: unknown; config?: unknown; faulty?: unknown; checkpointUrl?: unknown; wasmBaseUrl?: unknown; backend?: unknown };
   switch (m.type) {
     case 'init':
-      return typeof m.checkpointUrl === 'string';
+      return (
+        typeof m.checkpointUrl === 'string' &&
+        (m.wasmBaseUrl === undefined || typeof m.wasmBaseUrl === 'string') &&
+        (m.backend === undefined || isBackendName(m.backend))
+      );
     case 'start':
       return isRunConfig(m.config);
     case 'setFaulty':
@@ -77,6 +94,10 @@ export function isCommand(x: unknown): x is Command {
     default:
       return false;
   }
+}
+
+export function isBackendName(x: unknown): x is BackendName {
+  return (BACKENDS as readonly unknown[]).includes(x);
 }
 
 function isRunConfig(x: unknown): x is RunConfig {
