@@ -2,24 +2,7 @@
  * What the figure needs from a trainer, as plain data: the figure's components take these as
  * props, and one container (LiveFigure) fills them from the worker hook.
  */
-import type { StepRecord } from '../../rl/trainer';
-import type { BackendName, RunConfig, RunSummary, SkippedBackend } from '../../worker/protocol';
-
-export type TrainerStatus = 'loading' | 'ready' | 'running' | 'paused' | 'done' | 'error' | 'dead';
-
-export interface ReadyInfo {
-  backend: BackendName;
-  reason: string;
-  skipped: readonly SkippedBackend[];
-  loadMs: number;
-}
-
-export interface RunView {
-  runId: number;
-  config: RunConfig;
-  steps: readonly StepRecord[];
-  summary?: RunSummary;
-}
+export type { ReadyInfo, RunView, TrainerStatus } from '../../worker/useTrainer';
 
 export type Tone = 'reliable' | 'faulty';
 export const toneOf = (faulty: boolean): Tone => (faulty ? 'faulty' : 'reliable');

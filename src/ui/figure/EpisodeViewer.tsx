@@ -1,0 +1,76 @@
+/** The latest step's episodes, one group (one sum, 8 episodes) at a time, with reward and advantage. */
+import { useState } from 'react';
+import { GRPO } from '../../config';
+import type { StepRecord } from '../../rl/trainer';
+import { AUTHOR_LABEL, Transcript } from './Transcript';
+
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
+
+export function EpisodeViewer({ record, groupSize = GRPO.episodesPerSum }: { record: StepRecord | null; groupSize?: number }) {
+  const [group, setGroup] = useState(0);
+  const groups = record ? Math.floor(record.episodes.length / groupSize) : 0;
+  const g = Math.min(group, Math.max(0, groups - 1));
+  const episodes = record?.episodes.slice(g * groupSize, (g + 1) * groupSize) ?? [];
+  const sum = episodes[0]?.sum;
+  return (
+    <section className="episodes" aria-label="Episodes of the latest step">
+      <header className="episodes-head">
+        <h3>Episodes{record && record.episodes.length > 0 ? ` of step ${record.step}` : ''}</h3>
+        <div className="group-nav" role="group" aria-label="Choose a group">
+          <button type="button" onClick={() => setGroup(Math.max(0, g - 1))} disabled={g === 0 || groups === 0} aria-label="Previous group">
+            ‹
+          </button>
+          <span aria-live="polite">
+            {groups > 0 ? `group ${g + 1} of ${groups}` : 'no episodes yet'}
+            {sum && `: ${sum.a}+${sum.b}`}
+          </span>
+          <button type="button" onClick={() => setGroup(Math.min(groups - 1, g + 1))} disabled={g >= groups - 1} aria-label="Next group">
+            ›
+          </button>
+        </div>
+      </header>
+      <ul className="legend episode-legend" aria-label="Who wrote each character">
+        {(['p', 'm', 'e'] as const).map((a) => (
+          <li key={a}>
+            <code className="transcript">
+              <span className={`by-${a}`}>{a === 'p' ? '^23+45=' : a === 'm' ? 'B23+45|' : '68|'}</span>
+            </code>{' '}
+            {AUTHOR_LABEL[a]}
+          </li>
+        ))}
+        <li>
+          <code className="transcript">
+            <span className="by-e lie">71|</span>
+          </code>{' '}
+          the calculator lied
+        </li>
+      </ul>
+      {episodes.length === 0 ? (
+        <p className="episodes-empty">The sampled episodes appear here once the first GRPO step is done.</p>
+      ) : (
+        <table className="episode-table">
+          <thead>
+            <tr>
+              <th scope="col">transcript</th>
+              <th scope="col">reward</th>
+              <th scope="col">advantage</th>
+            </tr>
+          </thead>
+          <tbody>
+            {episodes.map((e, i) => (
+              <tr key={i} className={e.reward > 0 ? 'rewarded' : undefined}>
+                <td>
+                  <Transcript episode={e} />
+                  {e.lied && <span className="lie-note"> calculator lied</span>}
+                  {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
+                </td>
+                <td className="num">{e.reward}</td>
+                <td className={`num ${e.advantage > 0 ? 'pos' : e.advantage < 0 ? 'neg' : ''}`}>{signed(e.advantage)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

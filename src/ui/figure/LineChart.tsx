@@ -1,0 +1,135 @@
+/**
+ * One of the figure's charts: fixed 0–100% by 0–steps frame, the reference band, earlier runs
+ * dimmed, the live run on top, the plate's numbers as small marks. d3 computes scales and path
+ * strings in render; JSX draws them; the axes are drawn through refs in an effect.
+ * Hover, or focus and use the arrow keys, to read a point.
+ */
+import * as d3 from 'd3';
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { BandPoint, Marker, Series } from './types';
+import { useWidth } from './useWidth';
+
+interface Props {
+  name: string;
+  /** The x axis runs 0..frame; the label counts steps out of the run's `steps`. */
+  frame: number;
+  steps: number;
+  /** Drawn in order: earlier (dim) runs first. */
+  series: readonly Series[];
+  live: Series | null;
+  band?: readonly BandPoint[];
+  markers: readonly Marker[];
+}
+
+const HEIGHT = 200;
+const M = { top: 16, right: 58, bottom: 28, left: 40 };
+const pct = d3.format('.0%');
+type Point = readonly [number, number];
+
+export function chartLabel(name: string, steps: number, live: Series | null): string {
+  const last = live?.points.at(-1);
+  return last ? `${name}, step ${last[0]} of ${steps}: ${pct(last[1])}` : `${name}, no data yet`;
+}
+
+export function LineChart({ name, frame, steps, series, live, band, markers }: Props) {
+  const [wrap, width] = useWidth<HTMLDivElement>(480);
+  const xAxis = useRef<SVGGElement>(null);
+  const yAxis = useRef<SVGGElement>(null);
+  const [probe, setProbe] = useState<number | null>(null);
+
+  const x = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
+  const y = d3.scaleLinear([0, 1], [HEIGHT - M.bottom, M.top]);
+  const line = d3.line<Point>((d) => x(d[0]), (d) => y(d[1]));
+  const area = d3.area<BandPoint>().x((d) => x(d.step)).y0((d) => y(d.lo)).y1((d) => y(d.hi));
+
+  useEffect(() => {
+    const xs = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
+    const ys = d3.scaleLinear([0, 1], [HEIGHT - M.bottom, M.top]);
+    const ticks = d3.range(0, frame + 1, frame > 20 ? 10 : 5);
+    d3.select(xAxis.current!).call(d3.axisBottom(xs).tickValues(ticks).tickSizeOuter(0));
+    d3.select(yAxis.current!)
+      .call(d3.axisLeft(ys).tickValues([0, 0.25, 0.5, 0.75, 1]).tickFormat(pct).tickSize(-(xs.range()[1] - M.left)))
+      .call((g) => g.select('.domain').remove());
+  }, [width, frame]);
+
+  const points = live?.points ?? [];
+  const probed = probe === null ? undefined : points[Math.min(probe, points.length - 1)];
+
+  const onPointerMove = (e: PointerEvent<SVGRectElement>) => {
+    if (!points.length) return;
+    const px = e.clientX - e.currentTarget.ownerSVGElement!.getBoundingClientRect().left;
+    const step = x.invert(px);
+    setProbe(d3.leastIndex(points, (p) => Math.abs(p[0] - step)) ?? null);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!points.length) return;
+    const last = points.length - 1;
+    const at = probe ?? last;
+    const next = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    setProbe(Math.max(0, Math.min(last, next)));
+  };
+
+  const probeText = probed ? `${name}: step ${probed[0]}, ${pct(probed[1])}` : '';
+  return (
+    <div
+      ref={wrap}
+      className="chart"
+      tabIndex={0}
+      role="group"
+      aria-label={`${name} chart; use the arrow keys to read the points`}
+      onKeyDown={onKeyDown}
+      onFocus={() => setProbe((p) => p ?? (points.length ? points.length - 1 : null))}
+      onBlur={() => setProbe(null)}
+    >
+      <svg role="img" aria-label={chartLabel(name, steps, live)} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
+        <g ref={yAxis} className="axis axis-y" transform={`translate(${M.left},0)`} />
+        <g ref={xAxis} className="axis axis-x" transform={`translate(0,${HEIGHT - M.bottom})`} />
+        <text className="axis-title" x={x(frame)} y={HEIGHT - 2} textAnchor="end">
+          GRPO step
+        </text>
+        {band && band.length > 1 && <path className="band" d={area(band) ?? undefined} />}
+        {series.map((s) => (
+          <path key={s.id} className={`series tone-${s.tone}${s.dim ? ' dim' : ''}`} d={line(s.points) ?? undefined} />
+        ))}
+        {live && (
+          <g className={`points tone-${live.tone}`}>
+            {points.map(([step, v]) => (
+              <circle key={step} cx={x(step)} cy={y(v)} r={2.4} />
+            ))}
+          </g>
+        )}
+        {markers.map((m) => (
+          <g key={`${m.step}-${m.value}`} className={`marker tone-${m.tone}`} transform={`translate(${x(m.step)},${y(m.value)})`}>
+            <path d="M0,-4L4,0L0,4L-4,0Z" />
+            <text x={m.step === frame ? 7 : 6} y={m.step === frame ? 3.5 : 13} textAnchor="start">
+              {m.label}
+            </text>
+          </g>
+        ))}
+        {probed && (
+          <g className="probe" transform={`translate(${x(probed[0])},0)`}>
+            <line y1={M.top} y2={HEIGHT - M.bottom} />
+            <circle cy={y(probed[1])} r={4.5} />
+            <text y={M.top - 4} textAnchor={x(probed[0]) > (M.left + width - M.right) / 2 ? 'end' : 'start'}>
+              step {probed[0]} · {pct(probed[1])}
+            </text>
+          </g>
+        )}
+        <rect
+          className="hit"
+          x={M.left}
+          y={M.top}
+          width={Math.max(0, x.range()[1] - M.left)}
+          height={HEIGHT - M.top - M.bottom}
+          onPointerMove={onPointerMove}
+          onPointerLeave={() => setProbe(null)}
+        />
+      </svg>
+      <p className="visually-hidden" aria-live="polite">
+        {probeText}
+      </p>
+    </div>
+  );
+}

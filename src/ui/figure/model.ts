@@ -1,0 +1,100 @@
+/**
+ * Pure functions from runs to what the figure draws: the curves, the readouts, the plate's
+ * marks and the "this run" column of the numbers table. No React, no DOM; tested in Node.
+ */
+import { format } from 'd3';
+import type { ChartId, StatedNumber } from '../../plate/types';
+import { summarise } from '../../rl/summary';
+import type { StepRecord } from '../../rl/trainer';
+import { toneOf, type Marker, type RunView, type Series } from './types';
+
+export const pct = format('.0%');
+
+export function points(steps: readonly StepRecord[], chart: ChartId): [number, number][] {
+  return chart === 'heldOut'
+    ? steps.map((r) => [r.step, r.heldOut])
+    : steps.flatMap((r) => (r.meanReward === null ? [] : [[r.step, r.meanReward] as [number, number]]));
+}
+
+const calculatorName = (faulty: boolean) => (faulty ? 'faulty calculator' : 'reliable calculator');
+
+export function seriesOf(run: RunView, chart: ChartId, dim: boolean): Series {
+  return {
+    id: `run-${run.runId}`,
+    label: `${dim ? 'earlier run, ' : ''}${calculatorName(run.config.faulty)}`,
+    tone: toneOf(run.config.faulty),
+    dim,
+    points: points(run.steps, chart),
+  };
+}
+
+/** The earlier runs kept on the axes: the latest one of each calculator that has drawn a curve. */
+export function earlierRuns(current: RunView | null, previous: readonly RunView[]): RunView[] {
+  const kept: RunView[] = [];
+  for (const run of [...previous].reverse()) {
+    if (run.runId === current?.runId || run.steps.length < 2) continue;
+    if (!kept.some((k) => k.config.faulty === run.config.faulty)) kept.push(run);
+  }
+  return kept.reverse();
+}
+
+export interface ReadoutValues {
+  start: number | null;
+  end: number | null;
+  /** What start and end mean, e.g. "step 0 → step 12". */
+  span: string;
+}
+
+export function readout(steps: readonly StepRecord[], chart: ChartId): ReadoutValues {
+  if (chart === 'heldOut') {
+    const last = steps.at(-1);
+    return { start: steps[0]?.heldOut ?? null, end: last?.heldOut ?? null, span: last ? `step 0 → step ${last.step}` : 'step 0 → end' };
+  }
+  const rewards = points(steps, 'reward');
+  if (rewards.length === 0) return { start: null, end: null, span: 'first 5 steps → last 5 steps' };
+  const s = summarise(steps, 0);
+  return { start: s.rewardFirst5, end: s.rewardLast5, span: 'first 5 steps → last 5 (means)' };
+}
+
+export const readoutText = (r: ReadoutValues): string => `${r.start === null ? '—' : pct(r.start)} → ${r.end === null ? '—' : pct(r.end)}`;
+
+/** The plate's numbers for one chart and calculator (the start is the same agent for both). */
+export function plateRows(rows: readonly StatedNumber[], chart: ChartId, faulty: boolean): StatedNumber[] {
+  return rows.filter((r) => r.chart === chart && (r.calculator === toneOf(faulty) || r.step === 0));
+}
+
+/** "77% → 83%", "81% at the end", "capped near 50%". */
+export function platePhrase(rows: readonly StatedNumber[]): string {
+  const short = (r: StatedNumber) => r.plate.replace(/\s*\(.*\)$/, '');
+  const start = rows.find((r) => r.step === 0);
+  const end = rows.find((r) => r.step !== 0);
+  if (start && end) return `${short(start)} → ${short(end)}`;
+  const only = end ?? start;
+  if (!only) return '';
+  return /^\d/.test(only.plate) ? `${short(only)} at the end` : only.plate;
+}
+
+export function markers(rows: readonly StatedNumber[], chart: ChartId, calculators: readonly boolean[]): Marker[] {
+  const out: Marker[] = [];
+  for (const faulty of calculators) {
+    for (const r of plateRows(rows, chart, faulty)) {
+      if (out.some((m) => m.step === r.step && Math.abs(m.value - r.value) < 1e-9)) continue;
+      out.push({ step: r.step, value: r.value, label: `plate ${pct(r.value)}`, tone: toneOf(faulty) });
+    }
+  }
+  return out;
+}
+
+/** The live value for one of the plate's numbers, from the latest run with that calculator. */
+export function yourRun(row: StatedNumber, runs: readonly RunView[]): string {
+  const run = [...runs].reverse().find((r) => row.step === 0 || r.config.faulty === (row.calculator === 'faulty'));
+  if (!run || run.steps.length === 0) return '—';
+  const last = run.steps.at(-1)!;
+  const partial = last.step < run.config.steps ? ` (step ${last.step})` : '';
+  if (row.chart === 'heldOut') {
+    const r = row.step === 0 ? run.steps[0]! : last;
+    return `${pct(r.heldOut)} (${r.heldOutCorrect} of ${r.heldOutN})${row.step === 0 ? '' : partial}`;
+  }
+  const v = readout(run.steps, 'reward').end;
+  return v === null ? '—' : `${pct(v)}${partial}`;
+}

@@ -1,0 +1,74 @@
+/**
+ * Reference runs: curves from several seeds, made beforehand by the Node workshop and shipped as
+ * `reference-runs.json`. The figure draws their spread as a faint band, labelled as precomputed.
+ *
+ * Shape (as scripts/reference-runs.ts writes it; fractions in [0, 1]; index = GRPO step;
+ * other fields, such as each run's summary, are allowed and ignored):
+ *   { "note": string, "placeholder"?: boolean, "steps": 40,
+ *     "runs": [{ "seed": number, "faulty": boolean,
+ *                "heldOut": number[steps + 1],     // steps 0..steps
+ *                "meanReward": number[steps] }] }  // steps 1..steps
+ */
+import { useEffect, useState } from 'react';
+import type { BandPoint } from './types';
+
+export interface ReferenceRun {
+  seed: number;
+  faulty: boolean;
+  heldOut: number[];
+  meanReward: number[];
+}
+
+export interface ReferenceRuns {
+  note: string;
+  /** True while the file holds stand-in curves rather than real workshop runs. */
+  placeholder?: boolean;
+  steps: number;
+  runs: ReferenceRun[];
+}
+
+const isFractions = (xs: unknown, n: number): xs is number[] =>
+  Array.isArray(xs) && xs.length === n && xs.every((v) => typeof v === 'number' && v >= 0 && v <= 1);
+
+/** Checks the file's shape; throws naming the first thing that is wrong. */
+export function parseReferenceRuns(json: unknown): ReferenceRuns {
+  const r = json as Partial<ReferenceRuns> | null;
+  if (typeof r !== 'object' || r === null) throw new Error('reference runs: not a JSON object');
+  if (!Number.isInteger(r.steps) || r.steps! < 1) throw new Error(`reference runs: steps is ${JSON.stringify(r.steps)}`);
+  if (!Array.isArray(r.runs)) throw new Error('reference runs: runs is not a list');
+  r.runs.forEach((run, i) => {
+    if (typeof run.faulty !== 'boolean' || !Number.isInteger(run.seed)) throw new Error(`reference runs: run ${i} lacks seed or faulty`);
+    if (!isFractions(run.heldOut, r.steps! + 1)) throw new Error(`reference runs: run ${i} heldOut is not ${r.steps! + 1} fractions`);
+    if (!isFractions(run.meanReward, r.steps!)) throw new Error(`reference runs: run ${i} meanReward is not ${r.steps} fractions`);
+  });
+  return r as ReferenceRuns;
+}
+
+/** Min–max spread over the runs of one calculator, per step. */
+export function referenceBand(ref: ReferenceRuns, faulty: boolean, metric: 'heldOut' | 'meanReward'): BandPoint[] {
+  const runs = ref.runs.filter((r) => r.faulty === faulty);
+  if (runs.length === 0) return [];
+  const first = metric === 'heldOut' ? 0 : 1;
+  return runs[0]![metric].map((_, i) => {
+    const values = runs.map((r) => r[metric][i]!);
+    return { step: i + first, lo: Math.min(...values), hi: Math.max(...values) };
+  });
+}
+
+export type ReferenceState = { runs: ReferenceRuns } | { error: string } | null;
+
+export function useReferenceRuns(url: string): ReferenceState {
+  const [state, setState] = useState<ReferenceState>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    fetch(url, { signal: abort.signal })
+      .then((res) => {
+        if (!res.ok) throw new Error(`reference runs: ${url} answered ${res.status}`);
+        return res.json();
+      })
+      .then((json) => setState({ runs: parseReferenceRuns(json) }))
+      .catch((e: Error) => abort.signal.aborted || setState({ error: e.message }));
+    return () => abort.abort();
+  }, [url]);
+  return state;
+}

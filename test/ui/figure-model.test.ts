@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { PLATE } from '../../src/plate/text';
+import { chartLabel } from '../../src/ui/figure/LineChart';
+import { earlierRuns, markers, platePhrase, plateRows, points, readout, readoutText, seriesOf, yourRun } from '../../src/ui/figure/model';
+import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
+import { authorRuns } from '../../src/ui/figure/Transcript';
+import { record, run } from './fixtures';
+
+const ROWS = PLATE.numbers.rows;
+
+describe('the figure model', () => {
+  it('plots held-out from step 0 and mean reward from step 1', () => {
+    const r = run(1, false, 3);
+    expect(points(r.steps, 'heldOut').map((p) => p[0])).toEqual([0, 1, 2, 3]);
+    expect(points(r.steps, 'reward').map((p) => p[0])).toEqual([1, 2, 3]);
+  });
+
+  it('labels each chart with its latest step and value, or says there is no data yet', () => {
+    const live = seriesOf(run(1, false, 12), 'heldOut', false);
+    expect(chartLabel('Held-out success', 40, live)).toBe('Held-out success, step 12 of 40: 80%');
+    expect(chartLabel('Mean reward', 40, null)).toBe('Mean reward, no data yet');
+  });
+
+  it('reads out held-out start and latest, and reward over the first and last five steps', () => {
+    const steps = [record(0, 0.7, null), ...[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7].map((m, i) => record(i + 1, 0.8, m))];
+    expect(readoutText(readout(steps, 'heldOut'))).toBe('70% → 80%');
+    expect(readoutText(readout(steps, 'reward'))).toBe('30% → 50%');
+    expect(readoutText(readout([], 'reward'))).toBe('— → —');
+  });
+
+  it('keeps the latest earlier run of each calculator, not the live one, not empty ones', () => {
+    const live = run(5, true, 2);
+    const kept = earlierRuns(live, [run(1, false, 40), run(2, false, 10), run(3, true, 0), run(4, true, 3), live]);
+    expect(kept.map((r) => r.runId)).toEqual([2, 4]);
+  });
+
+  it('states the plate’s numbers per calculator, the start shared by both', () => {
+    expect(platePhrase(plateRows(ROWS, 'heldOut', false))).toBe('77% → 83%');
+    expect(platePhrase(plateRows(ROWS, 'reward', false))).toBe('81% at the end');
+    expect(platePhrase(plateRows(ROWS, 'reward', true))).toBe('capped near 50%');
+    expect(markers(ROWS, 'heldOut', [false, true]).map((m) => m.label)).toEqual(['plate 77%', 'plate 83%']);
+    expect(markers(ROWS, 'reward', [false, true]).map((m) => `${m.tone} ${m.label}`)).toEqual(['reliable plate 81%', 'faulty plate 50%']);
+  });
+
+  it('fills “your run” from the latest run with the row’s calculator, marking a partial run', () => {
+    const runs = [run(1, false, 40), run(2, true, 12)];
+    expect(yourRun(ROWS[1]!, runs)).toBe('93% (28 of 30)');
+    expect(yourRun(ROWS[4]!, runs)).toBe('80% (24 of 30) (step 12)');
+    expect(yourRun(ROWS[3]!, [run(1, false, 40)])).toBe('—');
+  });
+});
+
+describe('reference runs', () => {
+  const file = {
+    note: 'test',
+    steps: 2,
+    runs: [
+      { seed: 1, faulty: false, heldOut: [0.7, 0.8, 0.9], meanReward: [0.5, 0.6], summary: {} },
+      { seed: 2, faulty: false, heldOut: [0.7, 0.6, 0.95], meanReward: [0.4, 0.7] },
+      { seed: 1, faulty: true, heldOut: [0.7, 0.7, 0.7], meanReward: [0.3, 0.3] },
+    ],
+  };
+
+  it('band the spread of one calculator’s runs, per step', () => {
+    const ref = parseReferenceRuns(file);
+    expect(referenceBand(ref, false, 'heldOut')).toEqual([
+      { step: 0, lo: 0.7, hi: 0.7 },
+      { step: 1, lo: 0.6, hi: 0.8 },
+      { step: 2, lo: 0.9, hi: 0.95 },
+    ]);
+    expect(referenceBand(ref, false, 'meanReward')[0]).toEqual({ step: 1, lo: 0.4, hi: 0.5 });
+  });
+
+  it('are refused with a reason when a curve has the wrong length or range', () => {
+    expect(() => parseReferenceRuns({ ...file, steps: 3 })).toThrow(/run 0 heldOut is not 4 fractions/);
+    expect(() => parseReferenceRuns({ ...file, runs: [{ ...file.runs[0], meanReward: [2, 0] }] })).toThrow(/meanReward/);
+    expect(() => parseReferenceRuns(null)).toThrow(/not a JSON object/);
+  });
+});
+
+describe('transcripts', () => {
+  it('split into runs of one author each', () => {
+    expect(authorRuns('^1+2=B1+2|3|3|', 'pppppmmmmmeemm')).toEqual([
+      { author: 'p', text: '^1+2=' },
+      { author: 'm', text: 'B1+2|' },
+      { author: 'e', text: '3|' },
+      { author: 'm', text: '3|' },
+    ]);
+  });
+});

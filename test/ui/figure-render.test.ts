@@ -1,0 +1,70 @@
+// The figure rendered from plain props (no worker): what a reader sees at a given moment.
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { PLATE } from '../../src/plate/text';
+import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
+import { run } from './fixtures';
+
+const noop = () => {};
+const PROPS: FigureProps = {
+  plate: PLATE, status: 'ready', ready: null, run: null, previous: [], error: null, stepsPerSecond: null,
+  faulty: false, totalSteps: 40, reference: null, notes: [],
+  onRun: noop, onPause: noop, onReset: noop, onFaulty: noop, onRestart: noop,
+};
+const render = (over: Partial<FigureProps>) => renderToStaticMarkup(createElement(Figure, { ...PROPS, ...over }));
+
+describe('the figure', () => {
+  it('before any run: charts say “no data yet”, the button says Run, the switch is labelled', () => {
+    const html = render({ status: 'loading' });
+    expect(html).toContain('role="img" aria-label="Held-out success, no data yet"');
+    expect(html).toContain('role="img" aria-label="Mean reward, no data yet"');
+    expect(html).toMatch(/<button type="button" class="run" disabled="">.*Run<\/button>/);
+    expect(html).toMatch(/<label class="switch"><input type="checkbox" role="switch"[^>]*>\s*<span>Faulty calculator/);
+    expect(html).toContain('<progress aria-label="Loading TensorFlow.js and the checkpoint"');
+  });
+
+  it('while a run goes: a Pause button, labels with the latest step, readouts filled', () => {
+    const html = render({ status: 'running', run: run(1, false, 12), stepsPerSecond: 1.5 });
+    expect(html).toMatch(/class="run">.*Pause<\/button>/);
+    expect(html).toContain('aria-label="Held-out success, step 12 of 40: 80%"');
+    expect(html).toMatch(/aria-label="Mean reward, step 12 of 40: \d+%"/);
+    expect(html).toMatch(/data-testid="readout">77% → 80%</);
+    expect(html).toContain('1.50 steps/s');
+    expect(html).toContain('step 12 of 40');
+  });
+
+  it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
+    const html = render({ status: 'running', faulty: true, run: run(2, true, 5), previous: [run(1, false, 40)] });
+    // two charts and the legend's swatch each
+    expect(html.match(/class="series tone-reliable dim"/g)).toHaveLength(3);
+    expect(html.match(/class="series tone-faulty"/g)).toHaveLength(3);
+    expect(html).toContain('earlier reliable run: 77% → 93%');
+    expect(html).toContain('earlier run, reliable calculator');
+  });
+
+  it('shows one group of episodes with model and environment characters apart, and marks a lie', () => {
+    const html = render({ status: 'running', faulty: true, run: run(2, true, 3) });
+    expect(html).toContain('group 1 of 8');
+    expect(html.match(/<tr[^>]*><td><code class="transcript">/g)).toHaveLength(8);
+    expect(html).toContain('<span class="by-m" data-author="m">B23+45|</span>');
+    expect(html).toContain('<span class="by-e lie" data-author="e">68|</span>');
+    expect(html).toContain('calculator lied');
+    expect(html).toContain('+1.00');
+    expect(html).toContain('−1.00');
+  });
+
+  it('labels the reference band as precomputed, and says so when it is a placeholder', () => {
+    const ref = { note: '', steps: 40, placeholder: true, runs: [{ seed: 1, faulty: false, heldOut: Array(41).fill(0.8), meanReward: Array(40).fill(0.7) }] };
+    const html = render({ reference: { runs: ref } });
+    expect(html).toContain('reference runs (precomputed) — placeholder curves, not real runs');
+    expect(html.match(/class="band" d="M/g)).toHaveLength(2);
+  });
+
+  it('shows the URL notes and the worker’s error in words', () => {
+    const html = render({ status: 'dead', error: 'The training worker stopped: boom.', notes: ['Ignored seed=x: expected a whole number.'] });
+    expect(html).toContain('The training worker stopped: boom.');
+    expect(html).toContain('Restart the trainer');
+    expect(html).toContain('Ignored seed=x');
+  });
+});
