@@ -1,13 +1,11 @@
 // Mount only.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function Placeholder() {
-  return <h1>Multi-Turn RL.</h1>;
-}
+import './styles/page.css';
+import { Page } from './ui/Page';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Placeholder />
+    <Page />
   </StrictMode>,
 );
