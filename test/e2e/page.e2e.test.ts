@@ -1,0 +1,199 @@
+// The plate page in real headless Chromium: the text, a short live run on both charts, the
+// faulty switch drawn over the reliable run, the episode viewer, pausing out of sight, URL
+// notes, embedding, a phone-sized screen. Every page is watched for console errors and for
+// requests that leave the page's origin. Screenshots go to test-results/.
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATE } from '../../src/plate/text';
+import { launch } from './browser';
+import { buildPage } from './page-site';
+import { removeSite, serve } from './site';
+
+const RESULTS = resolve(import.meta.dirname, '../../test-results');
+let browser: Browser;
+let site: { url: string; server: Server; dir: string };
+
+beforeAll(async () => {
+  const dir = await buildPage();
+  site = { ...(await serve(dir)), dir };
+  browser = await launch();
+  mkdirSync(RESULTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((done) => site?.server.close(done));
+  if (site) removeSite(site.dir);
+});
+
+interface Opened {
+  page: Page;
+  errors: string[];
+  foreign: string[];
+}
+
+async function open(path: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const foreign: string[] = [];
+  const origin = new URL(site.url).origin;
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && errors.push(`worker: ${m.text()}`)));
+  context.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) foreign.push(r.url());
+  });
+  await page.goto(site.url + path);
+  return { page, errors, foreign };
+}
+
+const statusWord = (page: Page) => page.locator('.status-word').innerText();
+const waitForStatus = (page: Page, word: string, timeout = 90_000) =>
+  page.waitForFunction((w) => document.querySelector('.status-word')?.textContent === w, word, { timeout, polling: 100 });
+const chartLabel = (page: Page, chart: 'heldOut' | 'reward') => page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
+
+function expectClean(o: Opened) {
+  expect(o.errors, 'console errors').toEqual([]);
+  expect(o.foreign, 'requests to another origin').toEqual([]);
+}
+
+describe('the plate page', () => {
+  it('renders the title, every term, the sources, and loads the trainer from its own origin', async () => {
+    const o = await open('index.html');
+    const { page } = o;
+    expect(await page.locator('h1').innerText()).toBe(PLATE.title);
+    expect(await page.locator('.lede').innerText()).toBe(PLATE.lede);
+    for (const t of PLATE.terms.items) {
+      await expect(page.locator('dt', { hasText: t.name }).count()).resolves.toBe(1);
+      await expect(page.locator('dd', { hasText: t.definition }).count()).resolves.toBe(1);
+    }
+    const hrefs = await page.locator('.sources a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['https://arxiv.org/abs/2402.03300', 'https://arxiv.org/abs/2402.19446', 'https://arxiv.org/abs/2507.20534']);
+    expect(await page.locator('.xref').first().evaluate((e) => e.tagName)).toBe('SPAN');
+    await waitForStatus(page, 'Ready');
+    expect(await page.locator('.status-backend').innerText()).toMatch(/^Backend: \S+/);
+    expect(await chartLabel(page, 'heldOut')).toBe('Held-out success, no data yet');
+    await page.locator('.term').first().focus();
+    expect(await page.locator('.term-tip').innerText()).toContain(PLATE.terms.items[0]!.definition);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('runs ?steps=3&autorun=1 on both charts, then a faulty run over the dimmed reliable one', async () => {
+    const o = await open('index.html?steps=3&autorun=1');
+    const { page } = o;
+    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await waitForStatus(page, 'Finished');
+    expect(await chartLabel(page, 'heldOut')).toMatch(/^Held-out success, step 3 of 3: \d+%$/);
+    expect(await chartLabel(page, 'reward')).toMatch(/^Mean reward, step 3 of 3: \d+%$/);
+    expect(await page.locator('.chart-heldOut .points circle').count()).toBe(4);
+    expect(await page.locator('.chart-reward .points circle').count()).toBe(3);
+    for (const text of await page.getByTestId('readout').allInnerTexts()) expect(text).toMatch(/^\d+% → \d+%$/);
+
+    // Reading a point from the keyboard.
+    await page.locator('.chart-heldOut .chart').focus();
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.locator('.chart-heldOut .probe text').textContent()).toMatch(/^step 2 · \d+%$/);
+
+    // The episode viewer: the model's and the environment's characters look different.
+    const look = (sel: string) => page.locator(`.episode-table ${sel}`).first().evaluate((e) => {
+      const s = getComputedStyle(e);
+      return `${s.color} ${s.backgroundColor} ${s.fontWeight} ${s.fontStyle}`;
+    });
+    expect(await page.locator('.episode-table tbody tr').count()).toBe(8);
+    expect(await look('.by-m')).not.toBe(await look('.by-e'));
+    await page.getByRole('button', { name: 'Next group' }).click();
+    expect(await page.locator('.group-nav').innerText()).toContain('group 2 of 8');
+
+    await page.getByRole('switch', { name: /Faulty calculator/ }).check();
+    await page.waitForFunction(() => document.querySelectorAll('.chart-reward .points.tone-faulty circle').length === 3, null, { timeout: 90_000 });
+    await waitForStatus(page, 'Finished');
+    for (const chart of ['heldOut', 'reward']) {
+      expect(await page.locator(`.chart-${chart} path.series.tone-reliable.dim`).getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);
+      expect(await page.locator(`.chart-${chart} path.series.tone-faulty:not(.dim)`).getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);
+    }
+    expect(await page.locator('.legend').first().innerText()).toContain('earlier run, reliable calculator');
+    await page.screenshot({ path: join(RESULTS, 'page-1280.png'), fullPage: true });
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('pauses when the figure leaves the screen or the tab hides, and resumes when it returns', async () => {
+    const o = await open('index.html?autorun=1');
+    const { page } = o;
+    const figure = page.locator('.plate-figure');
+    await figure.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll('.chart-heldOut .points circle').length >= 2, null, { timeout: 90_000 });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await waitForStatus(page, 'Paused');
+    await figure.scrollIntoViewIfNeeded();
+    await waitForStatus(page, 'Training');
+
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await waitForStatus(page, 'Paused');
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await waitForStatus(page, 'Training');
+
+    // A reader's own pause is not undone by scrolling back.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await waitForStatus(page, 'Paused');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await figure.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    expect(await statusWord(page)).toBe('Paused');
+    expect(await page.getByRole('button', { name: 'Run' }).count()).toBe(1);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('ignores bad URL values with a visible note, and links cross-references given a pattern', async () => {
+    const o = await open('index.html?seed=abc&steps=99&xref=https://volume.example/plates/{ref}');
+    const notes = await o.page.locator('.status-note').allInnerTexts();
+    expect(notes).toEqual(['Ignored seed=abc: expected a whole number from 0 to 2147483647.', 'Ignored steps=99: expected a whole number from 1 to 40.']);
+    expect(await o.page.locator('a.xref', { hasText: 'plate XIX.5' }).getAttribute('href')).toBe('https://volume.example/plates/XIX.5');
+    expectClean(o);
+    await o.page.context().close();
+  });
+
+  it('posts its height to the page that embeds it, without page chrome', async () => {
+    const o = await open('embed-host.html');
+    const { page } = o;
+    const message = await page.waitForFunction(
+      () => (window as unknown as { plateMessages: { type: string; plate: string; height: number }[] }).plateMessages.find((m) => m.type === 'plate-height' && m.height > 500),
+      null,
+      { timeout: 30_000 },
+    );
+    expect(await message.jsonValue()).toMatchObject({ type: 'plate-height', plate: 'XXVI.3' });
+    const frame = page.frameLocator('#plate');
+    expect(await frame.locator('h1').innerText()).toBe(PLATE.title);
+    expect(await frame.locator('.page-footer').count()).toBe(0);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('fits a 390 px screen without horizontal scrolling', async () => {
+    const o = await open('index.html?steps=3&autorun=1', { width: 390, height: 844 });
+    const { page } = o;
+    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await waitForStatus(page, 'Finished');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBe(0);
+    const svgWidth = await page.locator('.chart-heldOut svg').evaluate((e) => e.getBoundingClientRect().width);
+    expect(svgWidth).toBeLessThanOrEqual(390);
+    expect(svgWidth).toBeGreaterThan(250);
+    await page.screenshot({ path: join(RESULTS, 'page-390.png'), fullPage: true });
+    expectClean(o);
+    await page.context().close();
+  });
+});
