@@ -1,13 +1,32 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Relative base: the built page works from any sub-path of any static host.
 export default defineConfig({
   base: './',
   plugins: [react()],
+  // The training worker is a module worker; its code-split chunks (tfjs backends) need ES output.
   worker: { format: 'es' },
+  // Pre-bundling would move the wasm backend away from its .wasm files in `vite dev`.
+  optimizeDeps: { exclude: ['@tensorflow/tfjs-backend-wasm'] },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', exclude: [...configDefaults.exclude, 'test/e2e/**'], sequence: { groupOrder: 0 } } },
+      {
+        // Real headless Chromium on a built copy of the worker; runs after the unit tests, one file at a time.
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/setup.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

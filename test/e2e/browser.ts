@@ -1,0 +1,56 @@
+// Headless Chromium for the browser tests: Debian's /usr/bin/chromium through playwright-core
+// (no browser download), and helpers to open the harness page and wait on the hook's state.
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { TrainerState } from '../../src/worker/trainer-state';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** --enable-unsafe-webgpu exposes SwiftShader's software WebGPU adapter to headless Chromium. */
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu',
+    ],
+  });
+}
+
+export interface Harness {
+  page: Page;
+  /** Console lines from the page and its workers. */
+  console: string[];
+  /** The hook's state, without the functions. */
+  state(): Promise<TrainerState>;
+  /** Waits until `test(state)` holds; the test runs in the page, so it must be self-contained. */
+  until(test: (s: TrainerState) => boolean, timeoutMs?: number): Promise<TrainerState>;
+  call(action: 'pause' | 'resume' | 'reset' | 'restartWorker'): Promise<void>;
+  start(config: { faulty: boolean; seed: number; steps: number }): Promise<void>;
+  setFaulty(faulty: boolean): Promise<void>;
+}
+
+/** Opens the harness page; `query` like '?backend=cpu'. */
+export async function openHarness(browser: Browser, siteUrl: string, query = ''): Promise<Harness> {
+  const page = await browser.newPage();
+  const lines: string[] = [];
+  page.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
+  page.on('worker', (w) => w.on('console', (m) => lines.push(`worker ${m.type()}: ${m.text()}`)));
+  await page.goto(siteUrl + query);
+  const state = () => page.evaluate(() => JSON.parse(JSON.stringify(window.trainer ?? null)) as TrainerState);
+  return {
+    page,
+    console: lines,
+    state,
+    async until(test, timeoutMs = 60_000) {
+      await page.waitForFunction(
+        (src) => window.trainer !== undefined && (new Function(`return (${src})`)() as (s: unknown) => boolean)(window.trainer),
+        test.toString(),
+        { timeout: timeoutMs, polling: 50 },
+      );
+      return state();
+    },
+    call: (action) => page.evaluate((a) => window.trainer![a](), action),
+    start: (config) => page.evaluate((c) => window.trainer!.start(c), config),
+    setFaulty: (faulty) => page.evaluate((f) => window.trainer!.setFaulty(f), faulty),
+  };
+}

@@ -1,0 +1,88 @@
+// The browser tests' site: builds the harness page with the project's Vite config (so the worker
+// and its .wasm files are bundled exactly as for the plate), writes broken checkpoints beside
+// it, and serves the folder under a sub-path, as a static host would.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { build } from 'vite';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Served under a sub-path: nothing may assume the site sits at the host's root. */
+export const SUB_PATH = '/some/sub/path/';
+const AGENT = join(ROOT, 'public/checkpoints/agent');
+
+export async function buildSite(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'plate-e2e-'));
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    root: join(ROOT, 'test/e2e/fixtures'),
+    publicDir: join(ROOT, 'public'),
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true },
+  });
+  writeBrokenCheckpoints(join(outDir, 'broken'));
+  return outDir;
+}
+
+export const removeSite = (dir: string): void => rmSync(dir, { recursive: true, force: true });
+
+/** broken/<name>/: each folder is the agent checkpoint with one thing wrong. */
+function writeBrokenCheckpoints(dir: string): void {
+  const manifest = readFileSync(join(AGENT, 'manifest.json'), 'utf8');
+  const weights = readFileSync(join(AGENT, 'weights.bin'));
+  const folder = (name: string, files: Record<string, string | Uint8Array>) => {
+    mkdirSync(join(dir, name), { recursive: true });
+    for (const [file, body] of Object.entries(files)) writeFileSync(join(dir, name, file), body);
+  };
+  folder('truncated', { 'manifest.json': manifest, 'weights.bin': weights.subarray(0, 1000) });
+  folder('bad-json', { 'manifest.json': manifest.slice(0, 200), 'weights.bin': weights });
+  const m = JSON.parse(manifest) as { weights: { name: string; shape: number[] }[] };
+  m.weights.find((w) => w.name === 'wte')!.shape = [16, 32];
+  folder('wrong-shape', { 'manifest.json': JSON.stringify(m), 'weights.bin': weights });
+  folder('no-weights', { 'manifest.json': manifest });
+  folder('overflowing', { 'manifest.json': manifest, 'weights.bin': overflowing((JSON.parse(manifest) as typeof m).weights, weights) });
+}
+
+/** The final layer norm's gain at 3e38: finite weights whose logits overflow to ±Inf, so the loss is NaN. */
+function overflowing(specs: { name: string; shape: number[] }[], weights: Buffer): Uint8Array {
+  const floats = new Float32Array(weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength));
+  let offset = 0;
+  for (const w of specs) {
+    const size = w.shape.reduce((a, b) => a * b, 1);
+    if (w.name === 'lnf.g') floats.fill(3e38, offset, offset + size);
+    offset += size;
+  }
+  return new Uint8Array(floats.buffer);
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.bin': 'application/octet-stream',
+  '.map': 'application/json',
+};
+
+/** Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/. */
+export async function serve(dir: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (!path.startsWith(SUB_PATH)) return void res.writeHead(404).end('not found');
+    const rel = normalize(path.slice(SUB_PATH.length) || 'index.html');
+    if (rel.startsWith('..')) return void res.writeHead(403).end();
+    let body: Buffer;
+    try {
+      body = readFileSync(join(dir, rel.endsWith('/') ? rel + 'index.html' : rel));
+    } catch {
+      return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream' }).end(body);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}${SUB_PATH}`, server };
+}
