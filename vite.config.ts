@@ -10,10 +10,10 @@ export default defineConfig({
   // Pre-bundling would move the wasm backend away from its .wasm files in `vite dev`.
   optimizeDeps: { exclude: ['@tensorflow/tfjs-backend-wasm'] },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    // Each project names its own files: `extends` would concatenate a shared include list.
     projects: [
-      { extends: true, test: { name: 'unit', exclude: [...configDefaults.exclude, 'test/e2e/**'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**'], sequence: { groupOrder: 0 } } },
       {
         // Real headless Chromium on a built copy of the worker; runs after the unit tests, one file at a time.
         extends: true,
