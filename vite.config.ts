@@ -7,8 +7,6 @@ export default defineConfig({
   plugins: [react()],
   // The training worker is a module worker; its code-split chunks (tfjs backends) need ES output.
   worker: { format: 'es' },
-  // Pre-bundling would move the wasm backend away from its .wasm files in `vite dev`.
-  optimizeDeps: { exclude: ['@tensorflow/tfjs-backend-wasm'] },
   test: {
     testTimeout: 60_000,
     // Each project names its own files: `extends` would concatenate a shared include list.
