@@ -55,6 +55,8 @@ export class TrainerSession {
   private intent: Intent | null = null;
   /** A start or reset that arrived while a backend switch was pending runs after it. */
   private afterSwitch: Intent | null = null;
+  /** A pause that arrived while a start was pending: the new run pauses after its step 0. */
+  private pauseNext = false;
   private driving = false;
   private wakeUp: (() => void) | null = null;
   /** Rejects the step in flight when the backend's device is lost. */
@@ -80,7 +82,8 @@ export class TrainerSession {
       case 'reset':
         return this.want({ type: 'reset' });
       case 'pause':
-        if (this.run && !this.run.over) this.run.paused = true;
+        if (this.intent?.type === 'start') this.pauseNext = true;
+        else if (this.run && !this.run.over) this.run.paused = true;
         return;
       case 'resume':
         return this.resume();
@@ -127,6 +130,7 @@ export class TrainerSession {
   }
 
   private resume(): void {
+    this.pauseNext = false;
     const run = this.run;
     if (!run?.paused) return;
     run.paused = false;
@@ -181,7 +185,8 @@ export class TrainerSession {
   private newRun(config: RunConfig): Run {
     const trainer = new GrpoTrainer({ model: this.model!, config: this.grpo, faulty: config.faulty, seed: config.seed });
     this.lastConfig = config;
-    this.run = { id: ++this.lastRunId, config, trainer, records: [], paused: false, pauseAnnounced: false, over: false };
+    this.run = { id: ++this.lastRunId, config, trainer, records: [], paused: this.pauseNext, pauseAnnounced: false, over: false };
+    this.pauseNext = false;
     return this.run;
   }
 
@@ -189,7 +194,8 @@ export class TrainerSession {
   private async loop(run: Run): Promise<void> {
     const { post } = this.deps;
     while (!this.intent && !run.over) {
-      if (run.paused) {
+      // A run always posts its step 0 (the starting point) before it honours a pause.
+      if (run.paused && run.records.length > 0) {
         if (!run.pauseAnnounced) post({ type: 'paused', runId: run.id, step: run.records.length - 1 });
         run.pauseAnnounced = true;
         await new Promise<void>((resolve) => (this.wakeUp = resolve));

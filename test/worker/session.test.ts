@@ -98,6 +98,18 @@ describe('a trainer session', () => {
     expect(t.types()).toContain('resumed');
   });
 
+  it('pauses a run that was paused before it began right after its step 0', async () => {
+    const t = session();
+    await t.ready();
+    t.s.handle({ type: 'start', config: run(3) });
+    t.s.handle({ type: 'pause' });
+    await t.until(has('paused'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.types().slice(3)).toEqual(['started', 'step', 'paused']);
+    t.s.handle({ type: 'reset' });
+    await t.until(has('reset'));
+  });
+
   it('repeats a run exactly after a reset: every start begins from the checkpoint', async () => {
     const t = session();
     await t.ready();
