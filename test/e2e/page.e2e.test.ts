@@ -25,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((done) => site?.server.close(done));
+  if (site) await new Promise((done) => site.server.close(done));
   if (site) removeSite(site.dir);
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { propsFromAttributes } from '../../src/ui/element';
 import { parseUrlOptions } from '../../src/ui/options';
 
 describe('parseUrlOptions', () => {
@@ -23,5 +24,22 @@ describe('parseUrlOptions', () => {
 
   it('treats a bare flag as on and 0 as off', () => {
     expect(parseUrlOptions('?autorun&faulty=0').options).toEqual({ autorun: true, faulty: false });
+  });
+});
+
+describe('propsFromAttributes (the custom element)', () => {
+  it('reads the attributes like the URL, with boolean attributes on when present', () => {
+    const attrs: Record<string, string> = { autorun: '', faulty: '', steps: '5', 'xref-pattern': '/plates/{ref}/', 'asset-base': '/plate/' };
+    expect(propsFromAttributes((n) => attrs[n] ?? null)).toEqual({
+      autorun: true, faulty: true, steps: 5, xrefPattern: '/plates/{ref}/', assetBase: '/plate/', notes: [],
+    });
+  });
+
+  it('notes a bad attribute and falls back to the library’s own asset folder', () => {
+    const attrs: Record<string, string> = { seed: 'x', 'xref-pattern': 'no-ref-here' };
+    const props = propsFromAttributes((n) => attrs[n] ?? null, 'https://cdn.example/plate/');
+    expect(props.assetBase).toBe('https://cdn.example/plate/');
+    expect(props.xrefPattern).toBeUndefined();
+    expect(props.notes).toHaveLength(2);
   });
 });
