@@ -25,6 +25,7 @@ describe('the figure model', () => {
     const steps = [record(0, 0.7, null), ...[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7].map((m, i) => record(i + 1, 0.8, m))];
     expect(readoutText(readout(steps, 'heldOut'))).toBe('70% → 80%');
     expect(readoutText(readout(steps, 'reward'))).toBe('30% → 50%');
+    expect(readout(steps, 'reward').span).toBe('mean of steps 1–5 → 3–7');
     expect(readoutText(readout([], 'reward'))).toBe('— → —');
   });
 

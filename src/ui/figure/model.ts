@@ -4,7 +4,7 @@
  */
 import { format } from 'd3';
 import type { ChartId, StatedNumber } from '../../plate/types';
-import { summarise } from '../../rl/summary';
+import { READOUT_WINDOW, summarise } from '../../rl/summary';
 import type { StepRecord } from '../../rl/trainer';
 import { toneOf, type Marker, type RunView, type Series } from './types';
 
@@ -51,9 +51,12 @@ export function readout(steps: readonly StepRecord[], chart: ChartId): ReadoutVa
     return { start: steps[0]?.heldOut ?? null, end: last?.heldOut ?? null, span: last ? `step 0 → step ${last.step}` : 'step 0 → end' };
   }
   const rewards = points(steps, 'reward');
-  if (rewards.length === 0) return { start: null, end: null, span: 'first 5 steps → last 5 steps' };
+  if (rewards.length === 0) return { start: null, end: null, span: `mean of the first ${READOUT_WINDOW} steps → the last ${READOUT_WINDOW}` };
   const s = summarise(steps, 0);
-  return { start: s.rewardFirst5, end: s.rewardLast5, span: 'first 5 steps → last 5 (means)' };
+  const first = rewards.slice(0, READOUT_WINDOW);
+  const last = rewards.slice(-READOUT_WINDOW);
+  const range = (xs: typeof rewards) => (xs.length > 1 ? `${xs[0]![0]}–${xs.at(-1)![0]}` : `${xs[0]![0]}`);
+  return { start: s.rewardFirst5, end: s.rewardLast5, span: `mean of steps ${range(first)} → ${range(last)}` };
 }
 
 export const readoutText = (r: ReadoutValues): string => `${r.start === null ? '—' : pct(r.start)} → ${r.end === null ? '—' : pct(r.end)}`;
