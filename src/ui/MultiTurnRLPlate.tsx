@@ -5,6 +5,7 @@
 import { PLATE } from '../plate/text';
 import '../styles/plate.css';
 import '../styles/figure.css';
+import '../styles/charts.css';
 import '../styles/episodes.css';
 import { LiveFigure } from './LiveFigure';
 import type { PlateOptions } from './options';
