@@ -24,6 +24,7 @@ const { values: a } = parseArgs({
     'weight-decay': { type: 'string' },
     'worksheet-rows': { type: 'string' },
     dropout: { type: 'string' },
+    'select-every': { type: 'string' },
     'sft-lr': { type: 'string' },
     quiet: { type: 'boolean', default: false },
   },
@@ -44,6 +45,7 @@ const recipe: AgentRecipe = {
     lr: num(a['sft-lr'], r.sft.lr),
     weightDecay: num(a['weight-decay'], r.sft.weightDecay),
     worksheetRows: num(a['worksheet-rows'], r.sft.worksheetRows),
+    selectEvery: intOption('select-every', a['select-every'], r.sft.selectEvery),
   },
 };
 
@@ -80,4 +82,4 @@ await saveCheckpoint(join(a.out!, 'agent'), model, {
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 console.log(`pre-train ${pre.seconds.toFixed(1)} s (loss ${pre.firstLoss.toFixed(3)} → ${pre.lastLoss.toFixed(3)}), fine-tune ${sft.seconds.toFixed(1)} s (loss ${sft.firstLoss.toFixed(3)} → ${sft.lastLoss.toFixed(3)}), eval ${evalSeconds.toFixed(1)} s`);
 console.log(`held-out ${pct(scores.heldOut)}, validation ${pct(scores.validation)}, demonstrations ${pct(scores.demonstrations)} → ${a.out}`);
-console.log(JSON.stringify({ seed: recipe.seed, ...scores, pretrainSeconds: pre.seconds, sftSeconds: sft.seconds }));
+console.log(JSON.stringify({ seed: recipe.seed, ...scores, selected: sft.selected, pretrainSeconds: pre.seconds, sftSeconds: sft.seconds }));

@@ -44,6 +44,11 @@ export interface SftConfig {
   weightDecay: number;
   /** Worksheet lines mixed into each fine-tuning batch, so SFT does not wipe the pre-trained skill. */
   worksheetRows: number;
+  /**
+   * Early stopping: every this many steps, score greedy success on the 40 validation sums and
+   * keep the best weights (ties go to the later step). 0 = keep the last step's weights.
+   */
+  selectEvery: number;
 }
 
 export interface AgentRecipe {
@@ -57,7 +62,7 @@ export const AGENT_RECIPE: AgentRecipe = {
   seed: 1,
   model: MODEL,
   pretrain: { steps: 50, batch: 32, lr: 1e-3, format: 'plain' },
-  sft: { steps: 200, lr: 1e-3, demonstrations: 30, weightDecay: 0, worksheetRows: 0 },
+  sft: { steps: 200, lr: 1e-3, demonstrations: 30, weightDecay: 0, worksheetRows: 0, selectEvery: 0 },
 };
 
 export interface GrpoConfig {

@@ -12,6 +12,7 @@ import { createRng, type Rng } from '../lib/rng';
 import { CharModel } from '../model/gpt';
 import { disposeBatch, makeTokenBatch, supervisedStep } from '../model/supervised';
 import { PAD } from '../model/vocab';
+import { evaluateGreedy } from '../rl/evaluate';
 
 export type Phase = 'pretrain' | 'sft';
 export interface Progress {
@@ -23,6 +24,8 @@ export interface Progress {
 
 export interface PhaseLog {
   steps: number;
+  /** Early stopping: the step whose weights were kept, and its validation success. */
+  selected?: { step: number; validation: number };
   firstLoss: number;
   lastLoss: number;
   seconds: number;
@@ -53,9 +56,10 @@ export async function pretrain(model: CharModel, recipe: AgentRecipe, rng: Rng, 
 }
 
 export async function fineTune(model: CharModel, recipe: AgentRecipe, rng: Rng, onProgress?: (p: Progress) => void): Promise<PhaseLog> {
-  const { steps, lr, weightDecay, worksheetRows, demonstrations } = recipe.sft;
+  const { steps, lr, weightDecay, worksheetRows, demonstrations, selectEvery } = recipe.sft;
   const demos = SPLIT.demonstrations.slice(0, demonstrations).map(demonstrationFor);
   const optimizer = tf.train.adam(lr);
+  const best = new BestOnValidation();
   const t0 = performance.now();
   let firstLoss = NaN;
   let loss = NaN;
@@ -69,9 +73,34 @@ export async function fineTune(model: CharModel, recipe: AgentRecipe, rng: Rng, 
     disposeBatch(b);
     if (step === 1) firstLoss = loss;
     onProgress?.({ phase: 'sft', step, steps, loss });
+    if (selectEvery > 0 && (step % selectEvery === 0 || step === steps)) await best.consider(model, step);
   }
   optimizer.dispose();
-  return { steps, firstLoss, lastLoss: loss, seconds: (performance.now() - t0) / 1000 };
+  const selected = best.restoreInto(model);
+  return { steps, firstLoss, lastLoss: loss, seconds: (performance.now() - t0) / 1000, ...(selected && { selected }) };
+}
+
+/** Keeps a copy of the weights with the best greedy success on the validation sums. */
+class BestOnValidation {
+  private weights: tf.Tensor[] | null = null;
+  private best = { step: 0, validation: -1 };
+
+  async consider(model: CharModel, step: number): Promise<void> {
+    const { success } = await evaluateGreedy(model, SPLIT.validation);
+    if (success < this.best.validation) return;
+    tf.dispose(this.weights ?? []);
+    this.weights = model.trainable.map((v) => tf.clone(v));
+    this.best = { step, validation: success };
+  }
+
+  /** Puts the kept weights back; returns which step they came from (null if none kept). */
+  restoreInto(model: CharModel): { step: number; validation: number } | null {
+    if (!this.weights) return null;
+    model.trainable.forEach((v, i) => v.assign(this.weights![i]!));
+    tf.dispose(this.weights);
+    this.weights = null;
+    return this.best;
+  }
 }
 
 export interface AgentRun {
