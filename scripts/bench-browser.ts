@@ -1,0 +1,156 @@
+// The browser half of `npm run bench`: the training worker in headless Chromium per backend
+// (through the e2e harness page), the longest main-thread task on the real plate page while it
+// trains, a soak run's tensors and heap, and the built chunks' gzip sizes.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { launch, openHarness } from '../test/e2e/browser';
+import { buildPage } from '../test/e2e/page-site';
+import { buildSite, removeSite, serve } from '../test/e2e/site';
+import type { BackendName } from '../src/worker/protocol';
+import { phaseMedians, type PhaseMedians } from './bench-stats';
+
+export interface BrowserBackendBench {
+  backend: BackendName;
+  steps: number;
+  phases: PhaseMedians | null;
+  workshopSeconds: number;
+  tensors: { afterFirstStep: number; atEnd: number } | null;
+  heapMB: { afterFirstStep: number; atEnd: number } | null;
+  error?: string;
+}
+
+export interface BrowserBench {
+  backends: BrowserBackendBench[];
+  defaultBackend: string;
+  defaultReason: string;
+  longestTaskMs: number | null;
+  soak: { steps: number; tensors: number[]; heapMB: number[] } | null;
+}
+
+/** Steps per backend: the software GPUs here take seconds per step, so they get a short run. */
+const STEPS: Record<BackendName, (full: number) => number> = { wasm: (n) => n, cpu: () => 3, webgl: () => 2, webgpu: () => 2 };
+const TIMEOUT_MS: Record<BackendName, number> = { wasm: 180_000, cpu: 120_000, webgl: 180_000, webgpu: 240_000 };
+
+async function workerHeapMB(page: import('playwright-core').Page): Promise<number | null> {
+  const w = page.workers()[0];
+  if (!w) return null;
+  const bytes = await w.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null).catch(() => null);
+  return bytes === null ? null : bytes / 2 ** 20;
+}
+
+async function benchBackend(browser: Browser, url: string, backend: BackendName, full: number): Promise<BrowserBackendBench> {
+  const steps = STEPS[backend](full);
+  const h = await openHarness(browser, url, `?backend=${backend}`);
+  try {
+    const ready = await h.until((s) => s.status === 'ready' || s.status === 'error', 120_000);
+    if (ready.status === 'error' || ready.ready?.backend !== backend) {
+      return { backend, steps, phases: null, workshopSeconds: NaN, tensors: null, heapMB: null, error: ready.error?.message ?? `ran ${ready.ready?.backend}` };
+    }
+    const t0 = Date.now();
+    await h.start({ faulty: false, seed: 1, steps });
+    await h.until((s) => (s.run?.steps.length ?? 0) >= 2, TIMEOUT_MS[backend]);
+    const firstHeap = await workerHeapMB(h.page);
+    const firstTensors = (await h.state()).memory?.numTensors ?? 0;
+    const done = await h.until((s) => s.status === 'done' || s.status === 'error', TIMEOUT_MS[backend]);
+    const seconds = (Date.now() - t0) / 1000;
+    const heap = await workerHeapMB(h.page);
+    return {
+      backend,
+      steps,
+      phases: phaseMedians(done.run?.steps ?? []),
+      workshopSeconds: seconds * (full / steps),
+      tensors: { afterFirstStep: firstTensors, atEnd: done.memory?.numTensors ?? 0 },
+      heapMB: firstHeap === null || heap === null ? null : { afterFirstStep: firstHeap, atEnd: heap },
+      ...(done.status === 'error' && { error: done.error?.message }),
+    };
+  } catch (e) {
+    return { backend, steps, phases: null, workshopSeconds: NaN, tensors: null, heapMB: null, error: (e as Error).message.split('\n')[0] };
+  } finally {
+    await h.page.close();
+  }
+}
+
+/** A long run on wasm: tensor count and worker heap every 50 steps. */
+async function soakRun(browser: Browser, url: string, steps: number) {
+  const h = await openHarness(browser, url, '?backend=wasm');
+  await h.until((s) => s.status === 'ready', 120_000);
+  await h.start({ faulty: false, seed: 2, steps });
+  const tensors: number[] = [];
+  const heapMB: number[] = [];
+  for (let at = 1; at <= steps; at = at === 1 ? 50 : at + 50) {
+    const s = await h.until(new Function('s', `return (s.run?.steps.length ?? 0) > ${at}`) as (s: unknown) => boolean, 600_000);
+    tensors.push(s.memory?.numTensors ?? NaN);
+    heapMB.push((await workerHeapMB(h.page)) ?? NaN);
+  }
+  await h.page.close();
+  return { steps, tensors, heapMB };
+}
+
+/** The real page, training on wasm: the longest task the main thread ran (PerformanceObserver). */
+async function longestTask(browser: Browser, url: string, steps: number): Promise<number | null> {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { longest: number };
+    w.longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longest = Math.max(w.longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${url}index.html?backend=wasm&autorun=1&steps=${steps}`);
+  // Training starts after load; the longest task during training is what counts.
+  await page.waitForFunction(() => document.body.innerText.includes('Finished'), undefined, { timeout: 300_000 });
+  const longest = await page.evaluate(() => (window as unknown as { longest: number }).longest);
+  await page.close();
+  return longest > 0 ? longest : null;
+}
+
+export async function benchBrowser(opts: { steps: number; soak: number }): Promise<BrowserBench> {
+  const harnessDir = await buildSite();
+  const pageDir = await buildPage();
+  const harness = await serve(harnessDir);
+  const plate = await serve(pageDir);
+  const browser = await launch();
+  try {
+    const probe = await openHarness(browser, harness.url);
+    const ready = await probe.until((s) => s.status === 'ready' || s.status === 'error', 120_000);
+    await probe.page.close();
+    const backends: BrowserBackendBench[] = [];
+    for (const b of ['wasm', 'cpu', 'webgl', 'webgpu'] as const) {
+      console.log(`chromium ${b}…`);
+      backends.push(await benchBackend(browser, harness.url, b, opts.steps));
+    }
+    console.log('longest main-thread task…');
+    const longestTaskMs = await longestTask(browser, plate.url, opts.steps);
+    console.log(opts.soak ? `soak (${opts.soak} steps)…` : '');
+    const soak = opts.soak ? await soakRun(browser, harness.url, opts.soak) : null;
+    return { backends, defaultBackend: ready.ready?.backend ?? 'none', defaultReason: ready.ready?.reason ?? ready.error?.message ?? '', longestTaskMs, soak };
+  } finally {
+    await browser.close();
+    await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
+    removeSite(harnessDir);
+    removeSite(pageDir);
+  }
+}
+
+/** Builds the page and sums gzip sizes: the entry chunk(s) vs the worker's. */
+export async function chunkSizes(): Promise<{ mainKB: number; workerKB: number; wasmKB: number; files: Record<string, number> }> {
+  const dir = await buildPage();
+  const assets = join(dir, 'assets');
+  const files: Record<string, number> = {};
+  let main = 0;
+  let worker = 0;
+  let wasm = 0;
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  for (const f of readdirSync(assets)) {
+    const path = join(assets, f);
+    const kb = (f.endsWith('.wasm') ? statSync(path).size : gzipSync(readFileSync(path)).length) / 1024;
+    files[f] = kb;
+    if (f.endsWith('.wasm')) wasm = f.includes('threaded') ? wasm : Math.max(wasm, kb);
+    else if (html.includes(f)) main += kb; // what index.html loads before anything else
+    else if (f.endsWith('.js')) worker += kb;
+  }
+  removeSite(dir);
+  return { mainKB: main, workerKB: worker, wasmKB: wasm, files };
+}

@@ -1,0 +1,101 @@
+// npm run bench -- [--steps 40] [--soak 200] [--skip-browser] [--out bench/results.json]
+// Measures the workshop per phase and per backend: Node (wasm, cpu) and the headless-Chromium
+// worker (wasm, webgl, webgpu where an adapter exists); chunk sizes of the built page; the
+// longest main-thread task while training; tensors and heap over a long (soak) run. Prints a
+// table and writes the same figures as JSON. Figures, not pass/fail: nothing here is a test.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as tf from '@tensorflow/tfjs';
+import { GRPO } from '../src/config';
+import { GrpoTrainer, type StepRecord } from '../src/rl/trainer';
+import { intOption } from './args';
+import { useBackend, type NodeBackend } from './backend';
+import { benchBrowser, chunkSizes, type BrowserBench } from './bench-browser';
+import { loadCheckpoint } from './checkpoint-fs';
+import { phaseMedians, type PhaseMedians } from './bench-stats';
+
+const { values: a } = parseArgs({
+  options: {
+    steps: { type: 'string' },
+    'cpu-steps': { type: 'string' },
+    soak: { type: 'string' },
+    'skip-browser': { type: 'boolean', default: false },
+    out: { type: 'string', default: 'bench/results.json' },
+  },
+});
+const steps = intOption('steps', a.steps, GRPO.steps, 1);
+const cpuSteps = intOption('cpu-steps', a['cpu-steps'], 3, 1);
+const soak = intOption('soak', a.soak, 200, 0);
+const CHECKPOINT = 'public/checkpoints/agent';
+
+interface NodeBench {
+  backend: NodeBackend;
+  steps: number;
+  phases: PhaseMedians;
+  workshopSeconds: number;
+  tensors: { afterFirstStep: number; atEnd: number };
+  heapMB: { afterFirstStep: number; atEnd: number };
+}
+
+async function benchNode(backend: NodeBackend, n: number): Promise<NodeBench> {
+  await useBackend(backend);
+  const { model } = loadCheckpoint(CHECKPOINT);
+  const trainer = new GrpoTrainer({ model, config: GRPO, faulty: false, seed: 1 });
+  const records: StepRecord[] = [];
+  const t0 = performance.now();
+  let first = { tensors: 0, heap: 0 };
+  for await (const r of trainer.run(n)) {
+    records.push(r);
+    if (r.step === 1) first = { tensors: tf.memory().numTensors, heap: process.memoryUsage().heapUsed };
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const out: NodeBench = {
+    backend,
+    steps: n,
+    phases: phaseMedians(records),
+    workshopSeconds: seconds,
+    tensors: { afterFirstStep: first.tensors, atEnd: tf.memory().numTensors },
+    heapMB: { afterFirstStep: first.heap / 2 ** 20, atEnd: process.memoryUsage().heapUsed / 2 ** 20 },
+  };
+  trainer.dispose();
+  model.dispose();
+  return out;
+}
+
+const ms = (x: number | null | undefined) => (x == null ? '—' : x.toFixed(0).padStart(6));
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGB: Math.round(totalmem() / 2 ** 30), node: process.version };
+
+console.log(`bench: ${steps} steps (cpu: ${cpuSteps}), machine ${machine.cpus}× ${machine.cpu}, ${machine.memoryGB} GB, Node ${machine.node}`);
+const node: NodeBench[] = [await benchNode('wasm', steps), await benchNode('cpu', cpuSteps)];
+let browser: BrowserBench | null = null;
+if (!a['skip-browser']) browser = await benchBrowser({ steps, soak });
+const chunks = await chunkSizes();
+
+const rows: string[][] = [];
+for (const n of node) {
+  const p = n.phases;
+  rows.push([`node ${n.backend}`, String(n.steps), ms(p.sample), ms(p.logprobs), ms(p.gradient), ms(p.evaluate), ms(p.total), (n.workshopSeconds * (steps / n.steps)).toFixed(1) + (n.steps < steps ? ' (est.)' : ''), `${n.tensors.afterFirstStep}→${n.tensors.atEnd}`, `${n.heapMB.afterFirstStep.toFixed(0)}→${n.heapMB.atEnd.toFixed(0)} MB`]);
+}
+for (const b of browser?.backends ?? []) {
+  const p = b.phases;
+  rows.push([`chromium ${b.backend}`, String(b.steps), ms(p?.sample), ms(p?.logprobs), ms(p?.gradient), ms(p?.evaluate), ms(p?.total), b.error ? `(${b.error})` : b.workshopSeconds.toFixed(1) + (b.steps < steps ? ' (est.)' : ''), b.tensors ? `${b.tensors.afterFirstStep}→${b.tensors.atEnd}` : '—', b.heapMB ? `${b.heapMB.afterFirstStep.toFixed(0)}→${b.heapMB.atEnd.toFixed(0)} MB` : '—']);
+}
+const header = ['backend', 'steps', 'sample', 'logprobs', 'grad', 'eval', 'step', 'workshop s', 'tensors', 'heap'];
+const table = [header, ...rows];
+const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+const line = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
+console.log('\nmilliseconds per GRPO step (median over steps ≥ 1)');
+console.log(line(header));
+console.log('| ' + widths.map((w) => '-'.repeat(w)).join(' | ') + ' |');
+for (const r of rows) console.log(line(r));
+console.log(`\nchunks (gzip): main ${chunks.mainKB.toFixed(1)} KB, worker ${chunks.workerKB.toFixed(1)} KB (+ wasm ${chunks.wasmKB.toFixed(1)} KB, loaded only on the wasm backend)`);
+if (browser) {
+  console.log(`longest main-thread task while training (wasm): ${browser.longestTaskMs ?? 'none over 50'} ms`);
+  if (browser.soak) console.log(`soak, ${browser.soak.steps} steps on wasm: tensors ${browser.soak.tensors.join(' → ')}, worker heap ${browser.soak.heapMB.map((h) => h.toFixed(1)).join(' → ')} MB`);
+  console.log(`default backend here: ${browser.defaultBackend} (${browser.defaultReason})`);
+}
+mkdirSync(dirname(a.out!), { recursive: true });
+writeFileSync(a.out!, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, browser, chunks }, null, 1) + '\n');
+console.log(`wrote ${a.out}`);
