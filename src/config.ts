@@ -58,11 +58,18 @@ export interface AgentRecipe {
   sft: SftConfig;
 }
 
+/**
+ * The shipped recipe (README, "The agent recipe", has the sweep behind it). Pre-training is short
+ * (100 steps): longer worksheet training makes the model recompute sums instead of copying the
+ * tool's result. Dropout, weight decay and worksheet lines mixed into every fine-tuning batch keep
+ * 200 steps on 30 demonstrations from memorising them. Chosen on the 40 validation sums only.
+ */
 export const AGENT_RECIPE: AgentRecipe = {
-  seed: 1,
+  // Of seeds 1–5, the one whose validation success is the median (0.80), not the best (1.00).
+  seed: 2,
   model: MODEL,
-  pretrain: { steps: 50, batch: 32, lr: 1e-3, format: 'plain' },
-  sft: { steps: 200, lr: 1e-3, demonstrations: 30, weightDecay: 0, worksheetRows: 0, selectEvery: 0 },
+  pretrain: { steps: 100, batch: 32, lr: 1e-3, format: 'plain' },
+  sft: { steps: 200, lr: 1e-3, demonstrations: 30, weightDecay: 0.1, worksheetRows: 8, selectEvery: 0 },
 };
 
 export interface GrpoConfig {
