@@ -90,7 +90,8 @@ async function soakRun(browser: Browser, url: string, steps: number) {
 
 /** The real page, training on wasm: the longest task the main thread ran (PerformanceObserver). */
 async function longestTask(browser: Browser, url: string, steps: number): Promise<number | null> {
-  const page = await browser.newPage();
+  // Tall enough that the figure is on screen: the page pauses training while it is out of sight.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
   await page.addInitScript(() => {
     const w = window as unknown as { longest: number };
     w.longest = 0;
@@ -100,7 +101,7 @@ async function longestTask(browser: Browser, url: string, steps: number): Promis
   });
   await page.goto(`${url}index.html?backend=wasm&autorun=1&steps=${steps}`);
   // Training starts after load; the longest task during training is what counts.
-  await page.waitForFunction(() => document.body.innerText.includes('Finished'), undefined, { timeout: 300_000 });
+  await page.waitForFunction(() => document.body.innerText.includes('Finished'), undefined, { timeout: 300_000, polling: 500 });
   const longest = await page.evaluate(() => (window as unknown as { longest: number }).longest);
   await page.close();
   return longest > 0 ? longest : null;

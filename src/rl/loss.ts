@@ -20,6 +20,11 @@ export interface PolicyBatch {
   advantages: tf.Tensor1D;
   /** [N, L-1] float32: log-probs under the sampling policy; absent = the current policy (ratio 1). */
   oldLogp?: tf.Tensor2D;
+  /**
+   * The number of model characters the mean is taken over; default Σ weights. Episodes whose
+   * advantage is 0 add nothing to the sum, so they may be left out of the batch and counted here.
+   */
+  modelChars?: number;
 }
 
 export interface ClippedLoss {
@@ -39,7 +44,7 @@ export function clippedLoss(logits: tf.Tensor3D, batch: PolicyBatch, clipEps: nu
     const unclipped = tf.mul(ratio, adv);
     const clipped = tf.mul(tf.clipByValue(ratio, 1 - clipEps, 1 + clipEps), adv);
     const objective = tf.minimum(unclipped, clipped); // [N, L-1]
-    const count = tf.maximum(tf.sum(batch.weights), 1);
+    const count = batch.modelChars === undefined ? tf.maximum(tf.sum(batch.weights), 1) : tf.scalar(Math.max(batch.modelChars, 1));
     const loss = tf.div(tf.neg(tf.sum(tf.mul(objective, batch.weights))), count) as tf.Scalar;
     const isClipped = tf.cast(tf.less(clipped, unclipped), 'float32'); // the min took the clipped side
     const clipFraction = tf.div(tf.sum(tf.mul(isClipped, batch.weights)), count) as tf.Scalar;

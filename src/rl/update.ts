@@ -38,9 +38,17 @@ export async function policyUpdate(
   step: number,
 ): Promise<UpdateResult> {
   const now = () => performance.now();
-  const batch = makeTokenBatch(episodes.map((e) => e.text), (row, j) => (episodes[row]!.authors[j + 1] === 'model' ? 1 : 0));
+  const isModel = (e: (typeof episodes)[number], j: number) => e.authors[j + 1] === 'model';
+  // Targets are characters 1.. of each transcript (character 0, `^`, is never predicted).
+  const modelChars = episodes.reduce((n, e) => n + e.authors.slice(1).filter((a) => a === 'model').length, 0);
+  // An episode with advantage 0 (every episode of a zero-spread group) adds exactly 0 to the
+  // objective and its gradient: leave it out of the forward and backward passes, but keep its
+  // characters in the mean's denominator, so the loss and the update are what they would be.
+  const kept = advantages.flatMap((a, i) => (a !== 0 ? [i] : []));
+  if (kept.length === 0) return zeroUpdate(model, optimizer, now());
+  const batch = makeTokenBatch(kept.map((i) => episodes[i]!.text), (row, j) => (isModel(episodes[kept[row]!]!, j) ? 1 : 0));
   const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-  const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(advantages as number[]) };
+  const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(kept.map((i) => advantages[i]!)), modelChars };
   const tl = now();
   if (c.updatesPerBatch > 1) {
     // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
@@ -75,4 +83,15 @@ export async function policyUpdate(
     disposeBatch(batch);
   }
   return { update: { loss, clipFraction }, timings: { logprobs: tg - tl, gradient: now() - tg } };
+}
+
+/**
+ * No episode carries a signal: the gradient is exactly zero. Adam still takes its step (its
+ * momentum keeps moving the weights), as it would with the full batch.
+ */
+function zeroUpdate(model: CharModel, optimizer: tf.Optimizer, t0: number): UpdateResult {
+  const grads = Object.fromEntries(model.trainable.map((v) => [v.name, tf.zerosLike(v)]));
+  optimizer.applyGradients(grads);
+  tf.dispose(Object.values(grads));
+  return { update: { loss: 0, clipFraction: 0 }, timings: { logprobs: 0, gradient: performance.now() - t0 } };
 }

@@ -1,7 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clippedLoss, type PolicyBatch } from '../../src/rl/loss';
-import { useWasm } from '../tf';
+import { CharModel } from '../../src/model/gpt';
+import { shiftTokens } from '../../src/model/logprobs';
+import { makeTokenBatch } from '../../src/model/supervised';
+import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);
 
@@ -81,5 +84,32 @@ describe('observation masking', () => {
       else expect(perPosition[j]).toBe(0);
     });
     tf.dispose([logits, grad, batch.targets, batch.weights, batch.advantages]);
+  });
+});
+
+describe('leaving out episodes whose advantage is 0', () => {
+  it('gives the same loss and the same gradients, when their characters stay in the count', async () => {
+    const model = CharModel.create(TINY, 4);
+    const texts = ['^23+45=B23+45|68|68|', '^23+45=B23+45|68|61|', '^11+22=B11+22|33|33|', '^11+22=B11+22|33|33|'];
+    const who = 'pppppppmmmmmmmeeemmm';
+    const adv = [1, -1, 0, 0]; // the second group has no spread
+    const lossOf = (rows: number[], modelChars?: number) => {
+      const b = makeTokenBatch(rows.map((r) => texts[r]!), (_, j) => (who[j + 1] === 'm' ? 1 : 0));
+      const { inputs, targets } = shiftTokens(b.tokens);
+      const policy: PolicyBatch = { targets, weights: b.weights, advantages: tf.tensor1d(rows.map((r) => adv[r]!)), modelChars };
+      const out = tf.variableGrads(() => clippedLoss(model.forward(inputs).logits, policy, 0.2, 1).loss, model.trainable);
+      tf.dispose([b.tokens, b.weights, inputs, targets, policy.advantages]);
+      return out;
+    };
+    const full = lossOf([0, 1, 2, 3]);
+    const kept = lossOf([0, 1], 4 * 10); // 10 model characters per transcript
+    expect((await kept.value.data())[0]).toBeCloseTo((await full.value.data())[0]!, 6);
+    for (const name of Object.keys(full.grads)) {
+      const diff = tf.tidy(() => tf.max(tf.abs(tf.sub(full.grads[name]!, kept.grads[name]!))));
+      expect((await diff.data())[0]).toBeLessThan(1e-6);
+      diff.dispose();
+    }
+    tf.dispose([full.value, kept.value, ...Object.values(full.grads), ...Object.values(kept.grads)]);
+    model.dispose();
   });
 });
