@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launch, openHarness } from '../test/e2e/browser';
 import { buildPage } from '../test/e2e/page-site';
 import { buildSite, removeSite, serve } from '../test/e2e/site';
@@ -25,7 +25,8 @@ export interface BrowserBench {
   backends: BrowserBackendBench[];
   defaultBackend: string;
   defaultReason: string;
-  longestTaskMs: number | null;
+  /** Longest main-thread task (ms; 0 = none over 50 ms) while the page loaded and while it trained. */
+  longestTaskMs: { loading: number; training: number };
   soak: { steps: number; tensors: number[]; heapMB: number[] } | null;
 }
 
@@ -33,11 +34,39 @@ export interface BrowserBench {
 const STEPS: Record<BackendName, (full: number) => number> = { wasm: (n) => n, cpu: () => 3, webgl: () => 2, webgpu: () => 2 };
 const TIMEOUT_MS: Record<BackendName, number> = { wasm: 180_000, cpu: 120_000, webgl: 180_000, webgpu: 240_000 };
 
-async function workerHeapMB(page: import('playwright-core').Page): Promise<number | null> {
-  const w = page.workers()[0];
-  if (!w) return null;
-  const bytes = await w.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null).catch(() => null);
-  return bytes === null ? null : bytes / 2 ** 20;
+/**
+ * The training worker's used JS heap, through the DevTools protocol (workers have no
+ * performance.memory): attach to the page's worker target, collect garbage, read the heap.
+ */
+export async function workerHeapMB(page: Page): Promise<number | null> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const attached = new Promise<string>((ok) =>
+      cdp.on('Target.attachedToTarget', (e) => {
+        if (e.targetInfo.type === 'worker') ok(e.sessionId);
+      }),
+    );
+    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+    const sessionId = await Promise.race([attached, new Promise<null>((ok) => setTimeout(() => ok(null), 5000))]);
+    if (!sessionId) return null;
+    let id = 0;
+    const call = (method: string) =>
+      new Promise<Record<string, number>>((ok) => {
+        const mine = ++id;
+        cdp.on('Target.receivedMessageFromTarget', (e) => {
+          const m = JSON.parse(e.message) as { id?: number; result?: Record<string, number> };
+          if (e.sessionId === sessionId && m.id === mine) ok(m.result ?? {});
+        });
+        void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: mine, method }) });
+      });
+    await call('HeapProfiler.collectGarbage');
+    const { usedSize } = await call('Runtime.getHeapUsage');
+    return usedSize === undefined ? null : usedSize / 2 ** 20;
+  } catch {
+    return null;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
 }
 
 async function benchBackend(browser: Browser, url: string, backend: BackendName, full: number): Promise<BrowserBackendBench> {
@@ -88,23 +117,26 @@ async function soakRun(browser: Browser, url: string, steps: number) {
   return { steps, tensors, heapMB };
 }
 
-/** The real page, training on wasm: the longest task the main thread ran (PerformanceObserver). */
-async function longestTask(browser: Browser, url: string, steps: number): Promise<number | null> {
+/**
+ * The real page, training on wasm: the longest tasks the main thread ran (PerformanceObserver),
+ * while the page loaded and while it trained (tasks that began with the status line at "Training").
+ */
+async function longestTasks(browser: Browser, url: string, steps: number): Promise<{ loading: number; training: number }> {
   // Tall enough that the figure is on screen: the page pauses training while it is out of sight.
   const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
   await page.addInitScript(() => {
-    const w = window as unknown as { longest: number };
-    w.longest = 0;
+    const w = window as unknown as { longest: { loading: number; training: number } };
+    w.longest = { loading: 0, training: 0 };
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.longest = Math.max(w.longest, e.duration);
+      const phase = document.body?.innerText.includes('Training') ? 'training' : 'loading';
+      for (const e of list.getEntries()) w.longest[phase] = Math.max(w.longest[phase], e.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
   await page.goto(`${url}index.html?backend=wasm&autorun=1&steps=${steps}`);
-  // Training starts after load; the longest task during training is what counts.
   await page.waitForFunction(() => document.body.innerText.includes('Finished'), undefined, { timeout: 300_000, polling: 500 });
-  const longest = await page.evaluate(() => (window as unknown as { longest: number }).longest);
+  const longest = await page.evaluate(() => (window as unknown as { longest: { loading: number; training: number } }).longest);
   await page.close();
-  return longest > 0 ? longest : null;
+  return longest;
 }
 
 export async function benchBrowser(opts: { steps: number; soak: number }): Promise<BrowserBench> {
@@ -123,7 +155,7 @@ export async function benchBrowser(opts: { steps: number; soak: number }): Promi
       backends.push(await benchBackend(browser, harness.url, b, opts.steps));
     }
     console.log('longest main-thread task…');
-    const longestTaskMs = await longestTask(browser, plate.url, opts.steps);
+    const longestTaskMs = await longestTasks(browser, plate.url, opts.steps);
     console.log(opts.soak ? `soak (${opts.soak} steps)…` : '');
     const soak = opts.soak ? await soakRun(browser, harness.url, opts.soak) : null;
     return { backends, defaultBackend: ready.ready?.backend ?? 'none', defaultReason: ready.ready?.reason ?? ready.error?.message ?? '', longestTaskMs, soak };

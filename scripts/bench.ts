@@ -92,7 +92,8 @@ console.log('| ' + widths.map((w) => '-'.repeat(w)).join(' | ') + ' |');
 for (const r of rows) console.log(line(r));
 console.log(`\nchunks (gzip): main ${chunks.mainKB.toFixed(1)} KB, worker ${chunks.workerKB.toFixed(1)} KB (+ wasm ${chunks.wasmKB.toFixed(1)} KB, loaded only on the wasm backend)`);
 if (browser) {
-  console.log(`longest main-thread task while training (wasm): ${browser.longestTaskMs ?? 'none over 50'} ms`);
+  const task = (x: number) => (x > 0 ? `${x.toFixed(0)} ms` : 'none over 50 ms');
+  console.log(`longest main-thread task on the plate page (wasm): while training ${task(browser.longestTaskMs.training)}; while loading ${task(browser.longestTaskMs.loading)}`);
   if (browser.soak) console.log(`soak, ${browser.soak.steps} steps on wasm: tensors ${browser.soak.tensors.join(' → ')}, worker heap ${browser.soak.heapMB.map((h) => h.toFixed(1)).join(' → ')} MB`);
   console.log(`default backend here: ${browser.defaultBackend} (${browser.defaultReason})`);
 }
