@@ -50,8 +50,11 @@ export function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor, eps = 1e-5):
   return tf.add(tf.mul(tf.mul(tf.sub(x, mean), tf.rsqrt(tf.add(variance, eps))), g), b);
 }
 
-/** GELU, tanh approximation (as GPT-2). */
+/**
+ * GELU, tanh approximation (as GPT-2): 0.5·x·(1 + tanh(u)) with u = √(2/π)·(x + 0.044715·x³),
+ * written as x·σ(2u), the same function, because tanh is ~6× slower than sigmoid on WASM.
+ */
 export function gelu(x: tf.Tensor): tf.Tensor {
-  const inner = tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.mul(x, tf.mul(x, x)))));
-  return tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(inner)));
+  const u = tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.mul(x, tf.mul(x, x)))));
+  return tf.mul(x, tf.sigmoid(tf.mul(2, u)));
 }

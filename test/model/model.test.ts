@@ -4,6 +4,7 @@ import { MODEL } from '../../src/config';
 import { demonstrationFor } from '../../src/env/episode';
 import { SPLIT } from '../../src/env/sums';
 import { CharModel, countParams } from '../../src/model/gpt';
+import { gelu } from '../../src/model/ops';
 import { disposeBatch, makeTokenBatch, supervisedLoss, supervisedStep } from '../../src/model/supervised';
 import { encode } from '../../src/model/vocab';
 import { TINY, useWasm } from '../tf';
@@ -82,5 +83,16 @@ describe('fine-tuning', () => {
     opt.dispose();
     disposeBatch(b);
     model.dispose();
+  });
+});
+
+describe('gelu', () => {
+  it('is GPT-2’s tanh approximation', async () => {
+    const xs = [-4, -1.5, -0.3, 0, 0.2, 1, 3.7];
+    const ys = await gelu(tf.tensor1d(xs)).data();
+    xs.forEach((x, i) => {
+      const u = Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3);
+      expect(ys[i]).toBeCloseTo(0.5 * x * (1 + Math.tanh(u)), 6);
+    });
   });
 });
