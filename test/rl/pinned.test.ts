@@ -1,0 +1,35 @@
+// Pins a short workshop from the shipped agent checkpoint on the WASM backend, so speed work
+// that changes what the trainer computes shows up here. If the checkpoint is retrained or the
+// algorithm changes on purpose, update these numbers in the same commit and say why.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCheckpoint } from '../../scripts/checkpoint-fs';
+import { GRPO } from '../../src/config';
+import { GrpoTrainer } from '../../src/rl/trainer';
+import { useWasm } from '../tf';
+
+beforeAll(useWasm);
+
+async function workshop(faulty: boolean) {
+  const { model } = loadCheckpoint('public/checkpoints/agent');
+  const trainer = new GrpoTrainer({ model, config: GRPO, faulty, seed: 1 });
+  const heldOutCorrect: number[] = [];
+  const rewardTimes64: number[] = [];
+  for await (const r of trainer.run(3)) {
+    heldOutCorrect.push(r.heldOutCorrect);
+    if (r.meanReward !== null) rewardTimes64.push(Math.round(r.meanReward * 64));
+  }
+  trainer.dispose();
+  model.dispose();
+  return { heldOutCorrect, rewardTimes64 };
+}
+
+describe('the shipped workshop, seed 1, WASM, 3 steps', () => {
+  it('reproduces the pinned held-out successes and rewards with the reliable calculator', async () => {
+    // 24/30 = 80% at the start, as the checkpoint's card says; rewards out of 64 episodes.
+    expect(await workshop(false)).toEqual({ heldOutCorrect: [24, 22, 20, 23], rewardTimes64: [41, 46, 38] });
+  });
+
+  it('reproduces the pinned held-out successes and rewards with the faulty calculator', async () => {
+    expect(await workshop(true)).toEqual({ heldOutCorrect: [24, 23, 21, 21], rewardTimes64: [35, 31, 32] });
+  });
+});
