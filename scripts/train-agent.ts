@@ -4,10 +4,9 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../src/config';
-import { fineTune, pretrain } from '../src/agent/train';
+import { trainAgent } from '../src/agent/train';
 import { SPLIT } from '../src/env/sums';
-import { createRng } from '../src/lib/rng';
-import { CharModel, countParams } from '../src/model/gpt';
+import { countParams, type CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, intOption, oneOf } from './args';
 import { useBackend } from './backend';
@@ -62,12 +61,11 @@ const success = async (m: CharModel) => ({
 });
 
 console.log(`training the agent: seed ${recipe.seed}, backend ${backend}, ${countParams(recipe.model)} parameters`);
-const rng = createRng(recipe.seed);
-const model = CharModel.create(recipe.model, rng.seed());
-const pre = await pretrain(model, recipe, rng, onProgress);
 const common = { seed: recipe.seed, backend, recipe, split: { seed: SPLIT.seed, train: SPLIT.train.length, heldOut: SPLIT.heldOut.length } };
-await saveCheckpoint(join(a.out!, 'pretrained'), model, { kind: 'pretrained', ...common, pretrain: pre });
-const sft = await fineTune(model, recipe, rng, onProgress);
+const { agent: model, pretrainLog: pre, sftLog: sft } = await trainAgent(recipe, {
+  onProgress,
+  afterPretrain: (m, log) => saveCheckpoint(join(a.out!, 'pretrained'), m, { kind: 'pretrained', ...common, pretrain: log }),
+});
 const t0 = performance.now();
 const scores = await success(model);
 const evalSeconds = (performance.now() - t0) / 1000;
