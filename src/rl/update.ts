@@ -44,8 +44,10 @@ export async function policyUpdate(
   // An episode with advantage 0 (every episode of a zero-spread group) adds exactly 0 to the
   // objective and its gradient: leave it out of the forward and backward passes, but keep its
   // characters in the mean's denominator, so the loss and the update are what they would be.
-  const kept = advantages.flatMap((a, i) => (a !== 0 ? [i] : []));
-  if (kept.length === 0) return zeroUpdate(model, optimizer, now());
+  // If no episode carries a signal, run them all anyway: the gradient is zero (Adam still steps,
+  // as it would), and a loss that is NaN — a broken model — is still caught below.
+  const signal = advantages.flatMap((a, i) => (a !== 0 ? [i] : []));
+  const kept = signal.length > 0 ? signal : advantages.map((_, i) => i);
   const batch = makeTokenBatch(kept.map((i) => episodes[i]!.text), (row, j) => (isModel(episodes[kept[row]!]!, j) ? 1 : 0));
   const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
   const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(kept.map((i) => advantages[i]!)), modelChars };
@@ -85,13 +87,3 @@ export async function policyUpdate(
   return { update: { loss, clipFraction }, timings: { logprobs: tg - tl, gradient: now() - tg } };
 }
 
-/**
- * No episode carries a signal: the gradient is exactly zero. Adam still takes its step (its
- * momentum keeps moving the weights), as it would with the full batch.
- */
-function zeroUpdate(model: CharModel, optimizer: tf.Optimizer, t0: number): UpdateResult {
-  const grads = Object.fromEntries(model.trainable.map((v) => [v.name, tf.zerosLike(v)]));
-  optimizer.applyGradients(grads);
-  tf.dispose(Object.values(grads));
-  return { update: { loss: 0, clipFraction: 0 }, timings: { logprobs: 0, gradient: performance.now() - t0 } };
-}

@@ -94,6 +94,9 @@ describe('the GRPO trainer', () => {
     const opt = tf.train.adam(1e-2);
     const authors: Author[] = ['prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'model', 'model'];
     await expect(policyUpdate(model, opt, [{ text: '^23+45=B2', authors }], [1], SMALL, 7)).rejects.toBeInstanceOf(NonFiniteLossError);
+    // Also when no episode carries a signal (a broken model earns nothing, so every group is flat).
+    const flat = [{ text: '^23+45=B2', authors }, { text: '^23+45=B2', authors }];
+    await expect(policyUpdate(model, opt, flat, [0, 0], SMALL, 8)).rejects.toBeInstanceOf(NonFiniteLossError);
     expect(await model.params['head.w']!.data()).toEqual(before);
     opt.dispose();
     model.dispose();
