@@ -9,12 +9,11 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as tf from '@tensorflow/tfjs';
 import { GRPO } from '../src/config';
-import { GrpoTrainer, type StepRecord } from '../src/rl/trainer';
 import { intOption } from './args';
 import { useBackend, type NodeBackend } from './backend';
 import { benchBrowser, chunkSizes, type BrowserBench } from './bench-browser';
-import { loadCheckpoint } from './checkpoint-fs';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
+import { runWorkshop } from './run-workshop';
 
 const { values: a } = parseArgs({
   options: {
@@ -41,27 +40,20 @@ interface NodeBench {
 
 async function benchNode(backend: NodeBackend, n: number): Promise<NodeBench> {
   await useBackend(backend);
-  const { model } = loadCheckpoint(CHECKPOINT);
-  const trainer = new GrpoTrainer({ model, config: GRPO, faulty: false, seed: 1 });
-  const records: StepRecord[] = [];
-  const t0 = performance.now();
   let first = { tensors: 0, heap: 0 };
-  for await (const r of trainer.run(n)) {
-    records.push(r);
-    if (r.step === 1) first = { tensors: tf.memory().numTensors, heap: process.memoryUsage().heapUsed };
-  }
-  const seconds = (performance.now() - t0) / 1000;
-  const out: NodeBench = {
+  let last = { tensors: 0, heap: 0 };
+  const { records, summary } = await runWorkshop(CHECKPOINT, { faulty: false, seed: 1, steps: n }, (r) => {
+    last = { tensors: tf.memory().numTensors, heap: process.memoryUsage().heapUsed };
+    if (r.step === 1) first = last;
+  });
+  return {
     backend,
     steps: n,
     phases: phaseMedians(records),
-    workshopSeconds: seconds,
-    tensors: { afterFirstStep: first.tensors, atEnd: tf.memory().numTensors },
-    heapMB: { afterFirstStep: first.heap / 2 ** 20, atEnd: process.memoryUsage().heapUsed / 2 ** 20 },
+    workshopSeconds: summary.seconds,
+    tensors: { afterFirstStep: first.tensors, atEnd: last.tensors },
+    heapMB: { afterFirstStep: first.heap / 2 ** 20, atEnd: last.heap / 2 ** 20 },
   };
-  trainer.dispose();
-  model.dispose();
-  return out;
 }
 
 const ms = (x: number | null | undefined) => (x == null ? '—' : x.toFixed(0).padStart(6));

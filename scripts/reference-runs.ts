@@ -5,11 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GRPO } from '../src/config';
-import { summarise } from '../src/rl/summary';
-import { GrpoTrainer, type StepRecord } from '../src/rl/trainer';
-import { fail, intOption } from './args';
+import { intOption } from './args';
 import { useBackend } from './backend';
-import { loadCheckpoint } from './checkpoint-fs';
+import { runWorkshop } from './run-workshop';
 
 const { values: a } = parseArgs({
   options: {
@@ -29,25 +27,13 @@ const runs = [];
 console.log('calculator  seed  held-out start → end  reward first5 → last5   seconds');
 for (const faulty of [false, true]) {
   for (const seed of seeds) {
-    let loaded;
-    try {
-      loaded = loadCheckpoint(a.checkpoint!);
-    } catch (e) {
-      fail((e as Error).message);
-    }
-    const trainer = new GrpoTrainer({ model: loaded.model, config: GRPO, faulty, seed });
-    const records: StepRecord[] = [];
-    const t0 = performance.now();
-    for await (const r of trainer.run(steps)) records.push(r);
-    const s = summarise(records, (performance.now() - t0) / 1000);
-    trainer.dispose();
-    loaded.model.dispose();
+    const { summary: s, heldOut, meanReward } = await runWorkshop(a.checkpoint!, { faulty, seed, steps });
     console.log(`${faulty ? 'faulty  ' : 'reliable'}    ${String(seed).padStart(4)}  ${pct(s.heldOutStart)} → ${pct(s.heldOutEnd)}            ${pct(s.rewardFirst5)} → ${pct(s.rewardLast5)}          ${s.seconds.toFixed(1)}`);
     runs.push({
       seed,
       faulty,
-      heldOut: records.map((r) => round(r.heldOut)),
-      meanReward: records.flatMap((r) => (r.meanReward === null ? [] : [round(r.meanReward)])),
+      heldOut: heldOut.map(round),
+      meanReward: meanReward.map(round),
       summary: { ...s, seconds: round(s.seconds) },
     });
   }

@@ -2,25 +2,17 @@
 // that changes what the trainer computes shows up here. If the checkpoint is retrained or the
 // algorithm changes on purpose, update these numbers in the same commit and say why.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../scripts/checkpoint-fs';
-import { GRPO } from '../../src/config';
-import { GrpoTrainer } from '../../src/rl/trainer';
+import { runWorkshop } from '../../scripts/run-workshop';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);
 
 async function workshop(faulty: boolean) {
-  const { model } = loadCheckpoint('public/checkpoints/agent');
-  const trainer = new GrpoTrainer({ model, config: GRPO, faulty, seed: 1 });
-  const heldOutCorrect: number[] = [];
-  const rewardTimes64: number[] = [];
-  for await (const r of trainer.run(3)) {
-    heldOutCorrect.push(r.heldOutCorrect);
-    if (r.meanReward !== null) rewardTimes64.push(Math.round(r.meanReward * 64));
-  }
-  trainer.dispose();
-  model.dispose();
-  return { heldOutCorrect, rewardTimes64 };
+  const { records } = await runWorkshop('public/checkpoints/agent', { faulty, seed: 1, steps: 3 });
+  return {
+    heldOutCorrect: records.map((r) => r.heldOutCorrect),
+    rewardTimes64: records.flatMap((r) => (r.meanReward === null ? [] : [Math.round(r.meanReward * 64)])),
+  };
 }
 
 describe('the shipped workshop, seed 1, WASM, 3 steps', () => {

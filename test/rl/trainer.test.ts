@@ -10,6 +10,9 @@ import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);
 
+/** 'pppm…' → the authors of each character. */
+const authorsOf = (codes: string): Author[] => [...codes].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
+
 const SMALL: GrpoConfig = { ...GRPO, sumsPerStep: 2, episodesPerSum: 4, lr: 1e-2 };
 const heldOutSums = SPLIT.heldOut.slice(0, 4);
 
@@ -40,7 +43,7 @@ describe('the GRPO trainer', () => {
     const model = CharModel.create(TINY, 9);
     const before = await model.params['head.w']!.data();
     const opt = tf.train.adam(1e-2);
-    const authors = [...'pppppppmmmmmmmeeemmm'].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
+    const authors = authorsOf('pppppppmmmmmmmeeemmm');
     const episodes = [
       { text: '^23+45=B23+45|68|68|', authors },
       { text: '^23+45=B23+45|68|61|', authors },
@@ -55,7 +58,7 @@ describe('the GRPO trainer', () => {
     const model = CharModel.create(TINY, 9);
     const before = await model.params['head.w']!.data();
     const opt = tf.train.sgd(1e-1);
-    const authors = [...'pppppppmmmmmmmeeemmm'].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
+    const authors = authorsOf('pppppppmmmmmmmeeemmm');
     await policyUpdate(model, opt, [{ text: '^23+45=B23+45|68|68|', authors }], [0], SMALL, 1);
     expect(await model.params['head.w']!.data()).toEqual(before);
     opt.dispose();
@@ -92,7 +95,7 @@ describe('the GRPO trainer', () => {
     bad.assign(tf.fill(bad.shape, NaN));
     const before = await model.params['head.w']!.data();
     const opt = tf.train.adam(1e-2);
-    const authors: Author[] = ['prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'prompt', 'model', 'model'];
+    const authors = authorsOf('pppppppmm');
     await expect(policyUpdate(model, opt, [{ text: '^23+45=B2', authors }], [1], SMALL, 7)).rejects.toBeInstanceOf(NonFiniteLossError);
     // Also when no episode carries a signal (a broken model earns nothing, so every group is flat).
     const flat = [{ text: '^23+45=B2', authors }, { text: '^23+45=B2', authors }];
