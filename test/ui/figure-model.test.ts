@@ -48,6 +48,7 @@ describe('the figure model', () => {
     expect(yourRun(ROWS[1]!, runs)).toBe('93% (28 of 30)');
     expect(yourRun(ROWS[4]!, runs)).toBe('80% (24 of 30) (step 12)');
     expect(yourRun(ROWS[3]!, [run(1, false, 40)])).toBe('—');
+    expect(yourRun(ROWS[1]!, [run(3, false, 5, 5)])).toBe('77% (23 of 30) (step 5)'); // a finished 5-step run
   });
 });
 

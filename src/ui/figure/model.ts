@@ -93,7 +93,8 @@ export function yourRun(row: StatedNumber, runs: readonly RunView[]): string {
   const run = [...runs].reverse().find((r) => row.step === 0 || r.config.faulty === (row.calculator === 'faulty'));
   if (!run || run.steps.length === 0) return '—';
   const last = run.steps.at(-1)!;
-  const partial = last.step < run.config.steps ? ` (step ${last.step})` : '';
+  // The plate reads its row after step 40: a run that stopped short, or was set to fewer steps, says where it is.
+  const partial = last.step !== row.step ? ` (step ${last.step})` : '';
   if (row.chart === 'heldOut') {
     const r = row.step === 0 ? run.steps[0]! : last;
     return `${pct(r.heldOut)} (${r.heldOutCorrect} of ${r.heldOutN})${row.step === 0 ? '' : partial}`;
