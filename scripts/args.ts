@@ -8,6 +8,14 @@ export function intOption(name: string, value: string | undefined, fallback: num
   return n;
 }
 
+/** Parses a finite number option or exits with a one-line error naming the option. */
+export function numberOption(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) fail(`--${name} must be a number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 export function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (!allowed.includes(value as T)) fail(`--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);

@@ -8,7 +8,7 @@ import { trainAgent } from '../src/agent/train';
 import { SPLIT } from '../src/env/sums';
 import { countParams, type CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { fail, intOption, oneOf } from './args';
+import { intOption, numberOption, oneOf } from './args';
 import { useBackend } from './backend';
 import { saveCheckpoint } from './checkpoint-fs';
 
@@ -28,22 +28,17 @@ const { values: a } = parseArgs({
     quiet: { type: 'boolean', default: false },
   },
 });
-const num = (v: string | undefined, fallback: number): number => {
-  if (v === undefined) return fallback;
-  if (!Number.isFinite(Number(v))) fail(`expected a number, got ${JSON.stringify(v)}`);
-  return Number(v);
-};
 const r = AGENT_RECIPE;
 const recipe: AgentRecipe = {
   seed: intOption('seed', a.seed, r.seed),
-  model: { ...r.model, dropout: num(a.dropout, r.model.dropout) },
+  model: { ...r.model, dropout: numberOption('dropout', a.dropout, r.model.dropout) },
   pretrain: { ...r.pretrain, steps: intOption('pretrain-steps', a['pretrain-steps'], r.pretrain.steps), format: oneOf<WorksheetFormat>('format', a.format, ['plain', 'restate'], r.pretrain.format) },
   sft: {
     ...r.sft,
     steps: intOption('sft-steps', a['sft-steps'], r.sft.steps),
-    lr: num(a['sft-lr'], r.sft.lr),
-    weightDecay: num(a['weight-decay'], r.sft.weightDecay),
-    worksheetRows: num(a['worksheet-rows'], r.sft.worksheetRows),
+    lr: numberOption('sft-lr', a['sft-lr'], r.sft.lr),
+    weightDecay: numberOption('weight-decay', a['weight-decay'], r.sft.weightDecay),
+    worksheetRows: intOption('worksheet-rows', a['worksheet-rows'], r.sft.worksheetRows),
     selectEvery: intOption('select-every', a['select-every'], r.sft.selectEvery),
   },
 };
