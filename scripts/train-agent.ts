@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../src/config';
-import { trainAgent } from '../src/agent/train';
+import { trainAgent, type SupervisedRecord } from '../src/agent/train';
 import { SPLIT } from '../src/env/sums';
 import { countParams, type CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
@@ -44,9 +44,11 @@ const recipe: AgentRecipe = {
 };
 
 const backend = await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
-const every = (n: number) => (n >= 100 ? 25 : 10);
-const onProgress = (p: { phase: string; step: number; steps: number; loss: number }) => {
-  if (!a.quiet && (p.step % every(p.steps) === 0 || p.step === p.steps)) console.log(`${p.phase} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)}`);
+const pct = (x: number) => `${Math.round(100 * x)}%`;
+const onRecord = (r: SupervisedRecord) => {
+  if (a.quiet || r.step === 0 || (r.step % 25 !== 0 && r.step !== r.steps)) return;
+  const score = r.heldOut ? `  held-out ${pct(r.heldOut.success)}` : r.worksheet ? `  worksheet sums ${pct(r.worksheet.success)}` : '';
+  console.log(`${r.stage} ${r.step}/${r.steps} loss ${r.loss!.toFixed(4)}${score}`);
 };
 
 const success = async (m: CharModel) => ({
@@ -58,7 +60,8 @@ const success = async (m: CharModel) => ({
 console.log(`training the agent: seed ${recipe.seed}, backend ${backend}, ${countParams(recipe.model)} parameters`);
 const common = { seed: recipe.seed, backend, recipe, split: { seed: SPLIT.seed, train: SPLIT.train.length, heldOut: SPLIT.heldOut.length } };
 const { agent: model, pretrainLog: pre, sftLog: sft } = await trainAgent(recipe, {
-  onProgress,
+  evalEvery: 25,
+  onRecord,
   afterPretrain: (m, log) => saveCheckpoint(join(a.out!, 'pretrained'), m, { kind: 'pretrained', ...common, pretrain: log }),
 });
 const t0 = performance.now();
@@ -72,7 +75,6 @@ await saveCheckpoint(join(a.out!, 'agent'), model, {
   sft,
   success: scores,
 });
-const pct = (x: number) => `${Math.round(100 * x)}%`;
 console.log(`pre-train ${pre.seconds.toFixed(1)} s (loss ${pre.firstLoss.toFixed(3)} → ${pre.lastLoss.toFixed(3)}), fine-tune ${sft.seconds.toFixed(1)} s (loss ${sft.firstLoss.toFixed(3)} → ${sft.lastLoss.toFixed(3)}), eval ${evalSeconds.toFixed(1)} s`);
 console.log(`held-out ${pct(scores.heldOut)}, validation ${pct(scores.validation)}, demonstrations ${pct(scores.demonstrations)} → ${a.out}`);
 console.log(JSON.stringify({ seed: recipe.seed, ...scores, selected: sft.selected, pretrainSeconds: pre.seconds, sftSeconds: sft.seconds }));

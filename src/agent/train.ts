@@ -1,105 +1,31 @@
 /**
- * The agent recipe: pre-train the character model on single-digit worksheets, then fine-tune
- * it on exactly 30 demonstrations of the calculator call (loss on the model's own characters).
- * Runs the same in Node (scripts/train-agent.ts) and in a browser worker.
+ * The agent recipe end to end: fresh weights, pre-training on single-digit worksheets, then
+ * fine-tuning on exactly 30 demonstrations of the calculator call. A loop over the stages of
+ * stage.ts, as the page's worker runs them one step at a time.
  */
-import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe } from '../config';
-import { demonstrationFor } from '../env/episode';
-import { SPLIT } from '../env/sums';
-import { worksheetRow } from '../env/worksheets';
-import { createRng, type Rng } from '../lib/rng';
 import { CharModel } from '../model/gpt';
-import { disposeBatch, makeTokenBatch, supervisedStep } from '../model/supervised';
-import { PAD } from '../model/vocab';
-import { evaluateGreedy } from '../rl/evaluate';
+import { stageRng, SupervisedStage, type PhaseLog, type SupervisedRecord, type SupervisedStageName } from './stage';
 
-export type Phase = 'pretrain' | 'sft';
-export interface Progress {
-  phase: Phase;
-  step: number;
-  steps: number;
-  loss: number;
-}
+export type { PhaseLog, SupervisedRecord, SupervisedStageName } from './stage';
 
-export interface PhaseLog {
-  steps: number;
-  /** Early stopping: the step whose weights were kept, and its validation success. */
-  selected?: { step: number; validation: number };
-  firstLoss: number;
-  lastLoss: number;
-  seconds: number;
-}
+/** Fresh weights for a run from random weights: their own stream of the seed. */
+export const initialModel = (recipe: AgentRecipe, seed = recipe.seed): CharModel => CharModel.create(recipe.model, stageRng(seed, 'init').seed());
 
-/** Worksheet rows of the full context; every character after `^` is a target. */
-function worksheetBatch(rng: Rng, n: number, recipe: AgentRecipe) {
-  const rows = Array.from({ length: n }, () => worksheetRow(rng, recipe.model.context, recipe.pretrain.format));
-  return { rows, weight: (row: number, j: number) => (rows[row]![j + 1] !== PAD ? 1 : 0) };
-}
-
-export async function pretrain(model: CharModel, recipe: AgentRecipe, rng: Rng, onProgress?: (p: Progress) => void): Promise<PhaseLog> {
-  const { steps, batch, lr } = recipe.pretrain;
-  const optimizer = tf.train.adam(lr);
-  const t0 = performance.now();
-  let firstLoss = NaN;
-  let loss = NaN;
-  for (let step = 1; step <= steps; step++) {
-    const { rows, weight } = worksheetBatch(rng, batch, recipe);
-    const b = makeTokenBatch(rows, weight);
-    loss = await supervisedStep(model, optimizer, b, { dropoutSeed: rng.seed(), lr, weightDecay: 0 });
-    disposeBatch(b);
-    if (step === 1) firstLoss = loss;
-    onProgress?.({ phase: 'pretrain', step, steps, loss });
-  }
-  optimizer.dispose();
-  return { steps, firstLoss, lastLoss: loss, seconds: (performance.now() - t0) / 1000 };
-}
-
-export async function fineTune(model: CharModel, recipe: AgentRecipe, rng: Rng, onProgress?: (p: Progress) => void): Promise<PhaseLog> {
-  const { steps, lr, weightDecay, worksheetRows, demonstrations, selectEvery } = recipe.sft;
-  const demos = SPLIT.demonstrations.slice(0, demonstrations).map(demonstrationFor);
-  const optimizer = tf.train.adam(lr);
-  const best = new BestOnValidation();
-  const t0 = performance.now();
-  let firstLoss = NaN;
-  let loss = NaN;
-  for (let step = 1; step <= steps; step++) {
-    const sheets = worksheetBatch(rng, worksheetRows, recipe);
-    const rows = [...demos.map((d) => d.text), ...sheets.rows];
-    const weight = (row: number, j: number) =>
-      row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : sheets.weight(row - demos.length, j);
-    const b = makeTokenBatch(rows, weight);
-    loss = await supervisedStep(model, optimizer, b, { dropoutSeed: rng.seed(), lr, weightDecay });
-    disposeBatch(b);
-    if (step === 1) firstLoss = loss;
-    onProgress?.({ phase: 'sft', step, steps, loss });
-    if (selectEvery > 0 && (step % selectEvery === 0 || step === steps)) await best.consider(model, step);
-  }
-  optimizer.dispose();
-  const selected = best.restoreInto(model);
-  return { steps, firstLoss, lastLoss: loss, seconds: (performance.now() - t0) / 1000, ...(selected && { selected }) };
-}
-
-/** Keeps a copy of the weights with the best greedy success on the validation sums. */
-class BestOnValidation {
-  private weights: tf.Tensor[] | null = null;
-  private best = { step: 0, validation: -1 };
-
-  async consider(model: CharModel, step: number): Promise<void> {
-    const { success } = await evaluateGreedy(model, SPLIT.validation);
-    if (success < this.best.validation) return;
-    tf.dispose(this.weights ?? []);
-    this.weights = model.trainable.map((v) => tf.clone(v));
-    this.best = { step, validation: success };
-  }
-
-  /** Puts the kept weights back; returns which step they came from (null if none kept). */
-  restoreInto(model: CharModel): { step: number; validation: number } | null {
-    if (!this.weights) return null;
-    model.trainable.forEach((v, i) => v.assign(this.weights![i]!));
-    tf.dispose(this.weights);
-    this.weights = null;
-    return this.best;
+/** Runs one stage to its end on `model` (which it changes in place). */
+export async function runStage(
+  model: CharModel,
+  recipe: AgentRecipe,
+  stage: SupervisedStageName,
+  opts: { seed?: number; evalEvery?: number; onRecord?: (r: SupervisedRecord) => void } = {},
+): Promise<PhaseLog> {
+  const trainer = new SupervisedStage({ model, recipe, stage, seed: opts.seed ?? recipe.seed, evalEvery: opts.evalEvery ?? 0 });
+  try {
+    opts.onRecord?.(await trainer.initial());
+    while (!trainer.finished) opts.onRecord?.(await trainer.next());
+    return trainer.finish();
+  } finally {
+    trainer.dispose();
   }
 }
 
@@ -111,12 +37,12 @@ export interface AgentRun {
 
 export async function trainAgent(
   recipe: AgentRecipe,
-  hooks: { onProgress?: (p: Progress) => void; afterPretrain?: (model: CharModel, log: PhaseLog) => Promise<void> } = {},
+  hooks: { evalEvery?: number; onRecord?: (r: SupervisedRecord) => void; afterPretrain?: (model: CharModel, log: PhaseLog) => Promise<void> } = {},
 ): Promise<AgentRun> {
-  const rng = createRng(recipe.seed);
-  const model = CharModel.create(recipe.model, rng.seed());
-  const pretrainLog = await pretrain(model, recipe, rng, hooks.onProgress);
+  const model = initialModel(recipe);
+  const opts = { evalEvery: hooks.evalEvery, onRecord: hooks.onRecord };
+  const pretrainLog = await runStage(model, recipe, 'pretrain', opts);
   await hooks.afterPretrain?.(model, pretrainLog);
-  const sftLog = await fineTune(model, recipe, rng, hooks.onProgress);
+  const sftLog = await runStage(model, recipe, 'sft', opts);
   return { agent: model, pretrainLog, sftLog };
 }

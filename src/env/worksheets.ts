@@ -25,3 +25,10 @@ export function worksheetRow(rng: Rng, length: number, format: WorksheetFormat):
     row += line;
   }
 }
+
+/** All 100 single-digit sums, 0+0 to 9+9: what a worksheet can ask. */
+export function singleDigitSums(): { a: number; b: number }[] {
+  const out: { a: number; b: number }[] = [];
+  for (let a = 0; a <= WORKSHEET_OPERAND_MAX; a++) for (let b = 0; b <= WORKSHEET_OPERAND_MAX; b++) out.push({ a, b });
+  return out;
+}

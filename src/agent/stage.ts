@@ -1,0 +1,239 @@
+/**
+ * The agent recipe's two supervised stages as step-by-step trainers: pre-training on
+ * single-digit worksheets, then fine-tuning on exactly 30 demonstrations of the calculator call.
+ * `initial()` measures the starting point (step 0), each `next()` is one optimiser step. The
+ * page's worker, `npm run train:agent` and the Node workshop all drive this one class, so
+ * there is no second training loop anywhere.
+ *
+ * Each stage draws from its own random stream, derived from the run's seed and the stage's
+ * name: fine-tuning the shipped worksheet model at the shipped seed gives the shipped agent,
+ * whether or not the pre-training ran in the same process.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { AgentRecipe, WorksheetFormat } from '../config';
+import { demonstrationFor } from '../env/episode';
+import { SPLIT } from '../env/sums';
+import { singleDigitSums, worksheetLine, worksheetRow } from '../env/worksheets';
+import { createRng, type Rng } from '../lib/rng';
+import type { CharModel } from '../model/gpt';
+import { shiftTokens } from '../model/logprobs';
+import { disposeBatch, makeTokenBatch, supervisedStep, type TokenBatch } from '../model/supervised';
+import { PAD, START } from '../model/vocab';
+import { evaluateGreedy } from '../rl/evaluate';
+
+export type SupervisedStageName = 'pretrain' | 'sft';
+
+/** Salts that give each stage its own stream from one seed (and the initial weights another). */
+const SALT = { init: 0, pretrain: 0x70726574, sft: 0x73667421 } as const;
+
+export const stageRng = (seed: number, stage: keyof typeof SALT): Rng => createRng((seed ^ SALT[stage]) >>> 0);
+
+export interface Score {
+  success: number;
+  correct: number;
+  n: number;
+}
+
+export interface SupervisedRecord {
+  stage: SupervisedStageName;
+  /** 0 = the starting point (measurement only); 1..steps after each optimiser step. */
+  step: number;
+  steps: number;
+  /** Loss on this step's batch before the update; null at step 0. */
+  loss: number | null;
+  /** Fine-tuning: greedy held-out success, every `evalEvery` steps and at both ends; else null. */
+  heldOut: Score | null;
+  /** Pre-training: teacher-forced exact answers on the 100 single-digit sums, same cadence. */
+  worksheet: Score | null;
+  /** Milliseconds the step took, measurement included. */
+  ms: number;
+}
+
+export interface PhaseLog {
+  steps: number;
+  /** Early stopping: the step whose weights were kept, and its validation success. */
+  selected?: { step: number; validation: number };
+  firstLoss: number;
+  lastLoss: number;
+  seconds: number;
+}
+
+export interface StageOptions {
+  model: CharModel;
+  recipe: AgentRecipe;
+  stage: SupervisedStageName;
+  seed: number;
+  /** Measure every this many steps (and at step 0 and the last); 0 = only at the ends. */
+  evalEvery: number;
+}
+
+const now = (): number => performance.now();
+
+export class SupervisedStage {
+  readonly stage: SupervisedStageName;
+  readonly steps: number;
+  private readonly model: CharModel;
+  private readonly recipe: AgentRecipe;
+  private readonly rng: Rng;
+  private readonly optimizer: tf.Optimizer;
+  private readonly evalEvery: number;
+  private readonly best = new BestOnValidation();
+  private stepIndex = 0;
+  private disposed = false;
+  private firstLoss = NaN;
+  private lastLoss = NaN;
+  private ms = 0;
+
+  constructor(opts: StageOptions) {
+    this.stage = opts.stage;
+    this.model = opts.model;
+    this.recipe = opts.recipe;
+    this.evalEvery = opts.evalEvery;
+    this.rng = stageRng(opts.seed, opts.stage);
+    const r = opts.recipe;
+    this.steps = opts.stage === 'pretrain' ? r.pretrain.steps : r.sft.steps;
+    this.optimizer = tf.train.adam(opts.stage === 'pretrain' ? r.pretrain.lr : r.sft.lr);
+  }
+
+  get step(): number {
+    return this.stepIndex;
+  }
+
+  get finished(): boolean {
+    return this.stepIndex >= this.steps;
+  }
+
+  /** Step 0: the starting point's score. */
+  async initial(): Promise<SupervisedRecord> {
+    const t0 = now();
+    const scores = await this.measure();
+    return { stage: this.stage, step: 0, steps: this.steps, loss: null, ...scores, ms: now() - t0 };
+  }
+
+  /** One optimiser step on a fresh batch. */
+  async next(): Promise<SupervisedRecord> {
+    if (this.finished) throw new Error(`SupervisedStage: ${this.stage} has no step after ${this.steps}`);
+    const t0 = now();
+    const step = ++this.stepIndex;
+    const batch = this.stage === 'pretrain' ? this.pretrainBatch() : this.sftBatch();
+    const { lr } = this.stage === 'pretrain' ? this.recipe.pretrain : this.recipe.sft;
+    const weightDecay = this.stage === 'pretrain' ? 0 : this.recipe.sft.weightDecay;
+    let loss: number;
+    try {
+      loss = await supervisedStep(this.model, this.optimizer, batch, { dropoutSeed: this.rng.seed(), lr, weightDecay });
+    } finally {
+      disposeBatch(batch);
+    }
+    if (step === 1) this.firstLoss = loss;
+    this.lastLoss = loss;
+    const every = this.recipe.sft.selectEvery;
+    if (this.stage === 'sft' && every > 0 && (step % every === 0 || step === this.steps)) await this.best.consider(this.model, step);
+    const due = step === this.steps || (this.evalEvery > 0 && step % this.evalEvery === 0);
+    const scores = due ? await this.measure() : { heldOut: null, worksheet: null };
+    const ms = now() - t0;
+    this.ms += ms;
+    return { stage: this.stage, step, steps: this.steps, loss, ...scores, ms };
+  }
+
+  /**
+   * Ends the stage: with early stopping, puts the best weights on the validation sums back.
+   * Returns the stage's log; the optimiser is released.
+   */
+  finish(): PhaseLog {
+    const selected = this.best.restoreInto(this.model);
+    this.dispose();
+    return { steps: this.stepIndex, firstLoss: this.firstLoss, lastLoss: this.lastLoss, seconds: this.ms / 1000, ...(selected && { selected }) };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.optimizer.dispose();
+    this.best.dispose();
+  }
+
+  private async measure(): Promise<Pick<SupervisedRecord, 'heldOut' | 'worksheet'>> {
+    if (this.stage === 'sft') {
+      const { success, correct, n } = await evaluateGreedy(this.model, SPLIT.heldOut);
+      return { heldOut: { success, correct, n }, worksheet: null };
+    }
+    return { heldOut: null, worksheet: await worksheetAccuracy(this.model, this.recipe.pretrain.format) };
+  }
+
+  /** Worksheet rows of the full context; every character after `^` is a target. */
+  private worksheetRows(n: number): { rows: string[]; weight: (row: number, j: number) => number } {
+    const rows = Array.from({ length: n }, () => worksheetRow(this.rng, this.recipe.model.context, this.recipe.pretrain.format));
+    return { rows, weight: (row, j) => (rows[row]![j + 1] !== PAD ? 1 : 0) };
+  }
+
+  private pretrainBatch(): TokenBatch {
+    const { rows, weight } = this.worksheetRows(this.recipe.pretrain.batch);
+    return makeTokenBatch(rows, weight);
+  }
+
+  /** The demonstrations (loss on the model's characters only) and a few worksheet rows. */
+  private sftBatch(): TokenBatch {
+    const demos = SPLIT.demonstrations.slice(0, this.recipe.sft.demonstrations).map(demonstrationFor);
+    const sheets = this.worksheetRows(this.recipe.sft.worksheetRows);
+    const rows = [...demos.map((d) => d.text), ...sheets.rows];
+    const weight = (row: number, j: number) =>
+      row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : sheets.weight(row - demos.length, j);
+    return makeTokenBatch(rows, weight);
+  }
+}
+
+/**
+ * How well the model adds single digits: each of the 100 sums as a worksheet's first line
+ * (`^3+4=7|`), scored correct when every answer character (digits and `|`) is the model's
+ * most likely next character. One teacher-forced forward pass, no sampling.
+ */
+export async function worksheetAccuracy(model: CharModel, format: WorksheetFormat): Promise<Score> {
+  const sums = singleDigitSums();
+  const rows = sums.map(({ a, b }) => START + worksheetLine(a, b, format));
+  // The answer starts after the last `=`: `^3+4=7|`, or `^3+4=3+4|7|` when restating.
+  const answerFrom = rows.map((row) => (format === 'plain' ? row.indexOf('=') + 1 : row.indexOf('|') + 1));
+  const batch = makeTokenBatch(rows, () => 1);
+  const hits = tf.tidy(() => {
+    const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
+    const guess = model.forward(inputs).logits.argMax(-1); // [N, L-1]
+    return tf.cast(tf.equal(guess, targets), 'int32'); // [N, L-1]
+  });
+  const L1 = hits.shape[1]!;
+  const h = await hits.data();
+  tf.dispose(hits);
+  disposeBatch(batch);
+  let correct = 0;
+  rows.forEach((row, i) => {
+    let ok = true;
+    for (let j = answerFrom[i]! - 1; j < row.length - 1; j++) ok &&= h[i * L1 + j] === 1;
+    if (ok) correct++;
+  });
+  return { success: correct / rows.length, correct, n: rows.length };
+}
+
+/** Keeps a copy of the weights with the best greedy success on the validation sums. */
+class BestOnValidation {
+  private weights: tf.Tensor[] | null = null;
+  private best = { step: 0, validation: -1 };
+
+  async consider(model: CharModel, step: number): Promise<void> {
+    const { success } = await evaluateGreedy(model, SPLIT.validation);
+    if (success < this.best.validation) return;
+    tf.dispose(this.weights ?? []);
+    this.weights = model.trainable.map((v) => tf.clone(v));
+    this.best = { step, validation: success };
+  }
+
+  /** Puts the kept weights back; returns which step they came from (null if none kept). */
+  restoreInto(model: CharModel): { step: number; validation: number } | null {
+    if (!this.weights) return null;
+    model.trainable.forEach((v, i) => v.assign(this.weights![i]!));
+    this.dispose();
+    return this.best;
+  }
+
+  dispose(): void {
+    tf.dispose(this.weights ?? []);
+    this.weights = null;
+  }
+}
