@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launch, openHarness } from '../test/e2e/browser';
 import { buildPage } from '../test/e2e/page-site';
 import { buildSite, removeSite, serve } from '../test/e2e/site';
-import type { BackendName } from '../src/worker/protocol';
+import type { BackendName } from '../src/protocol/backends';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
 
 export interface BrowserBackendBench {

@@ -108,7 +108,16 @@ export const GRPO: GrpoConfig = {
   faultyRate: 0.3,
 };
 
-/** Where the page and the Node scripts find the shipped checkpoints (relative to public/). */
+/**
+ * In the page's pipeline, a fine-tuning stage scores greedy held-out success (and pre-training
+ * its worksheet sums) every this many steps: 20 points on a 200-step chart, ~30 ms each.
+ */
+export const STAGE_EVAL_EVERY = 10;
+
+/**
+ * The shipped checkpoints: folders under public/, so `public/${CHECKPOINTS.agent}/` in Node
+ * and `${assetBase}${CHECKPOINTS.agent}/` in the page. Nothing else spells these paths.
+ */
 export const CHECKPOINTS = {
   agent: 'checkpoints/agent',
   pretrained: 'checkpoints/pretrained',

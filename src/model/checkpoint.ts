@@ -8,6 +8,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../config';
 import { CharModel, paramShapes, type Params } from './gpt';
+import { VOCAB } from './vocab';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const WEIGHTS_FILE = 'weights.bin';
@@ -32,6 +33,13 @@ export interface Manifest {
   weightsFile: string;
   weights: WeightSpec[];
   card: CheckpointCard;
+}
+
+/** A checkpoint's two files in memory; `where` (a folder or URL ending in '/', or '') prefixes file names in errors. */
+export interface CheckpointFiles {
+  manifest: Manifest;
+  weights: ArrayBuffer;
+  where: string;
 }
 
 export class CheckpointError extends Error {
@@ -77,6 +85,13 @@ export function parseManifest(text: string, where = ''): Manifest {
   }
   if (!Array.isArray(man.weights)) throw new CheckpointError(file, 'has no "weights" list');
   if (typeof man.weightsFile !== 'string') throw new CheckpointError(file, 'has no "weightsFile"');
+  // A plain file name in the same folder: nothing that reaches another folder or host.
+  if (!/^[\w.-]+$/.test(man.weightsFile) || /^\.+$/.test(man.weightsFile)) {
+    throw new CheckpointError(file, `weightsFile ${JSON.stringify(man.weightsFile)} is not a plain file name in the checkpoint's folder`);
+  }
+  if (man.model.vocabSize !== VOCAB.length) {
+    throw new CheckpointError(file, `model.vocabSize is ${man.model.vocabSize}, but the vocabulary "${VOCAB}" has ${VOCAB.length} characters`);
+  }
   const expected = paramShapes(man.model);
   const names = new Set(man.weights.map((w) => w.name));
   for (const [name, shape] of Object.entries(expected)) {
@@ -93,6 +108,18 @@ export function parseManifest(text: string, where = ''): Manifest {
 
 /** Builds a model from a validated manifest and the binary's bytes. */
 export function decodeCheckpoint(manifest: Manifest, weights: ArrayBuffer, where = ''): CharModel {
+  checkWeights(manifest, weights, where);
+  const tensors = tf.io.decodeWeights(weights, manifest.weights);
+  const params: Params = {};
+  for (const [name, t] of Object.entries(tensors)) {
+    params[name] = tf.variable(t, true);
+    t.dispose();
+  }
+  return new CharModel(manifest.model, params);
+}
+
+/** Throws a CheckpointError unless the binary holds exactly the manifest's weights, all finite. */
+export function checkWeights(manifest: Manifest, weights: ArrayBuffer, where = ''): void {
   const file = where + manifest.weightsFile;
   const needed = manifest.weights.reduce((n, w) => n + 4 * w.shape.reduce((a, b) => a * b, 1), 0);
   if (weights.byteLength !== needed) {
@@ -108,11 +135,4 @@ export function decodeCheckpoint(manifest: Manifest, weights: ArrayBuffer, where
     }
     offset += size;
   }
-  const tensors = tf.io.decodeWeights(weights, manifest.weights);
-  const params: Params = {};
-  for (const [name, t] of Object.entries(tensors)) {
-    params[name] = tf.variable(t, true);
-    t.dispose();
-  }
-  return new CharModel(manifest.model, params);
 }

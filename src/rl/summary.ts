@@ -12,7 +12,7 @@ export interface RunSummary {
 
 export const READOUT_WINDOW = 5;
 
-export function summarise(records: readonly StepRecord[], seconds: number): RunSummary {
+export function summarise(records: readonly Pick<StepRecord, 'heldOut' | 'meanReward'>[], seconds: number): RunSummary {
   const rewards = records.flatMap((r) => (r.meanReward === null ? [] : [r.meanReward]));
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
   return {

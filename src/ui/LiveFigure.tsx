@@ -1,12 +1,14 @@
 /**
- * The one container that talks to the trainer: it owns the worker hook, turns the controls
- * into commands, queues an autorun (or a switch flipped while loading) until the worker is
- * ready, and pauses while the figure is out of sight.
+ * The one container that talks to the trainer: it owns the worker hook, keeps the reader's
+ * settings, turns the controls into commands, queues an autorun (or a setting changed while
+ * loading) until the worker is ready, and pauses while the figure is out of sight.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { GRPO } from '../config';
+import { CHECKPOINTS, GRPO } from '../config';
+import type { RunConfig } from '../protocol/messages';
 import type { PlateText } from '../plate/types';
-import { useTrainer } from '../worker/useTrainer';
+import { useTrainer } from '../trainer/useTrainer';
+import type { Settings } from './figure/Controls';
 import { Figure } from './figure/Figure';
 import { useReferenceRuns } from './figure/reference';
 import type { PlateOptions } from './options';
@@ -20,29 +22,45 @@ interface Props {
   assetBase: string;
 }
 
+const folder = (base: string, path: string) => new URL(`${path}/`, base).href;
+
 export function LiveFigure({ plate, options, notes, assetBase }: Props) {
-  const trainer = useTrainer({ checkpointUrl: new URL('checkpoints/agent/', assetBase).href, backend: options.backend });
+  const trainer = useTrainer({
+    checkpoints: { agent: folder(assetBase, CHECKPOINTS.agent), pretrained: folder(assetBase, CHECKPOINTS.pretrained) },
+    backend: options.backend,
+  });
   const reference = useReferenceRuns(new URL('reference-runs.json', assetBase).href);
-  const [faulty, setFaulty] = useState(options.faulty ?? false);
+  const [settings, setSettings] = useState<Settings>({ start: options.start ?? 'agent', faulty: options.faulty ?? false });
   /** Runs up to this id were cleared by Reset and are no longer drawn. */
   const [clearedUpTo, setClearedUpTo] = useState(0);
+  /** A run asked for while the worker was loading, sent once it is ready. */
   const queued = useRef(options.autorun ?? false);
   const box = useRef<HTMLDivElement>(null);
-  const { status, start, pause, resume, reset } = trainer;
-  const config = { seed: options.seed ?? 1, steps: options.steps ?? GRPO.steps };
-
-  const begin = (withFaulty: boolean) => {
-    if (status === 'loading') queued.current = true;
-    else start({ ...config, faulty: withFaulty });
-  };
+  const { status, run, start, configure, pause, resume, reset } = trainer;
+  const configOf = (s: Settings): RunConfig => ({ ...s, seed: options.seed ?? 1, steps: options.steps ?? GRPO.steps });
 
   useEffect(() => {
     if (status !== 'ready' || !queued.current) return;
     queued.current = false;
-    start({ ...config, faulty });
+    start(configOf(settings));
   });
 
-  useAutoPause({ target: box, status, pause, resume });
+  const autoPaused = useAutoPause({ target: box, status, pause, resume });
+
+  const onRun = () => {
+    if (status === 'paused') resume();
+    else if (status === 'loading') queued.current = true;
+    else start(configOf(settings));
+  };
+
+  // A changed setting starts a run with it; with a run on the charts, the worker redoes only
+  // what the setting affects (the calculator: GRPO from this run's own agent).
+  const onSettings = (next: Settings) => {
+    setSettings(next);
+    if (status === 'loading') queued.current = true;
+    else if (run) configure(configOf(next));
+    else start(configOf(next));
+  };
 
   const onReset = useCallback(() => {
     const ids = [trainer.run?.runId ?? 0, ...trainer.previous.map((r) => r.runId)];
@@ -50,28 +68,23 @@ export function LiveFigure({ plate, options, notes, assetBase }: Props) {
     reset();
   }, [trainer.run, trainer.previous, reset]);
 
+  const shownRun = run && run.runId > clearedUpTo ? run : null;
   return (
     <div ref={box} className="live-figure">
       <Figure
         plate={plate}
-        status={status}
-        loadingMessage={trainer.loading ?? undefined}
-        ready={trainer.ready}
-        run={trainer.run && trainer.run.runId > clearedUpTo ? trainer.run : null}
+        trainer={trainer}
+        run={shownRun}
         previous={trainer.previous.filter((r) => r.runId > clearedUpTo)}
-        error={trainer.error?.message ?? null}
-        stepsPerSecond={trainer.stepsPerSecond}
-        faulty={faulty}
+        settings={settings}
         totalSteps={GRPO.steps}
         reference={reference}
         notes={notes}
-        onRun={() => (status === 'paused' ? resume() : begin(faulty))}
+        autoPaused={autoPaused}
+        onRun={onRun}
         onPause={pause}
         onReset={onReset}
-        onFaulty={(f) => {
-          setFaulty(f);
-          begin(f);
-        }}
+        onSettings={onSettings}
         onRestart={trainer.restartWorker}
       />
     </div>

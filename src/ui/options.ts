@@ -2,16 +2,19 @@
  * The plate's options, shared by the page's URL, the React component's props and the custom
  * element's attributes. A bad value is ignored and explained in a note, never a crash.
  *
- *   ?faulty=1&seed=7&steps=10&backend=wasm&autorun=1&embed=1&xref=https://example.org/{ref}
+ *   ?start=pretrained&faulty=1&seed=7&steps=10&backend=wasm&autorun=1&embed=1&xref=https://example.org/{ref}
  */
 import { GRPO } from '../config';
-import { BACKENDS, isBackendName, type BackendName } from '../worker/protocol';
+import { BACKENDS, isBackendName, type BackendName } from '../protocol/backends';
+import { STARTS, type StartFrom } from '../protocol/messages';
 
 export interface PlateOptions {
   /** URL pattern for cross-references, `{ref}` replaced by e.g. "XIX.5"; plain text without one. */
   xrefPattern?: string;
   /** Start training as soon as the trainer is ready. */
   autorun?: boolean;
+  /** Where a run begins: the fine-tuned agent (default), the worksheet model, random weights. */
+  start?: StartFrom;
   /** Start with the faulty calculator. */
   faulty?: boolean;
   seed?: number;
@@ -42,9 +45,22 @@ function integer(value: string, min: number, max: number): number | null {
   return n >= min && n <= max ? n : null;
 }
 
-export function isXrefPattern(value: string): boolean {
-  return value.includes('{ref}') && /^(https?:\/\/|\/|\.{0,2}\/)/.test(value);
+/**
+ * How a cross-reference pattern links: 'absolute' (http(s), or `//host/…`, which browsers read
+ * as another host, as they do `/\host/…` and `\\host/…`), 'relative' (a path on this site), or
+ * null when it is not a usable pattern (no `{ref}`, another scheme).
+ */
+export function xrefKind(value: string): 'absolute' | 'relative' | null {
+  if (!value.includes('{ref}')) return null;
+  if (/^https?:\/\//i.test(value) || /^[/\\]{2}/.test(value)) return 'absolute';
+  if (/^(\/|\.{1,2}\/)/.test(value)) return 'relative';
+  return null;
 }
+
+export const isXrefPattern = (value: string): boolean => xrefKind(value) !== null;
+
+/** The pattern as a link target: backslashes that browsers read as slashes written as slashes. */
+export const normalXref = (value: string): string => value.replace(/^[/\\]{2}/, '//');
 
 /** Reads options from a query string; unknown keys are left alone (the host may use them). */
 export function parseUrlOptions(search: string): ParsedOptions {
@@ -75,12 +91,16 @@ export function parseUrlOptions(search: string): ParsedOptions {
         else options.steps = n;
         break;
       }
+      case 'start':
+        if ((STARTS as readonly string[]).includes(value)) options.start = value as StartFrom;
+        else ignore(key, value, `one of ${STARTS.join(', ')}`);
+        break;
       case 'backend':
         if (isBackendName(value)) options.backend = value;
         else ignore(key, value, `one of ${BACKENDS.join(', ')}`);
         break;
       case 'xref':
-        if (isXrefPattern(value)) options.xrefPattern = value;
+        if (isXrefPattern(value)) options.xrefPattern = normalXref(value);
         else ignore(key, value, 'an http(s) or relative URL containing {ref}');
         break;
     }

@@ -13,7 +13,8 @@ import * as tf from '@tensorflow/tfjs';
 import wasmPlainUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreadedUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
-import { BACKENDS, type BackendName, type SkippedBackend } from './protocol';
+import { BACKEND_LABEL, BACKENDS, MEASURED_STEP_MS, type BackendName } from '../protocol/backends';
+import type { SkippedBackend } from '../protocol/messages';
 
 export interface BackendChoice {
   backend: BackendName;
@@ -57,7 +58,7 @@ export async function selectBackend(req: BackendRequest): Promise<BackendChoice>
       const started = await STARTERS[backend](forced, req);
       await checkArithmetic(backend);
       if (started.device && req.onLost) watchDevice(started.device, req.onLost);
-      return { backend, skipped, reason: reasonFor(backend, started.what, forced, skipped) };
+      return { backend, skipped, reason: reasonFor(backend, started.what, forced, skipped, req.after === undefined ? req.forced : undefined) };
     } catch (e) {
       const why = e instanceof Skip ? e.message : `failed to start (${(e as Error).message})`;
       skipped.push({ backend, reason: forced ? `asked for with ?backend=${backend}, but ${why}` : why });
@@ -66,12 +67,14 @@ export async function selectBackend(req: BackendRequest): Promise<BackendChoice>
   throw new Error(`no tfjs backend could start: ${skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')}`);
 }
 
-const LABEL: Record<BackendName, string> = { webgpu: 'WebGPU', webgl: 'WebGL', wasm: 'WASM', cpu: 'CPU' };
-
-function reasonFor(backend: BackendName, what: string, forced: boolean, skipped: SkippedBackend[]): string {
+function reasonFor(backend: BackendName, what: string, forced: boolean, skipped: SkippedBackend[], asked?: BackendName): string {
   if (forced) return `${what}, as asked for with ?backend=${backend}.`;
+  const names = (list: SkippedBackend[]) => list.map((s) => BACKEND_LABEL[s.backend]).join(' and ');
+  if (asked !== undefined && asked !== backend) {
+    const why = skipped.find((s) => s.backend === asked)?.reason.replace(/^asked for with \?backend=\w+, but /, '') ?? 'it could not start';
+    return `${what}: ?backend=${asked} was asked for, but ${why}; ${BACKEND_LABEL[backend]} runs instead${slower(backend, asked)}.`;
+  }
   if (skipped.length === 0) return `${what}: the first choice, and it works here.`;
-  const names = (list: SkippedBackend[]) => list.map((s) => LABEL[s.backend]).join(' and ');
   const software = skipped.filter((s) => s.reason.startsWith('software'));
   const other = skipped.filter((s) => !s.reason.startsWith('software'));
   const why = [
@@ -79,6 +82,14 @@ function reasonFor(backend: BackendName, what: string, forced: boolean, skipped:
     other.length ? `${names(other)} could not be used` : '',
   ];
   return `${what}: ${why.filter(Boolean).join('; ')}.`;
+}
+
+/** ", roughly 16× slower" where both backends were measured and the fallback is slower. */
+function slower(fallback: BackendName, asked: BackendName): string {
+  const a = MEASURED_STEP_MS[asked];
+  const f = MEASURED_STEP_MS[fallback];
+  if (a === undefined || f === undefined || f < 1.5 * a) return '';
+  return `, roughly ${Math.round(f / a)}× slower (measured on a 2-core machine)`;
 }
 
 async function setBackend(name: BackendName): Promise<void> {

@@ -1,21 +1,15 @@
-// Reading a checkpoint folder over HTTP, as scripts/checkpoint-fs.ts reads one from disk. Every
-// failure is a CheckpointError naming the file's URL; decoding and validation live in model/.
-import { CheckpointError, MANIFEST_FILE, parseManifest, type Manifest } from '../model/checkpoint';
-
-export interface FetchedCheckpoint {
-  manifest: Manifest;
-  weights: ArrayBuffer;
-  /** The folder's absolute URL, ending in '/': prefixes file names in later errors. */
-  where: string;
-}
+// Reading a checkpoint folder over HTTP, as scripts/checkpoint-fs.ts reads one from disk, and
+// checking it. Every failure is a CheckpointError naming the file's URL; the checks live in model/.
+import { CheckpointError, checkWeights, MANIFEST_FILE, parseManifest, type CheckpointFiles } from '../model/checkpoint';
 
 /** folderUrl: absolute, or relative to the worker's own location. */
-export async function fetchCheckpoint(folderUrl: string, fetchImpl: typeof fetch = fetch): Promise<FetchedCheckpoint> {
+export async function fetchCheckpoint(folderUrl: string, fetchImpl: typeof fetch = fetch): Promise<CheckpointFiles> {
   const where = new URL(folderUrl.endsWith('/') ? folderUrl : folderUrl + '/', globalThis.location?.href).href;
   const manifestUrl = new URL(MANIFEST_FILE, where).href;
   const manifest = parseManifest(await (await get(manifestUrl, fetchImpl)).text(), where);
   const weightsUrl = new URL(manifest.weightsFile, where).href;
   const weights = await (await get(weightsUrl, fetchImpl)).arrayBuffer();
+  checkWeights(manifest, weights, where); // now, so a broken file is named at load, not at the first run
   return { manifest, weights, where };
 }
 

@@ -1,299 +1,234 @@
 /**
- * The worker's state machine, free of `self` so Node tests can drive it: load a checkpoint on
- * a backend, run GRPO from the checkpoint's weights one step at a time, and report each event
- * through `post`. Commands change flags and wake the one driver loop; only that loop touches
- * the model, so a reset or restart never lands in the middle of a step.
+ * The worker's session, free of `self` so Node tests can drive it. Commands go through the
+ * table in session-table.ts; one driver loop asks that table what to do next (take a job,
+ * step, finish, pause, or wait) and is the only code that touches the model, so a command
+ * never lands in the middle of a step. Events go out through `post`.
  */
 import * as tf from '@tensorflow/tfjs';
-import { GRPO, type GrpoConfig } from '../config';
-import { CheckpointError, decodeCheckpoint } from '../model/checkpoint';
-import type { CharModel } from '../model/gpt';
-import { summarise } from '../rl/summary';
-import { GrpoTrainer, NonFiniteLossError, type StepRecord } from '../rl/trainer';
+import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
+import { CheckpointError } from '../model/checkpoint';
+import { NonFiniteLossError } from '../rl/trainer';
 import type { BackendChoice, BackendRequest } from './backend';
-import type { FetchedCheckpoint } from './checkpoint-fetch';
-import type { BackendName, Command, RunConfig, WorkerEvent } from './protocol';
+import type { CheckpointFiles } from '../model/checkpoint';
+import { BACKEND_LABEL } from '../protocol/backends';
+import type { BackendName, CheckpointUrls, Command, ErrorKind, WorkerEvent } from '../protocol/messages';
+import { Abandoned, RunWork, tryDispose } from './run-work';
+import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job } from './session-table';
 
 export interface SessionDeps {
   post(event: WorkerEvent): void;
   selectBackend(req: BackendRequest): Promise<BackendChoice>;
-  fetchCheckpoint(folderUrl: string): Promise<FetchedCheckpoint>;
+  fetchCheckpoint(folderUrl: string): Promise<CheckpointFiles>;
   /** Lets queued messages through between steps (a macrotask in the worker). */
   yieldToMessages?(): Promise<void>;
   grpo?: GrpoConfig;
+  recipe?: AgentRecipe;
 }
-
-interface Run {
-  id: number;
-  config: RunConfig;
-  trainer: GrpoTrainer;
-  records: StepRecord[];
-  paused: boolean;
-  /** `paused` was posted (the stream has actually stopped). */
-  pauseAnnounced: boolean;
-  /** Finished, or stopped by an error: nothing more to step. */
-  over: boolean;
-}
-
-type Intent = { type: 'start'; config: RunConfig } | { type: 'reset' } | { type: 'switch'; reason: string };
 
 class BackendLost extends Error {}
 
 const macrotask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 export class TrainerSession {
+  private state = INITIAL;
   private readonly grpo: GrpoConfig;
-  private loaded: Promise<boolean> | null = null;
+  private readonly recipe: AgentRecipe;
+  private urls: CheckpointUrls | null = null;
   private wasmBaseUrl: string | undefined;
-  private checkpoint: FetchedCheckpoint | null = null;
-  private model: CharModel | null = null;
+  private agent: CheckpointFiles | null = null;
+  private pretrained: Promise<CheckpointFiles> | null = null;
   private backend: BackendName | null = null;
-  private run: Run | null = null;
-  private lastRunId = 0;
-  /** The config of the latest start, kept after a reset for setFaulty. */
-  private lastConfig: RunConfig | null = null;
-  private intent: Intent | null = null;
-  /** A start or reset that arrived while a backend switch was pending runs after it. */
-  private afterSwitch: Intent | null = null;
-  /** A pause that arrived while a start was pending: the new run pauses after its step 0. */
-  private pauseNext = false;
+  private work: RunWork | null = null;
   private driving = false;
-  private wakeUp: (() => void) | null = null;
   /** Rejects the step in flight when the backend's device is lost. */
-  private lost: { promise: Promise<never>; reject: (e: Error) => void } = deferredLoss();
+  private lost = deferredLoss();
 
   constructor(private readonly deps: SessionDeps) {
     this.grpo = deps.grpo ?? GRPO;
+    this.recipe = deps.recipe ?? AGENT_RECIPE;
   }
 
   handle(cmd: Command): void {
-    switch (cmd.type) {
-      case 'init':
-        if (this.loaded) return console.warn('trainer worker: a second init was ignored; start a new worker instead');
-        this.loaded = this.load(cmd);
-        return;
-      case 'start':
-        return this.want({ type: 'start', config: cmd.config });
-      case 'setFaulty': {
-        const last = this.intent?.type === 'start' ? this.intent.config : this.lastConfig;
-        if (!last) return console.warn('trainer worker: setFaulty before any start was ignored');
-        return this.want({ type: 'start', config: { ...last, faulty: cmd.faulty } });
-      }
-      case 'reset':
-        return this.want({ type: 'reset' });
-      case 'pause':
-        if (this.intent?.type === 'start') this.pauseNext = true;
-        else if (this.run && !this.run.over) this.run.paused = true;
-        return;
-      case 'resume':
-        return this.resume();
-      default:
-        cmd satisfies never;
-    }
+    if (cmd.type !== 'init') return this.input({ type: 'command', command: cmd });
+    if (this.state.phase !== 'new') return console.warn('trainer worker: a second init was ignored; start a new worker instead');
+    this.input({ type: 'init' });
+    void this.load(cmd).then((ok) => this.input({ type: 'loaded', ok }));
   }
 
-  /** The backend failed under us (a lost GPU device): continue the run on the next one. */
-  backendLost(reason: string): void {
-    this.lost.reject(new BackendLost(reason));
-    this.want({ type: 'switch', reason });
+  /** The backend failed under us (a lost GPU device): continue on the next one. */
+  backendLost(cause: string): void {
+    this.lost.reject(new BackendLost(cause));
+    this.input({ type: 'lost', cause });
+  }
+
+  private input(i: Input): void {
+    const { state, effects } = reduce(this.state, i);
+    this.state = state;
+    effects.forEach((e) => this.effect(e));
+    if (!this.driving) void this.drive();
+  }
+
+  private effect(e: Effect): void {
+    if (e.type === 'warn') return console.warn(e.message);
+    if (e.type === 'configured') this.work?.reconfigure(e.config);
+    this.deps.post(e);
   }
 
   private async load(cmd: Extract<Command, { type: 'init' }>): Promise<boolean> {
     const t0 = performance.now();
     const { post } = this.deps;
+    this.urls = cmd.checkpoints;
+    this.wasmBaseUrl = cmd.wasmBaseUrl;
+    post({ type: 'loading', stage: 'backend', message: cmd.backend ? `Starting the ${cmd.backend} backend…` : 'Choosing a backend…' });
+    // The weights download while the backend starts.
+    const fetched = this.deps.fetchCheckpoint(cmd.checkpoints.agent);
+    fetched.catch(() => {}); // reported below, after the backend
     try {
-      post({ type: 'loading', stage: 'backend', message: cmd.backend ? `Starting the ${cmd.backend} backend…` : 'Choosing a backend…' });
       const choice = await this.deps.selectBackend({ forced: cmd.backend, wasmBaseUrl: cmd.wasmBaseUrl, onLost: (r) => this.backendLost(r) });
       this.backend = choice.backend;
-      this.wasmBaseUrl = cmd.wasmBaseUrl;
       post({ type: 'loading', stage: 'checkpoint', message: 'Loading the agent checkpoint…' });
-      this.checkpoint = await this.deps.fetchCheckpoint(cmd.checkpointUrl);
-      this.freshModel();
-      const heldOut = (this.checkpoint.manifest.card.success as { heldOut?: unknown } | undefined)?.heldOut;
+      this.agent = await fetched;
+      const heldOut = (this.agent.manifest.card.success as { heldOut?: unknown } | undefined)?.heldOut;
       post({ type: 'ready', ...choice, loadMs: performance.now() - t0, checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null });
       return true;
     } catch (e) {
-      const kind = e instanceof CheckpointError ? 'checkpoint' : this.backend === null ? 'backend' : 'internal';
+      const kind: ErrorKind = e instanceof CheckpointError ? 'checkpoint' : this.backend === null ? 'backend' : 'internal';
       const what = kind === 'checkpoint' ? 'The checkpoint could not be loaded' : kind === 'backend' ? 'No backend could start' : 'Loading failed';
       post({ type: 'error', kind, message: `${what}: ${(e as Error).message}` });
       return false;
     }
   }
 
-  private want(intent: Intent): void {
-    if (!this.loaded) return console.warn(`trainer worker: ${intent.type} before init was ignored`);
-    // The latest wish wins, except that a backend switch is never dropped for a reset or start.
-    if (this.intent?.type === 'switch' && intent.type !== 'switch') this.afterSwitch = intent;
-    else this.intent = intent;
-    this.wake();
-    void this.drive();
-  }
-
-  private resume(): void {
-    this.pauseNext = false;
-    const run = this.run;
-    if (!run?.paused) return;
-    run.paused = false;
-    if (run.pauseAnnounced) {
-      run.pauseAnnounced = false;
-      this.deps.post({ type: 'resumed', runId: run.id, step: run.records.length - 1 });
-    }
-    this.wake();
-  }
-
+  /** The one loop that touches the model: asks the table what to do until it says wait. */
   private async drive(): Promise<void> {
-    if (this.driving) return;
     this.driving = true;
     try {
-      if (!(await this.loaded)) return;
-      for (let i = this.takeIntent(); i; i = this.takeIntent()) await this.apply(i);
+      for (let p = plan(this.state); ; p = plan(this.state)) {
+        if (p.type === 'wait') break;
+        if (p.type === 'take') await this.job(p.job);
+        else if (p.type === 'step') await this.step();
+        else if (p.type === 'finish') this.finish();
+        else this.pauseRun();
+      }
     } catch (e) {
-      this.stopRun(`Training stopped: ${(e as Error).message}`, 'internal');
+      this.fail('internal', `Training stopped: ${(e as Error).message}`);
     } finally {
       this.driving = false;
     }
   }
 
-  private takeIntent(): Intent | null {
-    const i = this.intent ?? this.afterSwitch;
-    if (this.intent) this.intent = null;
-    else this.afterSwitch = null;
-    return i;
-  }
-
-  private async apply(intent: Intent): Promise<void> {
-    switch (intent.type) {
+  /** Takes the job at the head of the queue and does it. */
+  private async job(job: Job): Promise<void> {
+    switch (job.type) {
+      case 'switch':
+        this.input({ type: 'took' });
+        return this.switchBackend(job.cause);
       case 'reset':
-        this.endRun();
-        this.freshModel();
+        this.input({ type: 'took' });
+        this.dropWork();
         this.deps.post({ type: 'reset' });
         return;
       case 'start': {
-        this.endRun();
-        this.freshModel();
-        const run = this.newRun(intent.config);
-        this.deps.post({ type: 'started', runId: run.id, config: run.config });
-        return this.loop(run);
-      }
-      case 'switch':
-        return this.switchBackend(intent.reason);
-      default:
-        intent satisfies never;
-    }
-  }
-
-  private newRun(config: RunConfig): Run {
-    const trainer = new GrpoTrainer({ model: this.model!, config: this.grpo, faulty: config.faulty, seed: config.seed });
-    this.lastConfig = config;
-    this.run = { id: ++this.lastRunId, config, trainer, records: [], paused: this.pauseNext, pauseAnnounced: false, over: false };
-    this.pauseNext = false;
-    return this.run;
-  }
-
-  /** Steps the run until it ends, an intent arrives or the backend fails. */
-  private async loop(run: Run): Promise<void> {
-    const { post } = this.deps;
-    while (!this.intent && !run.over) {
-      // A run always posts its step 0 (the starting point) before it honours a pause.
-      if (run.paused && run.records.length > 0) {
-        if (!run.pauseAnnounced) post({ type: 'paused', runId: run.id, step: run.records.length - 1 });
-        run.pauseAnnounced = true;
-        await new Promise<void>((resolve) => (this.wakeUp = resolve));
-        continue;
-      }
-      const done = run.records.length - 1; // the last completed step
-      if (done >= run.config.steps) {
-        run.over = true;
-        const seconds = run.records.reduce((s, r) => s + r.timings.total, 0) / 1000;
-        post({ type: 'done', runId: run.id, summary: summarise(run.records, seconds) });
+        // The agent of the run this one restarts GRPO from; without it, the whole pipeline runs.
+        const agent = job.from !== null && this.work?.id === job.from ? this.work.agent : null;
+        this.input({ type: 'took', reuse: agent !== null });
+        const run = this.state.run!;
+        this.dropWork();
+        this.work = new RunWork(run.id, run.config, run.stages, this.sources(), agent);
+        this.deps.post({ type: 'started', runId: run.id, config: run.config, stages: [...run.stages], from: agent ? job.from : null });
         return;
       }
-      const pending = done < 0 ? run.trainer.initial() : run.trainer.next();
-      let record: StepRecord;
-      try {
-        record = await Promise.race([pending, this.lost.promise]);
-      } catch (e) {
-        pending.catch(() => {}); // a step abandoned on a lost device may still reject later
-        if (e instanceof BackendLost) return;
-        if (e instanceof NonFiniteLossError) return this.stopRun(e.message.replace(/^the/, 'The'), 'non-finite-loss');
-        throw e;
-      }
-      run.records.push(record);
-      const { numTensors, numBytes } = tf.memory();
-      post({ type: 'step', runId: run.id, record, memory: { numTensors, numBytes } });
-      await (this.deps.yieldToMessages ?? macrotask)();
+      default:
+        job satisfies never;
     }
   }
 
-  /** Moves to the next backend; a live run replays its completed steps there and goes on. */
-  private async switchBackend(reason: string): Promise<void> {
+  private sources() {
+    return {
+      recipe: this.recipe,
+      grpo: this.grpo,
+      evalEvery: STAGE_EVAL_EVERY,
+      agent: this.agent!,
+      pretrained: () => (this.pretrained ??= this.deps.fetchCheckpoint(this.urls!.pretrained).catch((e) => {
+        this.pretrained = null; // a later run may try again
+        throw e;
+      })),
+    };
+  }
+
+  private async step(): Promise<void> {
+    const work = this.work!;
+    const pending = work.step();
+    let out: Awaited<typeof pending>;
+    try {
+      out = await Promise.race([pending, this.lost.promise]);
+    } catch (e) {
+      pending.catch(() => {}); // a step abandoned on a lost device may still reject later
+      if (e instanceof BackendLost || e instanceof Abandoned) return; // the switch waits at the head of the queue
+      if (e instanceof NonFiniteLossError) return this.fail('non-finite-loss', e.message.replace(/^the/, 'The'));
+      if (e instanceof CheckpointError) return this.fail('checkpoint', `The worksheet model could not be loaded: ${e.message}`);
+      throw e;
+    }
+    const { complete, ...record } = out;
+    const { numTensors, numBytes } = tf.memory();
+    this.deps.post({ type: 'step', runId: work.id, memory: { numTensors, numBytes }, ...record });
+    this.input({ type: 'stepped', stage: record.stage, step: record.record.step, complete });
+    await (this.deps.yieldToMessages ?? macrotask)();
+  }
+
+  private finish(): void {
+    const work = this.work!;
+    const { grpo, sftHeldOut, seconds } = work.summary();
+    this.deps.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, stageSeconds: seconds });
+    this.input({ type: 'finished' });
+  }
+
+  private pauseRun(): void {
+    const run = this.state.run!;
+    this.deps.post({ type: 'paused', runId: run.id, stage: run.stage, step: run.step });
+    this.input({ type: 'paused' });
+  }
+
+  private fail(kind: ErrorKind, message: string): void {
+    this.deps.post({ type: 'error', kind, message, runId: this.state.run?.id });
+    this.input({ type: 'failed' });
+  }
+
+  /** Moves to the next backend; a live run replays its current stage there and goes on. */
+  private async switchBackend(cause: string): Promise<void> {
     const from = this.backend!;
-    const run = this.run;
     this.lost = deferredLoss();
+    const run = this.state.run;
     let choice: BackendChoice;
     try {
       choice = await this.deps.selectBackend({ after: from, wasmBaseUrl: this.wasmBaseUrl, onLost: (r) => this.backendLost(r) });
     } catch (e) {
-      if (run) run.over = true;
-      this.deps.post({ type: 'error', kind: 'device-lost', message: `${reason}, and the run stopped: ${(e as Error).message}`, runId: run?.id });
+      this.dropWork();
+      this.deps.post({ type: 'error', kind: 'device-lost', message: `${cause}, and no other backend could start: ${(e as Error).message}`, runId: run?.id });
+      if (isLive(run)) this.input({ type: 'failed' });
       return;
     }
     this.backend = choice.backend;
-    this.freshModel();
-    const step = Math.max(run ? run.records.length - 1 : 0, 0);
-    const live = run !== null && !run.over;
-    if (live) {
-      // Same seed, same calculator: replaying the completed steps rebuilds the weights, the
-      // optimiser's moments and the random streams on the new backend.
-      const trainer = new GrpoTrainer({ model: this.model!, config: this.grpo, faulty: run.config.faulty, seed: run.config.seed });
-      for (let s = 1; s <= step && !this.intent; s++) await trainer.next();
-      tryDispose(() => run.trainer.dispose());
-      run.trainer = trainer;
-    }
-    const replayed = live && step > 0 ? `; steps 1–${step} were replayed there` : '';
-    const message = `${reason}; continuing on ${choice.backend} (${choice.reason})${replayed}`;
-    this.deps.post({ type: 'backend-switched', runId: run?.id ?? 0, from, to: choice.backend, reason: message, step });
-    if (live) return this.loop(run);
+    // A start or reset waiting behind the switch replaces the run: replaying it would be wasted.
+    const superseded = () => this.state.queue.some((j) => j.type !== 'switch');
+    const work = isLive(this.state.run) ? this.work : null;
+    const live = work !== null;
+    const stage = work?.stage ?? null;
+    const step = Math.max(work?.lastStepOfStage ?? 0, 0);
+    const replayed = live && (await work.replay(superseded));
+    const label = stage === 'grpo' ? 'GRPO steps' : stage === 'sft' ? 'fine-tuning steps' : 'pre-training steps';
+    const what = replayed && step > 0 ? `; ${label} 1–${step} were replayed there` : live && !replayed ? '; the run was dropped for the new one' : '';
+    this.deps.post({
+      type: 'backend-switched', runId: live ? work.id : 0, from, to: choice.backend,
+      cause: `${cause}; continuing on ${BACKEND_LABEL[choice.backend]}${what}`, reason: choice.reason, skipped: choice.skipped,
+      stage, step, replayed,
+    });
   }
 
-  private stopRun(message: string, kind: 'non-finite-loss' | 'internal'): void {
-    const run = this.run;
-    if (run) run.over = true;
-    this.deps.post({ type: 'error', kind, message, runId: run?.id });
-  }
-
-  private endRun(): void {
-    if (!this.run) return;
-    tryDispose(() => this.run!.trainer.dispose());
-    this.run = null;
-  }
-
-  /** The checkpoint's weights, decoded again: every run starts from exactly the same point. */
-  private freshModel(): void {
-    this.disposeModel();
-    const { manifest, weights, where } = this.checkpoint!;
-    this.model = decodeCheckpoint(manifest, weights, where);
-  }
-
-  private disposeModel(): void {
-    if (!this.model) return;
-    const params = Object.values(this.model.params);
-    this.model = null;
-    tryDispose(() => tf.dispose(params));
-  }
-
-  private wake(): void {
-    this.wakeUp?.();
-    this.wakeUp = null;
-  }
-}
-
-/** Tensors on a lost device may refuse to be disposed; the engine forgets them anyway. */
-function tryDispose(f: () => void): void {
-  try {
-    f();
-  } catch (e) {
-    console.warn('trainer worker: dispose failed', e);
+  private dropWork(): void {
+    const work = this.work;
+    this.work = null;
+    if (work) tryDispose(() => work.dispose());
   }
 }
 

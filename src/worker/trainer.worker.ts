@@ -1,21 +1,20 @@
 /**
- * The training worker's entry: one listener, commands checked before use, and the only caller
- * of postMessage. Everything else lives in session.ts (the state machine), backend.ts and
- * checkpoint-fetch.ts.
+ * The training worker's entry: one listener, commands checked before use, the only caller of
+ * postMessage, and a heartbeat for the page's watchdog. Everything else lives in session.ts
+ * (the driver), session-table.ts (the command table), backend.ts and checkpoint-fetch.ts.
  */
 /// <reference lib="webworker" />
+import { isCommand } from '../protocol/guards';
+import type { WorkerEvent } from '../protocol/messages';
 import { selectBackend } from './backend';
 import { fetchCheckpoint } from './checkpoint-fetch';
-import { isCommand, type WorkerEvent } from './protocol';
 import { TrainerSession } from './session';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const session = new TrainerSession({
-  post: (event: WorkerEvent) => self.postMessage(event),
-  selectBackend,
-  fetchCheckpoint: (url) => fetchCheckpoint(url),
-});
+const post = (event: WorkerEvent) => self.postMessage(event);
+
+const session = new TrainerSession({ post, selectBackend, fetchCheckpoint: (url) => fetchCheckpoint(url) });
 
 self.addEventListener('message', (e: MessageEvent<unknown>) => {
   if (!isCommand(e.data)) {
@@ -24,3 +23,6 @@ self.addEventListener('message', (e: MessageEvent<unknown>) => {
   }
   session.handle(e.data);
 });
+
+// Fires whenever the event loop is free: between steps, and while a GPU backend computes.
+setInterval(() => post({ type: 'alive' }), 1000);

@@ -1,7 +1,8 @@
 // Headless Chromium for the browser tests: Debian's /usr/bin/chromium through playwright-core
 // (no browser download), and helpers to open the harness page and wait on the hook's state.
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { TrainerState } from '../../src/worker/trainer-state';
+import type { RunConfig } from '../../src/protocol/messages';
+import type { TrainerState } from '../../src/trainer/trainer-state';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -16,6 +17,8 @@ export function launch(): Promise<Browser> {
   });
 }
 
+const DEFAULT_RUN: RunConfig = { start: 'agent', faulty: false, seed: 1, steps: 40 };
+
 export interface Harness {
   page: Page;
   /** Console lines from the page and its workers. */
@@ -25,8 +28,8 @@ export interface Harness {
   /** Waits until `test(state)` holds; the test runs in the page, so it must be self-contained. */
   until(test: (s: TrainerState) => boolean, timeoutMs?: number): Promise<TrainerState>;
   call(action: 'pause' | 'resume' | 'reset' | 'restartWorker'): Promise<void>;
-  start(config: { faulty: boolean; seed: number; steps: number }): Promise<void>;
-  setFaulty(faulty: boolean): Promise<void>;
+  start(config: Partial<RunConfig>): Promise<void>;
+  configure(config: Partial<RunConfig>): Promise<void>;
 }
 
 /** Opens the harness page; `query` like '?backend=cpu'. */
@@ -50,7 +53,7 @@ export async function openHarness(browser: Browser, siteUrl: string, query = '')
       return state();
     },
     call: (action) => page.evaluate((a) => window.trainer![a](), action),
-    start: (config) => page.evaluate((c) => window.trainer!.start(c), config),
-    setFaulty: (faulty) => page.evaluate((f) => window.trainer!.setFaulty(f), faulty),
+    start: (config) => page.evaluate((c) => window.trainer!.start(c), { ...DEFAULT_RUN, ...config }),
+    configure: (config) => page.evaluate((c) => window.trainer!.configure(c), { ...DEFAULT_RUN, ...config }),
   };
 }

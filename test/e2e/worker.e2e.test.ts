@@ -1,12 +1,11 @@
 // The training worker in real headless Chromium (a built copy, served under a sub-path): backend
-// choice, the step stream, pause/resume/reset/setFaulty through the hook, broken checkpoints,
+// choice, the step stream, pause/resume/reset/configure through the hook, broken checkpoints,
 // the tensor count, and the same numbers as the Node workshop. Per-step times are printed.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { StepRecord } from '../../src/rl/trainer';
-import type { BackendName, WorkerEvent } from '../../src/worker/protocol';
+import type { BackendName, StepRecord, WorkerEvent } from '../../src/protocol/messages';
 import { launch, openHarness, type Harness } from './browser';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -65,7 +64,7 @@ describe('the training worker, through the useTrainer hook', () => {
 
   it('streams a short run step by step with plausible values, then a summary', async () => {
     const h = await ready();
-    await h.start({ faulty: false, seed: 1, steps: 3 });
+    await h.start({ steps: 3 });
     const s = await h.until((t) => t.status === 'done');
     expect(s.run!.steps).toHaveLength(4);
     s.run!.steps.forEach(plausible);
@@ -75,30 +74,29 @@ describe('the training worker, through the useTrainer hook', () => {
     await h.page.close();
   });
 
-  it('stops the stream on pause and continues it on resume', async () => {
-    const h = await ready();
-    await h.start({ faulty: false, seed: 1, steps: 40 });
+  it('says “pausing” at once, stops the stream on pause and continues it on resume', async () => {
+    const h = await ready('?backend=cpu'); // seconds per step: time to see "pausing"
+    await h.start({ steps: 40 });
     await h.until((t) => (t.run?.steps.length ?? 0) >= 2);
     await h.call('pause');
+    await h.until((t) => t.status === 'pausing', 2000); // at once, while the step in flight finishes
     const paused = await h.until((t) => t.status === 'paused');
     const n = paused.run!.steps.length;
-    await h.page.waitForTimeout(1500); // several steps' worth on WASM
-    expect((await h.state()).run!.steps).toHaveLength(n);
     await h.call('resume');
     await h.until((t) => t.status === 'running');
-    const after = await h.page.waitForFunction((k) => window.trainer!.run!.steps.length >= k, n + 2).then(h.state);
+    const after = await h.page.waitForFunction((k) => window.trainer!.run!.steps.length >= k, n + 1, { timeout: 60_000 }).then(h.state);
     expect(after.run!.steps.map((r) => r.step)).toEqual(after.run!.steps.map((_, i) => i));
     await h.page.close();
   });
 
   it('starts again from step 0 after a reset, keeping the stopped run as a previous one', async () => {
     const h = await ready();
-    await h.start({ faulty: false, seed: 1, steps: 40 });
+    await h.start({ steps: 40 });
     const before = await h.until((t) => (t.run?.steps.length ?? 0) >= 3);
     await h.call('reset');
     const reset = await h.until((t) => t.status === 'ready' && t.run === null);
     expect(reset.previous.at(-1)!.end).toBe('stopped');
-    await h.start({ faulty: false, seed: 1, steps: 40 });
+    await h.start({ steps: 40 });
     const again = await h.until((t) => (t.run?.steps.length ?? 0) >= 2);
     expect(again.run!.steps[0]!.step).toBe(0);
     // The same checkpoint and seed give the same first steps.
@@ -106,13 +104,15 @@ describe('the training worker, through the useTrainer hook', () => {
     await h.page.close();
   });
 
-  it('restarts with the faulty calculator on setFaulty, keeping seed and steps, and keeps the finished run', async () => {
+  it('restarts GRPO with the faulty calculator on configure, from the same agent, and keeps the finished run', async () => {
     const h = await ready();
-    await h.start({ faulty: false, seed: 3, steps: 2 });
+    await h.start({ seed: 3, steps: 2 });
     await h.until((t) => t.status === 'done');
-    await h.setFaulty(true);
+    await h.configure({ faulty: true, seed: 3, steps: 2 });
     const s = await h.until((t) => t.status === 'done' && t.run!.config.faulty);
-    expect(s.run!.config).toEqual({ faulty: true, seed: 3, steps: 2 });
+    expect(s.run!.config).toEqual({ start: 'agent', faulty: true, seed: 3, steps: 2 });
+    expect(s.run!.from).toBe(s.previous.at(-1)!.runId);
+    expect(s.run!.steps[0]!.heldOut).toBe(s.previous.at(-1)!.steps[0]!.heldOut);
     expect(s.previous.at(-1)!.end).toBe('done');
     expect(s.previous.at(-1)!.config.faulty).toBe(false);
     expect(s.run!.steps.slice(1).some((r) => r.lies > 0)).toBe(true);
@@ -124,7 +124,7 @@ describe('the training worker, through the useTrainer hook', () => {
     const s0 = await h.state();
     expect(s0.ready!.backend).toBe('cpu');
     expect(s0.ready!.reason).toMatch(/asked for/);
-    await h.start({ faulty: false, seed: 1, steps: 2 });
+    await h.start({ steps: 2 });
     const s = await h.until((t) => t.status === 'done');
     s.run!.steps.forEach(plausible);
     note('cpu', s.run!.steps);
@@ -136,7 +136,7 @@ describe('the training worker, through the useTrainer hook', () => {
     const s0 = await h.state();
     expect(s0.ready!.backend).toBe('webgpu');
     expect(s0.ready!.reason).toMatch(/software adapter/);
-    await h.start({ faulty: false, seed: 1, steps: 1 });
+    await h.start({ steps: 1 });
     const s = await h.until((t) => t.status === 'done', 110_000);
     s.run!.steps.forEach(plausible);
     // dataSync() on this backend returned zeros in our probe: a real held-out score shows it did not,
@@ -147,7 +147,7 @@ describe('the training worker, through the useTrainer hook', () => {
     await h.page.close();
   }, 120_000);
 
-  it('reports a worker that dies, and restartWorker brings up a fresh one', async () => {
+  it('reports a worker that dies with an error, and restartWorker brings up a fresh one', async () => {
     const h = await ready();
     const [worker] = h.page.workers();
     await worker!.evaluate(() => setTimeout(() => {
@@ -158,6 +158,24 @@ describe('the training worker, through the useTrainer hook', () => {
     expect(dead.error!.message).toMatch(/boom/);
     await h.call('restartWorker');
     await h.until((t) => t.status === 'ready');
+    await h.page.close();
+  });
+
+  it('notices a worker that stops mid-run without an error, within seconds', async () => {
+    const h = await ready();
+    await h.start({ steps: 40 });
+    await h.until((t) => (t.run?.steps.length ?? 0) >= 3);
+    const [worker] = h.page.workers();
+    const t0 = Date.now();
+    void worker!.evaluate(() => self.close()).catch(() => {}); // gone: no error event, no more messages
+    const dead = await h.until((t) => t.status === 'dead', 20_000);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(dead.error!.message).toMatch(/sent nothing for \d+ s/);
+    expect(dead.run!.steps.length).toBeGreaterThanOrEqual(3);
+    await h.call('restartWorker');
+    await h.until((t) => t.status === 'ready');
+    await h.start({ steps: 1 });
+    await h.until((t) => t.status === 'done');
     await h.page.close();
   });
 });
@@ -181,7 +199,7 @@ describe('a broken checkpoint', () => {
 
   it('whose loss overflows stops the run at step 1 with a non-finite-loss error, keeping step 0', async () => {
     const h = await ready('?checkpoint=broken/overflowing/');
-    await h.start({ faulty: false, seed: 1, steps: 3 });
+    await h.start({ steps: 3 });
     const s = await h.until((t) => t.status === 'error');
     expect(s.error!.kind).toBe('non-finite-loss');
     expect(s.error!.message).toMatch(/NaN at step 1/);
@@ -192,7 +210,7 @@ describe('a broken checkpoint', () => {
 });
 
 describe('a worker driven by raw messages', () => {
-  const config = { faulty: true, seed: 5, steps: 4 };
+  const config = { start: 'agent', faulty: true, seed: 5, steps: 4 };
   let events: WorkerEvent[] = [];
   let warnings: string[] = [];
 
@@ -208,18 +226,24 @@ describe('a worker driven by raw messages', () => {
     });
     await page.evaluate((c) => {
       const w = window.raw!.worker;
-      w.postMessage({ type: 'init', checkpointUrl: new URL('checkpoints/agent/', document.baseURI).href, backend: 'wasm' });
+      const folder = (p: string) => new URL(p, document.baseURI).href;
+      w.postMessage({ type: 'init', checkpoints: { agent: folder('checkpoints/agent/'), pretrained: folder('checkpoints/pretrained/') }, backend: 'wasm' });
       w.postMessage({ type: 'start', config: c });
+      // Pause after step 1 and resume once paused: nothing may stream in between.
+      w.addEventListener('message', (e: MessageEvent<{ type: string; stage?: string; record?: { step: number } }>) => {
+        if (e.data.type === 'step' && e.data.record!.step === 1) w.postMessage({ type: 'pause' });
+        if (e.data.type === 'paused') w.postMessage({ type: 'resume' });
+      });
     }, config);
     await page.waitForFunction(() => window.raw!.events.some((e) => e.type === 'done' || e.type === 'error'), undefined, { timeout: 60_000 });
-    events = await page.evaluate(() => window.raw!.events);
+    events = (await page.evaluate(() => window.raw!.events)).filter((e) => e.type !== 'alive');
     warnings = [...warnings];
     await page.close();
   });
 
   it('ignores malformed and unknown commands with a console warning', () => {
     expect(warnings.filter((w) => w.includes('ignored a malformed or unknown command'))).toHaveLength(6);
-    expect(events.map((e) => e.type)).toEqual(['loading', 'loading', 'ready', 'started', 'step', 'step', 'step', 'step', 'step', 'done']);
+    expect(events.map((e) => e.type)).toEqual(['loading', 'loading', 'ready', 'started', 'step', 'step', 'paused', 'resumed', 'step', 'step', 'step', 'done']);
   });
 
   it('keeps tf.memory().numTensors flat across steps once the optimiser is warm', () => {
@@ -232,7 +256,7 @@ describe('a worker driven by raw messages', () => {
   it("gives the same held-out success and mean reward per step as the Node workshop on WASM", () => {
     const out = execFileSync('npx', ['tsx', 'scripts/workshop.ts', '--json', '--backend', 'wasm', '--faulty', '--seed', String(config.seed), '--steps', String(config.steps)], { cwd: ROOT, encoding: 'utf8' });
     const node = JSON.parse(out.trim().split('\n').at(-1)!) as { heldOut: number[]; meanReward: number[] };
-    const steps = events.flatMap((e) => (e.type === 'step' ? [e.record] : []));
+    const steps = events.flatMap((e) => (e.type === 'step' && e.stage === 'grpo' ? [e.record] : []));
     expect(steps.map((r) => r.heldOut)).toEqual(node.heldOut);
     expect(steps.slice(1).map((r) => r.meanReward)).toEqual(node.meanReward);
   });

@@ -52,6 +52,25 @@ describe('a checkpoint', () => {
     expect(errorOf(() => loadCheckpoint(dir)).message).toMatch(/manifest\.json: is not valid JSON/);
   });
 
+  it('whose vocabulary size differs from the vocabulary is refused, naming the file', async () => {
+    const { dir } = await savedTiny();
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
+    m.model.vocabSize = 17;
+    for (const w of m.weights) if (w.name === 'wte') w.shape = [17, 16];
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
+    expect(errorOf(() => loadCheckpoint(dir)).message).toMatch(/manifest\.json: model\.vocabSize is 17, but the vocabulary ".*" has 16 characters/);
+  });
+
+  it('whose weightsFile leaves its folder is refused', async () => {
+    const { dir } = await savedTiny();
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
+    for (const bad of ['../agent/weights.bin', 'sub/weights.bin', 'https://elsewhere.example/w.bin', '..', '']) {
+      m.weightsFile = bad;
+      writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
+      expect(errorOf(() => loadCheckpoint(dir)).message, bad).toMatch(/is not a plain file name in the checkpoint's folder/);
+    }
+  });
+
   it('with a wrong shape names the weight and both shapes', async () => {
     const { dir } = await savedTiny();
     const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));

@@ -3,39 +3,42 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
+import { INITIAL_STATE, type TrainerState } from '../../src/trainer/trainer-state';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 import { run } from './fixtures';
 
 const noop = () => {};
 const PROPS: FigureProps = {
-  plate: PLATE, status: 'ready', ready: null, run: null, previous: [], error: null, stepsPerSecond: null,
-  faulty: false, totalSteps: 40, reference: null, notes: [],
-  onRun: noop, onPause: noop, onReset: noop, onFaulty: noop, onRestart: noop,
+  plate: PLATE, trainer: { ...INITIAL_STATE, status: 'ready', loading: null }, run: null, previous: [],
+  settings: { start: 'agent', faulty: false }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
+  onRun: noop, onPause: noop, onReset: noop, onSettings: noop, onRestart: noop,
 };
-const render = (over: Partial<FigureProps>) => renderToStaticMarkup(createElement(Figure, { ...PROPS, ...over }));
+type Over = Partial<Omit<FigureProps, 'trainer'>> & { trainer?: Partial<TrainerState> };
+const render = (over: Over) =>
+  renderToStaticMarkup(createElement(Figure, { ...PROPS, ...over, trainer: { ...PROPS.trainer, ...over.trainer } }));
 
 describe('the figure', () => {
   it('before any run: charts say “no data yet”, the button says Run, the switch is labelled', () => {
-    const html = render({ status: 'loading' });
+    const html = render({ trainer: { status: 'loading' } });
     expect(html).toContain('role="img" aria-label="Held-out success, no data yet"');
     expect(html).toContain('role="img" aria-label="Mean reward, no data yet"');
-    expect(html).toMatch(/<button type="button" class="run" disabled="">.*Run<\/button>/);
+    expect(html).toMatch(/<button type="button" class="run" aria-disabled="true">.*Run<\/button>/);
     expect(html).toMatch(/<label class="switch"><input type="checkbox" role="switch"[^>]*>\s*<span>Faulty calculator/);
     expect(html).toContain('<progress aria-label="Loading TensorFlow.js and the checkpoint"');
   });
 
   it('while a run goes: a Pause button, labels with the latest step, readouts filled', () => {
-    const html = render({ status: 'running', run: run(1, false, 12), stepsPerSecond: 1.5 });
-    expect(html).toMatch(/class="run">.*Pause<\/button>/);
+    const html = render({ trainer: { status: 'running', stepsPerSecond: 1.5 }, run: run(1, false, 12) });
+    expect(html).toMatch(/class="run" aria-disabled="false">.*Pause<\/button>/);
     expect(html).toContain('aria-label="Held-out success, step 12 of 40: 80%"');
     expect(html).toMatch(/aria-label="Mean reward, step 12 of 40: \d+%"/);
     expect(html).toMatch(/data-testid="readout">77% → 80%</);
-    expect(html).toContain('1.50 steps/s');
-    expect(html).toContain('step 12 of 40');
+    expect(html).toContain('1.5 steps/s');
+    expect(html).toContain('GRPO · step 12 of 40');
   });
 
   it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
-    const html = render({ status: 'running', faulty: true, run: run(2, true, 5), previous: [run(1, false, 40)] });
+    const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', faulty: true }, run: run(2, true, 5), previous: [run(1, false, 40)] });
     // two charts and the legend's swatch each
     expect(html.match(/class="series tone-reliable dim"/g)).toHaveLength(3);
     expect(html.match(/class="series tone-faulty"/g)).toHaveLength(3);
@@ -44,7 +47,7 @@ describe('the figure', () => {
   });
 
   it('shows one group of episodes with model and environment characters apart, and marks a lie', () => {
-    const html = render({ status: 'running', faulty: true, run: run(2, true, 3) });
+    const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', faulty: true }, run: run(2, true, 3) });
     expect(html).toContain('group 1 of 8');
     expect(html.match(/<tr[^>]*><td><code class="transcript">/g)).toHaveLength(8);
     expect(html).toContain('<span class="by-m" data-author="m">B23+45|</span>');
@@ -62,7 +65,7 @@ describe('the figure', () => {
   });
 
   it('shows the URL notes and the worker’s error in words', () => {
-    const html = render({ status: 'dead', error: 'The training worker stopped: boom.', notes: ['Ignored seed=x: expected a whole number.'] });
+    const html = render({ trainer: { status: 'dead', error: { kind: 'worker', message: 'The training worker stopped: boom.' } }, notes: ['Ignored seed=x: expected a whole number.'] });
     expect(html).toContain('The training worker stopped: boom.');
     expect(html).toContain('Restart the trainer');
     expect(html).toContain('Ignored seed=x');

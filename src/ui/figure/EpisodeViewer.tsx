@@ -17,14 +17,15 @@ export function EpisodeViewer({ record, groupSize = GRPO.episodesPerSum }: { rec
       <header className="episodes-head">
         <h3>Episodes{record && record.episodes.length > 0 ? ` of step ${record.step}` : ''}</h3>
         <div className="group-nav" role="group" aria-label="Choose a group">
-          <button type="button" onClick={() => setGroup(Math.max(0, g - 1))} disabled={g === 0 || groups === 0} aria-label="Previous group">
+          {/* aria-disabled, not disabled: a focused button that disables itself would drop focus to the page. */}
+          <button type="button" onClick={() => setGroup(Math.max(0, g - 1))} aria-disabled={g === 0 || groups === 0} aria-label="Previous group">
             ‹
           </button>
           <span aria-live="polite">
             {groups > 0 ? `group ${g + 1} of ${groups}` : 'no episodes yet'}
             {sum && `: ${sum.a}+${sum.b}`}
           </span>
-          <button type="button" onClick={() => setGroup(Math.min(groups - 1, g + 1))} disabled={g >= groups - 1} aria-label="Next group">
+          <button type="button" onClick={() => setGroup(Math.max(0, Math.min(groups - 1, g + 1)))} aria-disabled={g >= groups - 1} aria-label="Next group">
             ›
           </button>
         </div>

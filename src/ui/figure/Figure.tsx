@@ -1,37 +1,36 @@
 /**
- * The live figure, from plain props: controls and status, the two charts with their readouts,
- * the legend, the episode viewer and the plate's numbers beside the reader's run.
+ * The live figure, from plain props: controls and status, the two GRPO charts with their
+ * readouts, the legend, the episode viewer and the plate's numbers beside the reader's run.
  */
 import type { PlateText } from '../../plate/types';
-import { Controls } from './Controls';
+import type { TrainerState } from '../../trainer/trainer-state';
+import type { AutoPauseReason } from '../useAutoPause';
+import { Controls, type Settings } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
 import { Legend } from './Legend';
 import { LineChart } from './LineChart';
-import { earlierRuns, markers, platePhrase, plateRows, readout, seriesOf } from './model';
+import { earlierRuns, markers, platePhrase, plateRows, position, readout, seriesOf } from './model';
 import { NumbersTable } from './NumbersTable';
 import { Readout } from './Readout';
 import { referenceBand, type ReferenceState } from './reference';
 import { StatusLine } from './StatusLine';
-import { toneOf, type ReadyInfo, type RunView, type TrainerStatus } from './types';
+import { toneOf, type RunView } from './types';
 
 export interface FigureProps {
   plate: PlateText;
-  status: TrainerStatus;
-  loadingMessage?: string;
-  ready: ReadyInfo | null;
+  trainer: TrainerState;
+  /** The live run as drawn (null once Reset cleared it). */
   run: RunView | null;
   previous: readonly RunView[];
-  error: string | null;
-  stepsPerSecond: number | null;
-  /** The calculator the next run uses (the switch's state). */
-  faulty: boolean;
+  settings: Settings;
   totalSteps: number;
   reference: ReferenceState;
   notes: readonly string[];
+  autoPaused: AutoPauseReason | null;
   onRun: () => void;
   onPause: () => void;
   onReset: () => void;
-  onFaulty: (faulty: boolean) => void;
+  onSettings: (s: Settings) => void;
   onRestart: () => void;
 }
 
@@ -41,27 +40,38 @@ const CHARTS = [
 ] as const;
 
 export function Figure(p: FigureProps) {
+  const t = p.trainer;
   const steps = p.run?.config.steps ?? p.totalSteps;
-  const faulty = p.run?.config.faulty ?? p.faulty;
+  const faulty = p.run?.config.faulty ?? p.settings.faulty;
   const earlier = earlierRuns(p.run, p.previous);
   const calculators = [...new Set([...earlier.map((r) => r.config.faulty), faulty])];
   const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
   const refLabel = ref ? `reference runs (precomputed)${ref.placeholder ? ' — placeholder curves, not real runs' : ''}` : null;
-  const last = p.run?.steps.at(-1) ?? null;
   const latestWithEpisodes = [...(p.run?.steps ?? [])].reverse().find((r) => r.episodes.length > 0) ?? null;
+  const notes = p.reference && 'unavailable' in p.reference ? [...p.notes, p.reference.unavailable] : p.notes;
 
   return (
     <div className="figure-body">
-      <Controls status={p.status} faulty={p.faulty} onRun={p.onRun} onPause={p.onPause} onReset={p.onReset} onFaulty={p.onFaulty} />
+      <Controls
+        status={t.status}
+        settings={p.settings}
+        canReset={p.run !== null || p.previous.length > 0}
+        onRun={p.onRun}
+        onPause={p.onPause}
+        onReset={p.onReset}
+        onSettings={p.onSettings}
+      />
       <StatusLine
-        status={p.status}
-        loadingMessage={p.loadingMessage}
-        ready={p.ready}
-        step={last?.step ?? null}
-        steps={steps}
-        stepsPerSecond={p.stepsPerSecond}
-        error={p.error ?? (p.reference && 'error' in p.reference ? p.reference.error : null)}
-        notes={p.notes}
+        status={t.status}
+        loadingMessage={t.loading ?? undefined}
+        ready={t.ready}
+        backend={t.backend}
+        lastSwitch={t.lastSwitch}
+        position={p.run ? position(p.run) : null}
+        stepsPerSecond={t.stepsPerSecond}
+        autoPaused={p.autoPaused}
+        error={t.error?.message ?? null}
+        notes={notes}
         onRestart={p.onRestart}
       />
       <Legend live={p.run ? toneOf(faulty) : null} earlier={earlier.map((r) => toneOf(r.config.faulty))} referenceLabel={refLabel} />

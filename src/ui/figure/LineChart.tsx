@@ -7,6 +7,7 @@
 import * as d3 from 'd3';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { BandPoint, Marker, Series } from './types';
+import { pct } from '../format';
 import { useWidth } from './useWidth';
 
 interface Props {
@@ -23,7 +24,6 @@ interface Props {
 
 const HEIGHT = 200;
 const M = { top: 16, right: 58, bottom: 28, left: 40 };
-const pct = d3.format('.0%');
 type Point = readonly [number, number];
 
 export function chartLabel(name: string, steps: number, live: Series | null): string {

@@ -1,14 +1,25 @@
-/** What the trainer is doing, in words: loading, the backend and why, the step, the speed, errors. */
-import type { ReadyInfo, TrainerStatus } from './types';
+/**
+ * What the trainer is doing, in words: loading, the stage and step, the speed, the backend in
+ * use and why (after a switch too), why it paused by itself, errors with a way out, and notes.
+ */
+import { BACKEND_LABEL } from '../../protocol/backends';
+import type { Stage } from '../../protocol/messages';
+import type { AutoPauseReason } from '../useAutoPause';
+import type { BackendInfo, BackendSwitch, ReadyInfo, TrainerStatus } from './types';
 
 interface Props {
   status: TrainerStatus;
   loadingMessage?: string;
   ready: ReadyInfo | null;
-  step: number | null;
-  steps: number;
+  backend: BackendInfo | null;
+  lastSwitch: BackendSwitch | null;
+  /** The stage, step and step count of the latest record, if any. */
+  position: { stage: Stage; step: number; steps: number } | null;
   stepsPerSecond: number | null;
+  autoPaused: AutoPauseReason | null;
+  /** An error that stopped the trainer or the run (shown as an alert). */
   error: string | null;
+  /** Sentences about what is missing but does not stop anything (not alerts). */
   notes: readonly string[];
   onRestart: () => void;
 }
@@ -17,63 +28,80 @@ const WORD: Record<TrainerStatus, string> = {
   loading: 'Loading',
   ready: 'Ready',
   running: 'Training',
+  pausing: 'Pausing…',
   paused: 'Paused',
   done: 'Finished',
   error: 'Error',
   dead: 'Stopped',
 };
 
-const BACKEND: Record<string, string> = { webgpu: 'WebGPU', webgl: 'WebGL', wasm: 'WebAssembly', cpu: 'plain JavaScript (CPU)' };
+export const STAGE_NAME: Record<Stage, string> = { pretrain: 'Pre-training', sft: 'Fine-tuning', grpo: 'GRPO' };
 
-export function StatusLine({ status, loadingMessage, ready, step, steps, stepsPerSecond, error, notes, onRestart }: Props) {
+const AUTO_PAUSE: Record<AutoPauseReason, string> = {
+  'out of view': 'while the figure is out of view; it goes on when you scroll back',
+  'tab hidden': 'while this tab is hidden; it goes on when you come back',
+};
+
+export function StatusLine(p: Props) {
+  const { status, position, backend, lastSwitch } = p;
   return (
     <div className="status">
       <p className="status-line">
         <span className={`status-word state-${status}`} role="status">
           {WORD[status]}
         </span>
+        {(status === 'paused' || status === 'pausing') && p.autoPaused && (
+          <span className="status-why" aria-live="polite">
+            {AUTO_PAUSE[p.autoPaused]}
+          </span>
+        )}
         {status === 'loading' && (
           <>
             <progress aria-label="Loading TensorFlow.js and the checkpoint" />
-            <span>{loadingMessage ?? 'Loading TensorFlow.js and the agent checkpoint…'}</span>
+            <span>{p.loadingMessage ?? 'Loading TensorFlow.js and the agent checkpoint…'}</span>
           </>
         )}
-        {step !== null && (
+        {position && (
           <span data-testid="status-step">
-            step {step} of {steps}
+            {STAGE_NAME[position.stage]} · step {position.step} of {position.steps}
           </span>
         )}
-        {stepsPerSecond !== null && stepsPerSecond > 0 && <span>{stepsPerSecond.toFixed(2)} steps/s</span>}
+        {p.stepsPerSecond !== null && p.stepsPerSecond > 0 && <span>{p.stepsPerSecond.toFixed(1)} steps/s</span>}
       </p>
-      {ready && (
+      {backend && (
         <p className="status-backend">
-          Backend: <strong>{BACKEND[ready.backend] ?? ready.backend}</strong> — {ready.reason}
-          {ready.loadMs > 0 && <> Loaded in {(ready.loadMs / 1000).toFixed(1)} s.</>}
+          Backend: <strong>{BACKEND_LABEL[backend.backend]}</strong> — {backend.reason}
+          {p.ready && p.ready.loadMs > 0 && !lastSwitch && <> Loaded in {(p.ready.loadMs / 1000).toFixed(1)} s.</>}
         </p>
       )}
-      {ready && ready.skipped.length > 0 && (
+      {lastSwitch && (
+        <p className="status-switch">
+          Switched from {BACKEND_LABEL[lastSwitch.from]} to {BACKEND_LABEL[lastSwitch.to]}: {lastSwitch.cause}.
+        </p>
+      )}
+      {backend && backend.skipped.length > 0 && (
         <details className="status-skipped">
           <summary>Why not the other backends</summary>
           <ul>
-            {ready.skipped.map((s) => (
+            {backend.skipped.map((s) => (
               <li key={s.backend}>
-                {BACKEND[s.backend] ?? s.backend}: {s.reason}
+                {BACKEND_LABEL[s.backend]}: {s.reason}
               </li>
             ))}
           </ul>
         </details>
       )}
-      {error && (
+      {p.error && (
         <p className="status-error" role="alert">
-          {error}{' '}
+          {p.error}{' '}
           {(status === 'dead' || status === 'error') && (
-            <button type="button" onClick={onRestart}>
+            <button type="button" onClick={p.onRestart}>
               Restart the trainer
             </button>
           )}
         </p>
       )}
-      {notes.map((n) => (
+      {p.notes.map((n) => (
         <p key={n} className="status-note">
           {n}
         </p>

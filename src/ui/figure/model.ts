@@ -2,13 +2,24 @@
  * Pure functions from runs to what the figure draws: the curves, the readouts, the plate's
  * marks and the "this run" column of the numbers table. No React, no DOM; tested in Node.
  */
-import { format } from 'd3';
 import type { ChartId, StatedNumber } from '../../plate/types';
+import type { Stage } from '../../protocol/messages';
 import { READOUT_WINDOW, summarise } from '../../rl/summary';
 import type { StepRecord } from '../../rl/trainer';
+import { pct } from '../format';
 import { toneOf, type Marker, type RunView, type Series } from './types';
 
-export const pct = format('.0%');
+export { pct };
+
+/** Where a run is: the stage of its latest record, that record's step, and the stage's steps. */
+export function position(run: RunView): { stage: Stage; step: number; steps: number } | null {
+  if (run.stage === 'grpo') {
+    const last = run.steps.at(-1);
+    return last ? { stage: 'grpo', step: last.step, steps: run.config.steps } : null;
+  }
+  const last = run[run.stage].at(-1);
+  return last ? { stage: run.stage, step: last.step, steps: last.steps } : null;
+}
 
 export function points(steps: readonly StepRecord[], chart: ChartId): [number, number][] {
   return chart === 'heldOut'

@@ -55,19 +55,34 @@ export function referenceBand(ref: ReferenceRuns, faulty: boolean, metric: 'held
   });
 }
 
-export type ReferenceState = { runs: ReferenceRuns } | { error: string } | null;
+/** unavailable: a sentence for the reader; the reader's own run does not depend on the file. */
+export type ReferenceState = { runs: ReferenceRuns } | { unavailable: string } | null;
+
+export const unavailableNote = (why: string): string =>
+  `The precomputed reference band is not shown: ${why}. Your own run is not affected.`;
 
 export function useReferenceRuns(url: string): ReferenceState {
   const [state, setState] = useState<ReferenceState>(null);
   useEffect(() => {
     const abort = new AbortController();
+    const file = url.split('/').pop() || url;
     fetch(url, { signal: abort.signal })
-      .then((res) => {
-        if (!res.ok) throw new Error(`reference runs: ${url} answered ${res.status}`);
-        return res.json();
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`${file} could not be fetched (HTTP ${res.status})`);
+        let json: unknown;
+        try {
+          json = await res.json();
+        } catch {
+          throw new Error(`${file} is not valid JSON`);
+        }
+        return parseReferenceRuns(json);
       })
-      .then((json) => setState({ runs: parseReferenceRuns(json) }))
-      .catch((e: Error) => abort.signal.aborted || setState({ error: e.message }));
+      .then((runs) => setState({ runs }))
+      .catch((e: Error) => {
+        if (abort.signal.aborted) return;
+        const why = e instanceof TypeError ? `${file} could not be fetched` : e.message.replace(/^reference runs: /, `${file}: `);
+        setState({ unavailable: unavailableNote(why) });
+      });
     return () => abort.abort();
   }, [url]);
   return state;

@@ -1,0 +1,41 @@
+/** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
+import { isBackendName } from './backends';
+import { STARTS, type Command, type RunConfig } from './messages';
+
+type Loose = Record<string, unknown>;
+const isObject = (x: unknown): x is Loose => typeof x === 'object' && x !== null;
+const isUrl = (x: unknown): boolean => typeof x === 'string' && x.length > 0;
+
+export function isRunConfig(x: unknown): x is RunConfig {
+  if (!isObject(x)) return false;
+  return (
+    (STARTS as readonly unknown[]).includes(x.start) &&
+    typeof x.faulty === 'boolean' &&
+    Number.isInteger(x.seed) &&
+    Number.isInteger(x.steps) &&
+    (x.steps as number) >= 1
+  );
+}
+
+export function isCommand(x: unknown): x is Command {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'init':
+      return (
+        isObject(x.checkpoints) &&
+        isUrl(x.checkpoints.agent) &&
+        isUrl(x.checkpoints.pretrained) &&
+        (x.wasmBaseUrl === undefined || typeof x.wasmBaseUrl === 'string') &&
+        (x.backend === undefined || isBackendName(x.backend))
+      );
+    case 'start':
+    case 'configure':
+      return isRunConfig(x.config);
+    case 'pause':
+    case 'resume':
+    case 'reset':
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The typed protocol between the page (main thread, src/trainer/) and the training worker
+ * (worker thread, src/worker/). Every message carries a `type` tag; both sides switch on it
+ * exhaustively. The worker posts only the new step; the page appends it. `runId` tells a live
+ * run's messages from those of a run that was replaced.
+ */
+import type { SupervisedRecord } from '../agent/stage';
+import type { RunSummary } from '../rl/summary';
+import type { StepRecord } from '../rl/trainer';
+import type { BackendName } from './backends';
+
+export type { BackendName, RunSummary, StepRecord, SupervisedRecord };
+
+/** Where a run begins: the shipped agent, the shipped worksheet model, or random weights. */
+export type StartFrom = 'agent' | 'pretrained' | 'scratch';
+export const STARTS: readonly StartFrom[] = ['agent', 'pretrained', 'scratch'];
+
+/** A run's stages, in order. */
+export type Stage = 'pretrain' | 'sft' | 'grpo';
+
+/** The stages a run from `start` goes through. */
+export const stagesFrom = (start: StartFrom): Stage[] =>
+  start === 'scratch' ? ['pretrain', 'sft', 'grpo'] : start === 'pretrained' ? ['sft', 'grpo'] : ['grpo'];
+
+export interface RunConfig {
+  start: StartFrom;
+  /** Seeds every stage of the run (each stage draws its own stream from it). */
+  seed: number;
+  /** GRPO steps. */
+  steps: number;
+  faulty: boolean;
+}
+
+/** Absolute URLs of the checkpoint folders (ending in '/'). */
+export interface CheckpointUrls {
+  agent: string;
+  pretrained: string;
+}
+
+/** Page → worker. */
+export type Command =
+  /**
+   * Load tfjs, pick a backend and load the agent checkpoint; answered by `ready` or `error`.
+   * wasmBaseUrl: a folder holding the tfjs .wasm files, only to override the bundled copies.
+   * backend: tried first (the page's `?backend=`).
+   */
+  | { type: 'init'; checkpoints: CheckpointUrls; wasmBaseUrl?: string; backend?: BackendName }
+  /** A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. */
+  | { type: 'start'; config: RunConfig }
+  /**
+   * The reader changed a setting: redo only what it affects. Same start and seed → a run
+   * still before GRPO takes the new GRPO settings in place (`configured`), a run in or after
+   * GRPO restarts GRPO from its own fine-tuned agent; anything else starts afresh.
+   */
+  | { type: 'configure'; config: RunConfig }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  /** Drop the run in progress; answered by `reset`. */
+  | { type: 'reset' };
+
+export type ErrorKind = 'checkpoint' | 'backend' | 'non-finite-loss' | 'device-lost' | 'internal';
+
+/** tf.memory() in the worker after a step: the tensor count stays flat once training is warm. */
+export interface WorkerMemory {
+  numTensors: number;
+  numBytes: number;
+}
+
+export interface SkippedBackend {
+  backend: BackendName;
+  reason: string;
+}
+
+/** A step of any stage: GRPO's StepRecord or a supervised stage's record. */
+export type StageRecord = { stage: 'grpo'; record: StepRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };
+
+/** Worker → page. */
+export type WorkerEvent =
+  /** Posted every second while the worker's event loop is free: the page's watchdog listens. */
+  | { type: 'alive' }
+  | { type: 'loading'; stage: 'backend' | 'checkpoint'; message: string }
+  | {
+      type: 'ready';
+      backend: BackendName;
+      /** Why this backend, in a sentence the page can show. */
+      reason: string;
+      skipped: SkippedBackend[];
+      loadMs: number;
+      /** Held-out success the agent checkpoint's card reports (the shipped checkpoint's own number). */
+      checkpointHeldOut: number | null;
+    }
+  /**
+   * A run begins with `stages`. `from`: the run whose fine-tuned agent it starts GRPO from (its
+   * earlier stages are that run's), or null.
+   */
+  | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null }
+  | ({ type: 'step'; runId: number; memory: WorkerMemory } & StageRecord)
+  /** New GRPO settings for a run that has not reached GRPO yet. */
+  | { type: 'configured'; runId: number; config: RunConfig }
+  | { type: 'paused'; runId: number; stage: Stage; step: number }
+  | { type: 'resumed'; runId: number; stage: Stage; step: number }
+  | { type: 'reset' }
+  /**
+   * The run's last stage ended. summary: its GRPO readouts; sftHeldOut: held-out success of
+   * the agent it fine-tuned (null if it fine-tuned none); stageSeconds: computing per stage.
+   */
+  | { type: 'done'; runId: number; summary: RunSummary; sftHeldOut: number | null; stageSeconds: Partial<Record<Stage, number>> }
+  /**
+   * The backend failed (e.g. a lost GPU device); a live run goes on from its last completed
+   * `step` of `stage` on `to`, after replaying that stage's steps there (`replayed`).
+   * runId 0: no run was live.
+   */
+  | {
+      type: 'backend-switched';
+      runId: number;
+      from: BackendName;
+      to: BackendName;
+      /** What happened, in a sentence: "the GPU device was lost (…); steps 1–3 were replayed on WASM". */
+      cause: string;
+      /** Why `to`, as `ready.reason` says it for the first backend. */
+      reason: string;
+      skipped: SkippedBackend[];
+      stage: Stage | null;
+      step: number;
+      replayed: boolean;
+    }
+  | { type: 'error'; kind: ErrorKind; message: string; runId?: number };

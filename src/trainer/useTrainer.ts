@@ -1,0 +1,121 @@
+/**
+ * The hook the page uses: it owns one training worker (created in an effect, terminated in the
+ * cleanup, so StrictMode's double mount leaves exactly one), folds the worker's events into
+ * state once per animation frame, watches that the worker is still alive, and offers the
+ * commands as stable functions.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { BackendName, CheckpointUrls, Command, RunConfig, WorkerEvent } from '../protocol/messages';
+import { INITIAL_STATE, reduceEvents, type TrainerEvent, type TrainerState } from './trainer-state';
+import { Watchdog } from './watchdog';
+
+export interface UseTrainerOptions {
+  /** Absolute URLs of the checkpoint folders. */
+  checkpoints: CheckpointUrls;
+  /** Tried first instead of the worker's own choice (the page's `?backend=`). */
+  backend?: BackendName;
+  /** A folder holding the tfjs .wasm files, overriding the bundled copies. */
+  wasmBaseUrl?: string;
+}
+
+export interface TrainerActions {
+  /** A fresh run of the whole pipeline `config.start` names; a run in progress moves to `previous`. */
+  start(config: RunConfig): void;
+  /** The reader changed a setting: the worker redoes only what it affects. */
+  configure(config: RunConfig): void;
+  pause(): void;
+  resume(): void;
+  /** Drops the run in progress; the next start begins from its first stage. */
+  reset(): void;
+  /** Replaces the worker (after it stopped, or to start over completely). */
+  restartWorker(): void;
+}
+
+export type Trainer = TrainerState & TrainerActions;
+
+/** The module worker; Vite bundles it and its .wasm files under the page's base path. */
+export function createTrainerWorker(): Worker {
+  return new Worker(new URL('../worker/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' });
+}
+
+const stepMs = (e: WorkerEvent): number | undefined =>
+  e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
+
+export function useTrainer(options: UseTrainerOptions): Trainer {
+  const { checkpoints, backend, wasmBaseUrl } = options;
+  const { agent, pretrained } = checkpoints;
+  const [state, setState] = useState<TrainerState>(INITIAL_STATE);
+  const [generation, setGeneration] = useState(0);
+  const workerRef = useRef<Worker | null>(null);
+  const pushRef = useRef<(e: TrainerEvent) => void>(() => {});
+
+  useEffect(() => {
+    const worker = createTrainerWorker();
+    workerRef.current = worker;
+    setState(INITIAL_STATE);
+    let pending: TrainerEvent[] = [];
+    let frame = 0;
+    let dead = false;
+    const flush = () => {
+      frame = 0;
+      const batch = pending;
+      pending = [];
+      setState((s) => reduceEvents(s, batch));
+    };
+    const push = (e: TrainerEvent) => {
+      pending.push(e);
+      if (frame === 0) frame = requestAnimationFrame(flush);
+    };
+    pushRef.current = push;
+    const die = (why: string) => {
+      if (dead) return;
+      dead = true;
+      worker.terminate();
+      clearInterval(watch);
+      if (workerRef.current === worker) workerRef.current = null;
+      pending.push({ type: 'died', message: `The training worker stopped: ${why}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
+      cancelAnimationFrame(frame);
+      flush();
+    };
+    const watchdog = new Watchdog(performance.now());
+    const watch = setInterval(() => {
+      const silent = watchdog.overdue(performance.now());
+      if (silent !== null) die(`it sent nothing for ${(silent / 1000).toFixed(0)} s`);
+    }, 500);
+    worker.addEventListener('message', (e: MessageEvent<WorkerEvent>) => {
+      watchdog.heard(performance.now(), stepMs(e.data));
+      if (e.data.type !== 'alive') push(e.data);
+    });
+    worker.addEventListener('error', (e: ErrorEvent) => {
+      e.preventDefault();
+      die(e.message || 'it failed to load or crashed');
+    });
+    worker.addEventListener('messageerror', () => die('a message from it could not be read'));
+    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, wasmBaseUrl } satisfies Command);
+    return () => {
+      dead = true;
+      clearInterval(watch);
+      cancelAnimationFrame(frame);
+      worker.terminate();
+      if (workerRef.current === worker) workerRef.current = null;
+    };
+  }, [agent, pretrained, backend, wasmBaseUrl, generation]);
+
+  const actions = useMemo<TrainerActions>(() => {
+    const send = (cmd: Command) => workerRef.current?.postMessage(cmd);
+    return {
+      start: (config) => send({ type: 'start', config }),
+      configure: (config) => send({ type: 'configure', config }),
+      pause: () => {
+        // Said at once: the worker honours it after the step in flight, which can take seconds.
+        pushRef.current({ type: 'pause-requested' });
+        send({ type: 'pause' });
+      },
+      resume: () => send({ type: 'resume' }),
+      reset: () => send({ type: 'reset' }),
+      restartWorker: () => setGeneration((g) => g + 1),
+    };
+  }, []);
+
+  return useMemo(() => ({ ...state, ...actions }), [state, actions]);
+}

@@ -1,0 +1,197 @@
+/**
+ * One run's tensors and trainers in the worker: its stages in order (pre-training, fine-tuning,
+ * GRPO — or the tail of that list), one step at a time. Every stage starts from weights held in
+ * plain memory (a snapshot), never from tensors of the stage before, so a stage can be replayed
+ * on another backend after a lost GPU, and a GRPO restart can reuse the run's own agent.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { AgentRecipe, GrpoConfig } from '../config';
+import { SupervisedStage, type SupervisedRecord } from '../agent/stage';
+import { initialModel } from '../agent/train';
+import { decodeCheckpoint, encodeCheckpoint, type CheckpointFiles } from '../model/checkpoint';
+import type { CharModel } from '../model/gpt';
+import { summarise, type RunSummary } from '../rl/summary';
+import { GrpoTrainer, type StepRecord } from '../rl/trainer';
+import type { RunConfig, Stage, StageRecord } from '../protocol/messages';
+
+export interface Sources {
+  recipe: AgentRecipe;
+  grpo: GrpoConfig;
+  /** Measure held-out (fine-tuning) or worksheet (pre-training) success every this many steps. */
+  evalEvery: number;
+  agent: CheckpointFiles;
+  pretrained(): Promise<CheckpointFiles>;
+}
+
+export interface PipelineSummary {
+  grpo: RunSummary;
+  /** Greedy held-out success of the run's fine-tuned agent (null when it starts from the shipped one). */
+  sftHeldOut: number | null;
+  /** Seconds of computing per stage. */
+  seconds: Partial<Record<Stage, number>>;
+}
+
+type Trainer = SupervisedStage | GrpoTrainer;
+
+export class RunWork {
+  private stageIndex = -1;
+  /** The step of the last record returned in the current stage; -1 before its first. */
+  private lastStep = -1;
+  /** Bumped by a replay: a step begun before it must not touch the run afterwards. */
+  private epoch = 0;
+  private model: CharModel | null = null;
+  private trainer: Trainer | null = null;
+  /** The weights the current stage started from (null: fresh weights from the seed). */
+  private stageStart: CheckpointFiles | null = null;
+  /** The fine-tuned agent GRPO starts from. */
+  private agentWeights: CheckpointFiles | null;
+  private readonly grpoCurve: Pick<StepRecord, 'step' | 'heldOut' | 'meanReward' | 'timings'>[] = [];
+  private sftHeldOut: number | null = null;
+  private readonly seconds: Partial<Record<Stage, number>> = {};
+
+  constructor(
+    readonly id: number,
+    private config: RunConfig,
+    readonly stages: readonly Stage[],
+    private readonly sources: Sources,
+    /** A run that restarts GRPO from another run's agent gets it here. */
+    agent: CheckpointFiles | null,
+  ) {
+    this.agentWeights = agent;
+  }
+
+  get stage(): Stage {
+    return this.stages[Math.max(this.stageIndex, 0)]!;
+  }
+
+  /** The step of the last record returned in the current stage (-1 before its first). */
+  get lastStepOfStage(): number {
+    return this.lastStep;
+  }
+
+  /** The agent this run's GRPO starts (or would start) from, once it exists. */
+  get agent(): CheckpointFiles | null {
+    return this.agentWeights ?? (this.stages[0] === 'grpo' ? this.sources.agent : null);
+  }
+
+  /** New GRPO settings before GRPO has begun. */
+  reconfigure(config: RunConfig): void {
+    this.config = config;
+  }
+
+  /** The next record: a stage's starting point, or one step of it. */
+  async step(): Promise<StageRecord & { complete: boolean }> {
+    const epoch = this.epoch;
+    if (this.stageIndex < 0 || (this.lastStep >= 0 && this.stageFinished())) {
+      const next = await this.nextStageStart();
+      this.current(epoch);
+      this.dropTensors();
+      this.stageIndex++;
+      this.lastStep = -1;
+      this.stageStart = next;
+      if (this.stage === 'grpo') this.agentWeights = next;
+      this.buildStage();
+    }
+    const record = this.lastStep < 0 ? await this.trainer!.initial() : await this.trainer!.next();
+    this.current(epoch);
+    this.lastStep = record.step;
+    return this.recorded(record);
+  }
+
+  /**
+   * Rebuilds the current stage on the backend now in use and replays its steps there, up to
+   * the last one this run returned. Returns false if `stop` asked it to give up first.
+   * A step still in flight on the old backend is abandoned: it can no longer change this run.
+   */
+  async replay(stop: () => boolean): Promise<boolean> {
+    this.epoch++;
+    this.dropTensors();
+    if (this.stageIndex < 0) return true;
+    this.buildStage();
+    for (let s = 1; s <= this.lastStep; s++) {
+      if (stop()) return false;
+      await this.trainer!.next();
+    }
+    return true;
+  }
+
+  summary(): PipelineSummary {
+    const seconds = this.grpoCurve.reduce((t, r) => t + r.timings.total, 0) / 1000;
+    return { grpo: summarise(this.grpoCurve, seconds), sftHeldOut: this.sftHeldOut, seconds: { ...this.seconds } };
+  }
+
+  dispose(): void {
+    this.dropTensors();
+  }
+
+  private stageFinished(): boolean {
+    const t = this.trainer!;
+    return t instanceof SupervisedStage ? t.finished : t.step >= this.config.steps;
+  }
+
+  private recorded(record: StepRecord | SupervisedRecord): StageRecord & { complete: boolean } {
+    const stage = this.stage;
+    const ms = 'timings' in record ? record.timings.total : record.ms;
+    this.seconds[stage] = (this.seconds[stage] ?? 0) + ms / 1000;
+    const last = this.stageIndex === this.stages.length - 1;
+    if (stage === 'grpo') {
+      const r = record as StepRecord;
+      this.grpoCurve.push({ step: r.step, heldOut: r.heldOut, meanReward: r.meanReward, timings: r.timings });
+      return { stage, record: r, complete: last && this.stageFinished() };
+    }
+    const r = record as SupervisedRecord;
+    if (stage === 'sft' && r.heldOut) this.sftHeldOut = r.heldOut.success;
+    return { stage, record: r, complete: last && this.stageFinished() };
+  }
+
+  /**
+   * The weights the next stage starts from: fresh from the seed (pre-training), the shipped
+   * worksheet model or the end of pre-training (fine-tuning), the run's agent (GRPO).
+   */
+  private async nextStageStart(): Promise<CheckpointFiles | null> {
+    const next = this.stages[this.stageIndex + 1]!;
+    if (next === 'pretrain') return null;
+    if (this.stageIndex < 0) return next === 'sft' ? this.sources.pretrained() : this.agent!;
+    // Leaving a supervised stage: early stopping (if on) restores its best weights first.
+    (this.trainer as SupervisedStage).finish();
+    const { manifest, weights } = await encodeCheckpoint(this.model!, { kind: next === 'sft' ? 'pretrained' : 'agent', seed: this.config.seed });
+    return { manifest, weights, where: '' };
+  }
+
+  /** The current stage's model and trainer, from its starting weights. */
+  private buildStage(): void {
+    const { recipe, grpo, evalEvery } = this.sources;
+    const stage = this.stage;
+    const seed = this.config.seed;
+    const start = this.stageStart;
+    this.model = start ? decodeCheckpoint(start.manifest, start.weights, start.where) : initialModel(recipe, seed);
+    this.trainer =
+      stage === 'grpo'
+        ? new GrpoTrainer({ model: this.model, config: grpo, faulty: this.config.faulty, seed })
+        : new SupervisedStage({ model: this.model, recipe, stage, seed, evalEvery });
+  }
+
+  private current(epoch: number): void {
+    if (epoch !== this.epoch) throw new Abandoned();
+  }
+
+  private dropTensors(): void {
+    const { trainer, model } = this;
+    this.trainer = null;
+    this.model = null;
+    tryDispose(() => trainer?.dispose());
+    if (model) tryDispose(() => tf.dispose(model.trainable));
+  }
+}
+
+/** Thrown into a step that a backend switch abandoned. */
+export class Abandoned extends Error {}
+
+/** Tensors on a lost device may refuse to be disposed; the engine forgets them anyway. */
+export function tryDispose(f: () => void): void {
+  try {
+    f();
+  } catch (e) {
+    console.warn('trainer worker: dispose failed', e);
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The worker session's command handling, as one table: a pure function from (state, input) to
+ * (next state, effects), and a pure `plan` that tells the driver (session.ts) what to do next.
+ * No timers, no tensors: tests/worker/session-table.test.ts checks it row by row.
+ *
+ * Commands never interrupt a step; they change the state, and the driver reads the plan at the
+ * next step boundary. Jobs that replace the run (start, reset) wait in a queue; a backend
+ * switch always goes to the head of it, ahead of a waiting start, and never drops one.
+ *
+ *   input        │ effect
+ *   ─────────────┼──────────────────────────────────────────────────────────────────────────
+ *   start c      │ queue := switch? + [start c]          (a waiting start or reset is dropped,
+ *                │                                         and a pause waiting with it)
+ *   configure c  │ a start waits      → its config := c   (it keeps `from` if start and seed hold)
+ *                │ same start & seed, run live before GRPO → run.config := c, post configured
+ *                │ same start & seed, run has its agent    → queue := switch? + [start c from run]
+ *                │ otherwise                               → queue := switch? + [start c]
+ *   pause        │ a start waits → it starts paused; run running → pausing; else nothing
+ *   resume       │ a start waits → it starts running; run pausing or paused → running, post resumed
+ *   reset        │ queue := switch? + [reset]
+ *   lost cause   │ queue := [switch] + the other jobs     (a switch already waiting stays)
+ *
+ *   plan         │ not ready → wait; a job waits → take it; no live run, or paused → wait;
+ *                │ run complete → finish (completion before pause); pausing after its
+ *                │ first record → pause; otherwise → step
+ */
+import type { Command, RunConfig, Stage } from '../protocol/messages';
+import { stagesFrom } from '../protocol/messages';
+
+export type RunStatus = 'running' | 'pausing' | 'paused' | 'done' | 'failed';
+
+export interface RunSlot {
+  id: number;
+  config: RunConfig;
+  stages: Stage[];
+  /** The stage and step of the last posted record; step -1 before the first. */
+  stage: Stage;
+  step: number;
+  /** Records posted so far, all stages together. */
+  posted: number;
+  /** The last stage's last step is posted: nothing is left to compute. */
+  complete: boolean;
+  /** The run's fine-tuned agent exists: it reached GRPO (or starts there). */
+  hasAgent: boolean;
+  status: RunStatus;
+}
+
+export type Job =
+  | { type: 'switch'; cause: string }
+  /** from: the run whose fine-tuned agent this one starts GRPO from. */
+  | { type: 'start'; config: RunConfig; paused: boolean; from: number | null }
+  | { type: 'reset' };
+
+export interface SessionState {
+  phase: 'new' | 'loading' | 'ready' | 'broken';
+  queue: Job[];
+  run: RunSlot | null;
+  lastRunId: number;
+}
+
+export type PageCommand = Exclude<Command, { type: 'init' }>;
+
+export type Input =
+  | { type: 'init' }
+  | { type: 'loaded'; ok: boolean }
+  | { type: 'command'; command: PageCommand }
+  | { type: 'lost'; cause: string }
+  /**
+   * The driver took the job at the head of the queue. reuse: a start from another run's agent
+   * found that agent (otherwise the whole pipeline runs).
+   */
+  | { type: 'took'; reuse?: boolean }
+  | { type: 'stepped'; stage: Stage; step: number; complete: boolean }
+  | { type: 'finished' }
+  | { type: 'paused' }
+  | { type: 'failed' };
+
+export type Effect =
+  | { type: 'resumed'; runId: number; stage: Stage; step: number }
+  | { type: 'configured'; runId: number; config: RunConfig }
+  | { type: 'warn'; message: string };
+
+export type Plan =
+  | { type: 'wait' }
+  | { type: 'take'; job: Job }
+  | { type: 'step' }
+  | { type: 'finish' }
+  | { type: 'pause' };
+
+export const INITIAL: SessionState = { phase: 'new', queue: [], run: null, lastRunId: 0 };
+
+const LIVE: readonly RunStatus[] = ['running', 'pausing', 'paused'];
+export const isLive = (run: RunSlot | null): run is RunSlot => run !== null && LIVE.includes(run.status);
+
+const samePipeline = (a: RunConfig, b: RunConfig): boolean => a.start === b.start && a.seed === b.seed;
+
+export function plan(s: SessionState): Plan {
+  if (s.phase !== 'ready') return { type: 'wait' };
+  if (s.queue.length > 0) return { type: 'take', job: s.queue[0]! };
+  const run = s.run;
+  if (!run || run.status === 'done' || run.status === 'failed' || run.status === 'paused') return { type: 'wait' };
+  if (run.complete) return { type: 'finish' };
+  // A run always posts its starting point before it honours a pause.
+  if (run.status === 'pausing' && run.posted > 0) return { type: 'pause' };
+  return { type: 'step' };
+}
+
+export function reduce(s: SessionState, input: Input): { state: SessionState; effects: Effect[] } {
+  const none = (state: SessionState) => ({ state, effects: [] as Effect[] });
+  switch (input.type) {
+    case 'init':
+      return none({ ...s, phase: 'loading' });
+    case 'loaded':
+      return none({ ...s, phase: input.ok ? 'ready' : 'broken' });
+    case 'command':
+      if (s.phase === 'new' || s.phase === 'broken') {
+        const why = s.phase === 'new' ? 'before init' : 'after loading failed';
+        return { state: s, effects: [{ type: 'warn', message: `trainer worker: ${input.command.type} ${why} was ignored` }] };
+      }
+      return command(s, input.command);
+    case 'lost': {
+      if (s.queue.some((j) => j.type === 'switch')) return none(s);
+      return none({ ...s, queue: [{ type: 'switch', cause: input.cause }, ...s.queue] });
+    }
+    case 'took':
+      return none(take(s, input.reuse ?? false));
+    case 'stepped':
+      return none(withRun(s, (r) => ({ ...r, stage: input.stage, step: input.step, posted: r.posted + 1, complete: input.complete, hasAgent: r.hasAgent || input.stage === 'grpo' })));
+    case 'finished':
+      return none(withRun(s, (r) => ({ ...r, status: 'done' })));
+    case 'paused':
+      return none(withRun(s, (r) => ({ ...r, status: 'paused' })));
+    case 'failed':
+      return none(withRun(s, (r) => ({ ...r, status: 'failed' })));
+    default:
+      return input satisfies never;
+  }
+}
+
+function command(s: SessionState, c: PageCommand): { state: SessionState; effects: Effect[] } {
+  const waiting = s.queue.find((j): j is Extract<Job, { type: 'start' }> => j.type === 'start');
+  const run = s.run;
+  switch (c.type) {
+    case 'start':
+      return { state: replaceJob(s, { type: 'start', config: c.config, paused: false, from: null }), effects: [] };
+    case 'configure': {
+      if (waiting) {
+        const from = waiting.from !== null && samePipeline(waiting.config, c.config) ? waiting.from : null;
+        return { state: replaceJob(s, { ...waiting, config: c.config, from }), effects: [] };
+      }
+      if (run && samePipeline(run.config, c.config)) {
+        if (isLive(run) && !run.hasAgent) {
+          return { state: { ...s, run: { ...run, config: c.config } }, effects: [{ type: 'configured', runId: run.id, config: c.config }] };
+        }
+        if (run.hasAgent) return { state: replaceJob(s, { type: 'start', config: c.config, paused: false, from: run.id }), effects: [] };
+      }
+      return { state: replaceJob(s, { type: 'start', config: c.config, paused: false, from: null }), effects: [] };
+    }
+    case 'pause':
+      if (waiting) return { state: replaceJob(s, { ...waiting, paused: true }), effects: [] };
+      if (run?.status === 'running') return { state: { ...s, run: { ...run, status: 'pausing' } }, effects: [] };
+      return { state: s, effects: [] };
+    case 'resume':
+      if (waiting) return { state: replaceJob(s, { ...waiting, paused: false }), effects: [] };
+      if (run && (run.status === 'pausing' || run.status === 'paused')) {
+        return { state: { ...s, run: { ...run, status: 'running' } }, effects: [{ type: 'resumed', runId: run.id, stage: run.stage, step: run.step }] };
+      }
+      return { state: s, effects: [] };
+    case 'reset':
+      return { state: replaceJob(s, { type: 'reset' }), effects: [] };
+    default:
+      return c satisfies never;
+  }
+}
+
+/** The queue with its switch (if any) first, then `job`: any other waiting job is dropped. */
+function replaceJob(s: SessionState, job: Job): SessionState {
+  return { ...s, queue: [...s.queue.filter((j) => j.type === 'switch'), job] };
+}
+
+function take(s: SessionState, reuse: boolean): SessionState {
+  const [job, ...rest] = s.queue;
+  if (!job) return s;
+  switch (job.type) {
+    case 'switch':
+      return { ...s, queue: rest };
+    case 'reset':
+      return { ...s, queue: rest, run: null };
+    case 'start': {
+      const id = s.lastRunId + 1;
+      const stages = job.from !== null && reuse ? (['grpo'] as Stage[]) : stagesFrom(job.config.start);
+      const run: RunSlot = {
+        id, config: job.config, stages, stage: stages[0]!, step: -1, posted: 0, complete: false,
+        hasAgent: stages[0] === 'grpo', status: job.paused ? 'pausing' : 'running',
+      };
+      return { ...s, queue: rest, run, lastRunId: id };
+    }
+    default:
+      return job satisfies never;
+  }
+}
+
+function withRun(s: SessionState, f: (r: RunSlot) => RunSlot): SessionState {
+  return s.run ? { ...s, run: f(s.run) } : s;
+}

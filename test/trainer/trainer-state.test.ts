@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { RunConfig, Stage, StepRecord, SupervisedRecord, WorkerEvent } from '../../src/protocol/messages';
+import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type TrainerEvent, type TrainerState } from '../../src/trainer/trainer-state';
+
+const record = (step: number, totalMs = 500): StepRecord => ({
+  step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, rewardStd: null,
+  zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, lies: 0, calls: 0,
+  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: totalMs }, episodes: [],
+});
+const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): SupervisedRecord => ({
+  stage, step, steps: 200, loss: step === 0 ? null : 1, heldOut: null, worksheet: null, ms,
+});
+const memory = { numTensors: 92, numBytes: 1 };
+const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', faulty: false, seed: 1, steps: 3, ...over });
+const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8 };
+const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null): WorkerEvent =>
+  ({ type: 'started', runId, config: config(over), stages, from });
+const step = (runId: number, n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, stage: 'grpo', record: record(n, ms), memory });
+const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, stage, record: supervised(stage, n, ms), memory });
+const done = (runId: number): WorkerEvent => ({
+  type: 'done', runId, summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 }, sftHeldOut: null, stageSeconds: { grpo: 1 },
+});
+const fold = (...events: TrainerEvent[]): TrainerState => reduceEvents(INITIAL_STATE, events);
+
+describe('the trainer state', () => {
+  it('appends the steps of the live run in order, a batch at a time', () => {
+    const s1 = fold(ready, started(1), step(1, 0), step(1, 1));
+    const s2 = reduceEvents(s1, [step(1, 2), step(1, 3)]);
+    expect(s2.status).toBe('running');
+    expect(s2.run!.steps.map((r) => r.step)).toEqual([0, 1, 2, 3]);
+    expect(s1.run!.steps).toHaveLength(2); // the earlier state is not mutated
+    expect(s2.memory).toEqual(memory);
+  });
+
+  it('files each stage’s records under it and follows the stage of the latest', () => {
+    const s = fold(ready, started(1, { start: 'scratch' }, ['pretrain', 'sft', 'grpo']), sup(1, 'pretrain', 0), sup(1, 'pretrain', 1), sup(1, 'sft', 0));
+    expect(s.run!.pretrain.map((r) => r.step)).toEqual([0, 1]);
+    expect(s.run!.sft.map((r) => r.step)).toEqual([0]);
+    expect(s.run!.stage).toBe('sft');
+    expect(s.run!.steps).toEqual([]);
+  });
+
+  it('measures steps per second over the current stage’s last steps, ignoring its measuring step 0', () => {
+    expect(fold(ready, started(1), step(1, 0, 9000), step(1, 1, 250), step(1, 2, 250)).stepsPerSecond).toBe(4);
+    expect(fold(ready, started(1, {}, ['sft', 'grpo']), sup(1, 'sft', 0, 900), sup(1, 'sft', 1, 50)).stepsPerSecond).toBe(20);
+  });
+
+  it('gives a run that restarts GRPO from another run’s agent that run’s earlier stages', () => {
+    const s = fold(ready, started(1, { start: 'pretrained' }, ['sft', 'grpo']), sup(1, 'sft', 0), sup(1, 'sft', 1), step(1, 0), started(2, { start: 'pretrained', faulty: true }, ['grpo'], 1));
+    expect(s.run).toMatchObject({ runId: 2, from: 1, stage: 'grpo', steps: [] });
+    expect(s.run!.sft.map((r) => r.step)).toEqual([0, 1]);
+    expect(s.previous.map((r) => [r.runId, r.end])).toEqual([[1, 'stopped']]);
+  });
+
+  it('takes new GRPO settings for the live run', () => {
+    const s = fold(ready, started(1, { start: 'pretrained' }, ['sft', 'grpo']), { type: 'configured', runId: 1, config: config({ start: 'pretrained', faulty: true }) });
+    expect(s.run!.config.faulty).toBe(true);
+  });
+
+  it('drops steps of a run that was replaced', () => {
+    const s = fold(ready, started(1), step(1, 0), started(2), step(1, 1), step(2, 0));
+    expect(s.run!.runId).toBe(2);
+    expect(s.run!.steps).toHaveLength(1);
+  });
+
+  it('keeps a finished run as a previous one when the next starts, so it can be drawn dimmed', () => {
+    const s = fold(ready, started(1), step(1, 0), step(1, 1), done(1), started(2, { faulty: true }));
+    expect(s.previous).toHaveLength(1);
+    expect(s.previous[0]).toMatchObject({ runId: 1, end: 'done', config: { faulty: false }, stageSeconds: { grpo: 1 } });
+    expect(s.run).toMatchObject({ runId: 2, steps: [], config: { faulty: true } });
+  });
+
+  it('marks a reset run as stopped and returns to ready; a run without records leaves nothing behind', () => {
+    const s = fold(ready, started(1), step(1, 0), { type: 'reset' }, started(2), { type: 'reset' });
+    expect(s.status).toBe('ready');
+    expect(s.run).toBeNull();
+    expect(s.previous.map((r) => [r.runId, r.end])).toEqual([[1, 'stopped']]);
+  });
+
+  it(`keeps at most ${MAX_PREVIOUS} previous runs, the latest ones`, () => {
+    const events = Array.from({ length: 10 }, (_, i) => [started(i + 1), step(i + 1, 0)]).flat();
+    const s = fold(ready, ...events, { type: 'reset' });
+    expect(s.previous.map((r) => r.runId)).toEqual([5, 6, 7, 8, 9, 10]);
+  });
+
+  it('keeps the steps so far when a run stops on an error', () => {
+    const s = fold(ready, started(1), step(1, 0), { type: 'error', kind: 'non-finite-loss', message: 'The loss became NaN at step 1', runId: 1 });
+    expect(s.status).toBe('error');
+    expect(s.error).toEqual({ kind: 'non-finite-loss', message: 'The loss became NaN at step 1' });
+    expect(s.run).toMatchObject({ end: 'error' });
+    expect(s.run!.steps).toHaveLength(1);
+  });
+
+  it('says “pausing” as soon as the page asks, then follows the worker', () => {
+    const running = fold(ready, started(1), step(1, 0));
+    const pausing = reduceEvents(running, [{ type: 'pause-requested' }]);
+    expect(pausing.status).toBe('pausing');
+    expect(reduceEvents(pausing, [step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]).status).toBe('paused');
+    expect(reduceEvents(pausing, [step(1, 3), done(1)]).status).toBe('done');
+    expect(reduceEvents(fold(ready), [{ type: 'pause-requested' }]).status).toBe('ready');
+  });
+
+  it('shows the backend in use and its own reason after a switch', () => {
+    const s1 = fold(ready, started(1), step(1, 0), { type: 'paused', runId: 1, stage: 'grpo', step: 0 });
+    expect(s1.status).toBe('paused');
+    const switched: WorkerEvent = {
+      type: 'backend-switched', runId: 1, from: 'wasm', to: 'cpu', cause: 'lost; continuing on CPU', reason: 'the plain-JavaScript CPU backend: …',
+      skipped: [], stage: 'grpo', step: 0, replayed: true,
+    };
+    const s2 = reduceEvents(s1, [{ type: 'resumed', runId: 1, stage: 'grpo', step: 0 }, switched]);
+    expect(s2.status).toBe('running');
+    expect(s2.ready!.backend).toBe('wasm');
+    expect(s2.backend).toEqual({ backend: 'cpu', reason: 'the plain-JavaScript CPU backend: …', skipped: [] });
+    expect(s2.lastSwitch).toEqual({ from: 'wasm', to: 'cpu', cause: 'lost; continuing on CPU', stage: 'grpo', step: 0 });
+  });
+
+  it('says so when the worker dies, keeping what was streamed', () => {
+    const s = fold(ready, started(1), step(1, 0), { type: 'died', message: 'The training worker stopped: boom.' });
+    expect(s.status).toBe('dead');
+    expect(s.error).toEqual({ kind: 'worker', message: 'The training worker stopped: boom.' });
+    expect(s.run!.steps).toHaveLength(1);
+  });
+});

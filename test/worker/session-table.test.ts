@@ -1,0 +1,134 @@
+// The session's command table, row by row: pure inputs in, state and plan out, no timers.
+import { describe, expect, it } from 'vitest';
+import type { RunConfig } from '../../src/protocol/messages';
+import { INITIAL, plan, reduce, type Input, type PageCommand, type SessionState } from '../../src/worker/session-table';
+
+const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, faulty: false, ...over });
+const cmd = (command: PageCommand): Input => ({ type: 'command', command });
+const start = (over: Partial<RunConfig> = {}) => cmd({ type: 'start', config: config(over) });
+const configure = (over: Partial<RunConfig> = {}) => cmd({ type: 'configure', config: config(over) });
+const stepped = (stage: 'pretrain' | 'sft' | 'grpo', step: number, complete = false): Input => ({ type: 'stepped', stage, step, complete });
+
+/** Folds inputs from a ready session; returns the state and every effect, in order. */
+function run(inputs: Input[], from: SessionState = { ...INITIAL, phase: 'ready' }) {
+  let state = from;
+  const effects = [];
+  for (const i of inputs) {
+    const out = reduce(state, i);
+    state = out.state;
+    effects.push(...out.effects);
+  }
+  return { state, effects, plan: plan(state) };
+}
+
+describe('the session table', () => {
+  it('waits while loading, keeps commands until it is ready, then takes them in order', () => {
+    const loading = run([start()], { ...INITIAL, phase: 'loading' });
+    expect(loading.plan).toEqual({ type: 'wait' });
+    const ready = run([{ type: 'loaded', ok: true }], loading.state);
+    expect(ready.plan).toMatchObject({ type: 'take', job: { type: 'start', paused: false } });
+  });
+
+  it('warns about commands before init and after a failed load, and changes nothing', () => {
+    const before = run([start()], INITIAL);
+    expect(before.state).toEqual(INITIAL);
+    expect(before.effects).toEqual([{ type: 'warn', message: 'trainer worker: start before init was ignored' }]);
+    const broken = run([start()], { ...INITIAL, phase: 'broken' });
+    expect(broken.effects[0]).toMatchObject({ message: expect.stringMatching(/after loading failed/) });
+  });
+
+  it('gives a started run its stages, and steps it until its last record is posted', () => {
+    const r = run([start({ start: 'scratch' }), { type: 'took' }]);
+    expect(r.state.run).toMatchObject({ id: 1, stages: ['pretrain', 'sft', 'grpo'], status: 'running', hasAgent: false });
+    expect(r.plan).toEqual({ type: 'step' });
+    const last = run([stepped('grpo', 3, true)], r.state);
+    expect(last.plan).toEqual({ type: 'finish' });
+    expect(run([{ type: 'finished' }], last.state).plan).toEqual({ type: 'wait' });
+  });
+
+  it('decides completion before a pause: a pause during the last step ends in finish', () => {
+    const r = run([start(), { type: 'took' }, stepped('grpo', 0), stepped('grpo', 1), cmd({ type: 'pause' }), stepped('grpo', 3, true)]);
+    expect(r.plan).toEqual({ type: 'finish' });
+  });
+
+  it('honours a pause only after the run posted its starting point', () => {
+    const r = run([start(), { type: 'took' }, cmd({ type: 'pause' })]);
+    expect(r.state.run!.status).toBe('pausing');
+    expect(r.plan).toEqual({ type: 'step' });
+    const after = run([stepped('grpo', 0)], r.state);
+    expect(after.plan).toEqual({ type: 'pause' });
+    expect(run([{ type: 'paused' }], after.state).plan).toEqual({ type: 'wait' });
+  });
+
+  it('lets a pause travel with the start it belongs to, and a reset drop both', () => {
+    const paused = run([start(), cmd({ type: 'pause' })]);
+    expect(paused.plan).toMatchObject({ type: 'take', job: { type: 'start', paused: true } });
+    const reset = run([cmd({ type: 'reset' }), { type: 'took' }, start()], paused.state);
+    expect(reset.state.queue).toEqual([{ type: 'start', config: config(), paused: false, from: null }]);
+  });
+
+  it('resumes a pausing or paused run and says so; a waiting start just loses its pause', () => {
+    const base = run([start(), { type: 'took' }, stepped('grpo', 0), stepped('grpo', 1), cmd({ type: 'pause' })]);
+    const resumed = run([cmd({ type: 'resume' })], base.state);
+    expect(resumed.state.run!.status).toBe('running');
+    expect(resumed.effects).toEqual([{ type: 'resumed', runId: 1, stage: 'grpo', step: 1 }]);
+    const waiting = run([start(), cmd({ type: 'pause' }), cmd({ type: 'resume' })]);
+    expect(waiting.state.queue[0]).toMatchObject({ paused: false });
+    expect(waiting.effects).toEqual([]);
+  });
+
+  it('keeps only the latest start or reset waiting', () => {
+    const r = run([start({ seed: 1 }), cmd({ type: 'reset' }), start({ seed: 2 })]);
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ seed: 2 }), paused: false, from: null }]);
+  });
+
+  it('puts a backend switch ahead of a waiting start instead of dropping it', () => {
+    const r = run([start(), { type: 'took' }, stepped('grpo', 0), configure({ faulty: true }), { type: 'lost', cause: 'gone' }]);
+    expect(r.state.queue.map((j) => j.type)).toEqual(['switch', 'start']);
+    expect(r.plan).toEqual({ type: 'take', job: { type: 'switch', cause: 'gone' } });
+    const afterSwitch = run([{ type: 'took' }], r.state);
+    expect(afterSwitch.plan).toMatchObject({ type: 'take', job: { type: 'start', config: { faulty: true } } });
+  });
+
+  it('keeps one switch when the backend is lost twice before it runs, and a later start stays behind it', () => {
+    const r = run([{ type: 'lost', cause: 'first' }, { type: 'lost', cause: 'second' }, start()]);
+    expect(r.state.queue).toEqual([{ type: 'switch', cause: 'first' }, { type: 'start', config: config(), paused: false, from: null }]);
+  });
+
+  it('configures a run still before GRPO in place, and says so', () => {
+    const r = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 0), configure({ start: 'pretrained', faulty: true })]);
+    expect(r.state.queue).toEqual([]);
+    expect(r.state.run!.config.faulty).toBe(true);
+    expect(r.effects).toEqual([{ type: 'configured', runId: 1, config: config({ start: 'pretrained', faulty: true }) }]);
+  });
+
+  it('restarts GRPO from the run’s own agent when a setting changes in or after GRPO', () => {
+    const inGrpo = run([start({ start: 'scratch' }), { type: 'took' }, stepped('sft', 200), stepped('grpo', 0), configure({ start: 'scratch', faulty: true })]);
+    expect(inGrpo.state.queue).toEqual([{ type: 'start', config: config({ start: 'scratch', faulty: true }), paused: false, from: 1 }]);
+    const took = run([{ type: 'took', reuse: true }], inGrpo.state);
+    expect(took.state.run).toMatchObject({ id: 2, stages: ['grpo'], hasAgent: true });
+    const finished = run([start(), { type: 'took' }, stepped('grpo', 3, true), { type: 'finished' }, configure({ faulty: true })]);
+    expect(finished.state.queue[0]).toMatchObject({ type: 'start', from: 1 });
+  });
+
+  it('runs the whole pipeline when the agent to reuse is gone, or the start or seed changed', () => {
+    const gone = run([start({ start: 'scratch' }), { type: 'took' }, stepped('grpo', 0), configure({ start: 'scratch', faulty: true }), { type: 'took', reuse: false }]);
+    expect(gone.state.run!.stages).toEqual(['pretrain', 'sft', 'grpo']);
+    const seed = run([start(), { type: 'took' }, stepped('grpo', 0), configure({ seed: 9 })]);
+    expect(seed.state.queue[0]).toMatchObject({ from: null });
+  });
+
+  it('changes a waiting start’s config, and forgets the agent it would reuse when the pipeline changes', () => {
+    const r = run([start(), { type: 'took' }, stepped('grpo', 0), configure({ faulty: true }), configure({ start: 'pretrained', faulty: true })]);
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), paused: false, from: null }]);
+  });
+
+  it('leaves a finished or failed run alone on pause and resume', () => {
+    const done = run([start(), { type: 'took' }, stepped('grpo', 3, true), { type: 'finished' }, cmd({ type: 'pause' }), cmd({ type: 'resume' })]);
+    expect(done.state.run!.status).toBe('done');
+    expect(done.effects).toEqual([]);
+    const failed = run([start(), { type: 'took' }, { type: 'failed' }, cmd({ type: 'resume' })]);
+    expect(failed.state.run!.status).toBe('failed');
+    expect(failed.plan).toEqual({ type: 'wait' });
+  });
+});
