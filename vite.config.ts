@@ -5,6 +5,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   base: './',
   plugins: [react()],
+  // Pre-bundle from the page's own entry only: the test fixtures' HTML imports a package name
+  // that only their build aliases, and a failed scan would make the dev server reload the page.
+  optimizeDeps: { entries: ['index.html'] },
   // The training worker is a module worker; its code-split chunks (tfjs backends) need ES output.
   worker: { format: 'es' },
   test: {

@@ -67,8 +67,8 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-/** Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/. */
-export async function serve(dir: string): Promise<{ url: string; server: Server }> {
+/** Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/, HTML with `htmlHeaders` (e.g. a CSP). */
+export async function serve(dir: string, htmlHeaders: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     if (!path.startsWith(SUB_PATH)) return void res.writeHead(404).end('not found');
@@ -80,7 +80,8 @@ export async function serve(dir: string): Promise<{ url: string; server: Server 
     } catch {
       return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream' }).end(body);
+    const type = TYPES[extname(rel)] ?? (rel.endsWith('/') ? TYPES['.html']! : 'application/octet-stream');
+    res.writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? htmlHeaders : {}) }).end(body);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;

@@ -1,20 +1,24 @@
 /**
- * The live figure, from plain props: controls and status, the two GRPO charts with their
- * readouts, the legend, the episode viewer and the plate's numbers beside the reader's run.
+ * The live figure, from plain props: controls and status, the pipeline's stages (charts for
+ * the ones that run here), the GRPO charts, the episode viewer and the plate's numbers beside
+ * the reader's run.
  */
+import { AGENT_RECIPE } from '../../config';
+import { stagesFrom } from '../../protocol/messages';
 import type { PlateText } from '../../plate/types';
 import type { TrainerState } from '../../trainer/trainer-state';
 import type { AutoPauseReason } from '../useAutoPause';
 import { Controls, type Settings } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
-import { Legend } from './Legend';
-import { LineChart } from './LineChart';
-import { earlierRuns, markers, platePhrase, plateRows, position, readout, seriesOf } from './model';
+import { GrpoPanel } from './GrpoPanel';
+import { position } from './model';
 import { NumbersTable } from './NumbersTable';
-import { Readout } from './Readout';
-import { referenceBand, type ReferenceState } from './reference';
+import { sftBand, type ReferenceState } from './reference';
+import { StagePanel } from './StagePanel';
+import { StageStrip } from './StageStrip';
 import { StatusLine } from './StatusLine';
-import { toneOf, type RunView } from './types';
+import { TaughtData } from './TaughtData';
+import { toneOf, type Marker, type RunView } from './types';
 
 export interface FigureProps {
   plate: PlateText;
@@ -34,21 +38,18 @@ export interface FigureProps {
   onRestart: () => void;
 }
 
-const CHARTS = [
-  { id: 'heldOut', name: 'Held-out success', metric: 'heldOut' },
-  { id: 'reward', name: 'Mean reward', metric: 'meanReward' },
-] as const;
-
 export function Figure(p: FigureProps) {
   const t = p.trainer;
   const steps = p.run?.config.steps ?? p.totalSteps;
   const faulty = p.run?.config.faulty ?? p.settings.faulty;
-  const earlier = earlierRuns(p.run, p.previous);
-  const calculators = [...new Set([...earlier.map((r) => r.config.faulty), faulty])];
+  const start = p.run?.config.start ?? p.settings.start;
+  const pipeline = stagesFrom(start);
   const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
-  const refLabel = ref ? `reference runs (precomputed)${ref.placeholder ? ' — placeholder curves, not real runs' : ''}` : null;
   const latestWithEpisodes = [...(p.run?.steps ?? [])].reverse().find((r) => r.episodes.length > 0) ?? null;
   const notes = p.reference && 'unavailable' in p.reference ? [...p.notes, p.reference.unavailable] : p.notes;
+  const earlierWith = (stage: 'pretrain' | 'sft') => [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0 && r !== p.run) ?? null;
+  const plate77 = p.plate.numbers.rows.find((r) => r.chart === 'heldOut' && r.step === 0);
+  const sftMarker: Marker | undefined = plate77 && { step: AGENT_RECIPE.sft.steps, value: plate77.value, label: `plate ${plate77.plate.replace(/\s*\(.*\)$/, '')}`, tone: toneOf(false) };
 
   return (
     <div className="figure-body">
@@ -74,32 +75,13 @@ export function Figure(p: FigureProps) {
         notes={notes}
         onRestart={p.onRestart}
       />
-      <Legend live={p.run ? toneOf(faulty) : null} earlier={earlier.map((r) => toneOf(r.config.faulty))} referenceLabel={refLabel} />
-      <div className="charts">
-        {CHARTS.map((c) => {
-          const live = p.run ? seriesOf(p.run, c.id, false) : null;
-          return (
-            <div key={c.id} className={`chart-row chart-${c.id}`}>
-              <LineChart
-                name={c.name}
-                frame={Math.max(steps, p.totalSteps)}
-                steps={steps}
-                series={[...earlier.map((r) => seriesOf(r, c.id, true)), ...(live ? [live] : [])]}
-                live={live}
-                band={ref ? referenceBand(ref, faulty, c.metric) : undefined}
-                markers={markers(p.plate.numbers.rows, c.id, calculators)}
-              />
-              <Readout
-                name={c.name}
-                live={readout(p.run?.steps ?? [], c.id)}
-                tone={toneOf(faulty)}
-                plate={platePhrase(plateRows(p.plate.numbers.rows, c.id, faulty))}
-                earlier={earlier.map((r) => ({ label: `earlier ${r.config.faulty ? 'faulty' : 'reliable'} run`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
-              />
-            </div>
-          );
-        })}
-      </div>
+      <StageStrip start={start} run={p.run} />
+      <TaughtData />
+      {pipeline.includes('pretrain') && <StagePanel stage="pretrain" run={p.run} earlier={earlierWith('pretrain')} steps={AGENT_RECIPE.pretrain.steps} />}
+      {pipeline.includes('sft') && (
+        <StagePanel stage="sft" run={p.run} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={ref ? sftBand(ref) : undefined} plateMarker={sftMarker} />
+      )}
+      <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} faulty={faulty} steps={steps} totalSteps={p.totalSteps} reference={ref} />
       <EpisodeViewer record={latestWithEpisodes} />
       <NumbersTable heading={p.plate.numbers.heading} rows={p.plate.numbers.rows} runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]} />
     </div>

@@ -1,8 +1,8 @@
 /**
- * One of the figure's charts: fixed 0–100% by 0–steps frame, the reference band, earlier runs
- * dimmed, the live run on top, the plate's numbers as small marks. d3 computes scales and path
- * strings in render; JSX draws them; the axes are drawn through refs in an effect.
- * Hover, or focus and use the arrow keys, to read a point.
+ * One of the figure's charts: a 0–steps frame by 0–100% (or 0–max for a loss), the reference
+ * band, earlier runs dimmed, the live run on top, the plate's numbers as small marks. d3
+ * computes scales and path strings in render; JSX draws them; the axes are drawn through refs
+ * in an effect. Hover, or focus and use the arrow keys, to read a point.
  */
 import * as d3 from 'd3';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
@@ -20,37 +20,59 @@ interface Props {
   live: Series | null;
   band?: readonly BandPoint[];
   markers: readonly Marker[];
+  /** The y axis: 0–100% unless given (a loss: 0 to a max from the data, plain numbers). */
+  y?: YAxis;
+  /** Under the x axis, e.g. "fine-tuning step". */
+  xTitle?: string;
+}
+
+export interface YAxis {
+  max: number;
+  format: (v: number) => string;
+  ticks: number[];
+}
+
+export const PERCENT: YAxis = { max: 1, format: pct, ticks: [0, 0.25, 0.5, 0.75, 1] };
+
+/** A 0–max axis for a loss: max from the data, rounded up to a tidy number. */
+export function lossAxis(values: readonly number[]): YAxis {
+  const top = d3.scaleLinear().domain([0, Math.max(1e-6, ...values.filter(Number.isFinite))]).nice(4);
+  const max = top.domain()[1]!;
+  return { max, format: d3.format('.2~f'), ticks: top.ticks(4) };
 }
 
 const HEIGHT = 200;
+/** A curve with more points than this (a loss per step) is drawn as a line without dots. */
+const MAX_DOTS = 60;
 const M = { top: 16, right: 58, bottom: 28, left: 40 };
 type Point = readonly [number, number];
 
-export function chartLabel(name: string, steps: number, live: Series | null): string {
+export function chartLabel(name: string, steps: number, live: Series | null, format: (v: number) => string = pct): string {
   const last = live?.points.at(-1);
-  return last ? `${name}, step ${last[0]} of ${steps}: ${pct(last[1])}` : `${name}, no data yet`;
+  return last ? `${name}, step ${last[0]} of ${steps}: ${format(last[1])}` : `${name}, no data yet`;
 }
 
-export function LineChart({ name, frame, steps, series, live, band, markers }: Props) {
+export function LineChart({ name, frame, steps, series, live, band, markers, y: yAxis = PERCENT, xTitle = 'GRPO step' }: Props) {
   const [wrap, width] = useWidth<HTMLDivElement>(480);
-  const xAxis = useRef<SVGGElement>(null);
-  const yAxis = useRef<SVGGElement>(null);
+  const xAxisRef = useRef<SVGGElement>(null);
+  const yAxisRef = useRef<SVGGElement>(null);
   const [probe, setProbe] = useState<number | null>(null);
 
   const x = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
-  const y = d3.scaleLinear([0, 1], [HEIGHT - M.bottom, M.top]);
+  const y = d3.scaleLinear([0, yAxis.max], [HEIGHT - M.bottom, M.top]);
+  const fmt = yAxis.format;
   const line = d3.line<Point>((d) => x(d[0]), (d) => y(d[1]));
   const area = d3.area<BandPoint>().x((d) => x(d.step)).y0((d) => y(d.lo)).y1((d) => y(d.hi));
 
   useEffect(() => {
     const xs = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
-    const ys = d3.scaleLinear([0, 1], [HEIGHT - M.bottom, M.top]);
-    const ticks = d3.range(0, frame + 1, frame > 20 ? 10 : 5);
-    d3.select(xAxis.current!).call(d3.axisBottom(xs).tickValues(ticks).tickSizeOuter(0));
-    d3.select(yAxis.current!)
-      .call(d3.axisLeft(ys).tickValues([0, 0.25, 0.5, 0.75, 1]).tickFormat(pct).tickSize(-(xs.range()[1] - M.left)))
+    const ys = d3.scaleLinear([0, yAxis.max], [HEIGHT - M.bottom, M.top]);
+    const ticks = d3.range(0, frame + 1, frame > 100 ? 50 : frame > 20 ? 10 : 5);
+    d3.select(xAxisRef.current!).call(d3.axisBottom(xs).tickValues(ticks).tickSizeOuter(0));
+    d3.select(yAxisRef.current!)
+      .call(d3.axisLeft(ys).tickValues(yAxis.ticks).tickFormat((v) => yAxis.format(v as number)).tickSize(-(xs.range()[1] - M.left)))
       .call((g) => g.select('.domain').remove());
-  }, [width, frame]);
+  }, [width, frame, yAxis.max, yAxis.ticks.join()]);
 
   const points = live?.points ?? [];
   const probed = probe === null ? undefined : points[Math.min(probe, points.length - 1)];
@@ -71,7 +93,7 @@ export function LineChart({ name, frame, steps, series, live, band, markers }: P
     setProbe(Math.max(0, Math.min(last, next)));
   };
 
-  const probeText = probed ? `${name}: step ${probed[0]}, ${pct(probed[1])}` : '';
+  const probeText = probed ? `${name}: step ${probed[0]}, ${fmt(probed[1])}` : '';
   return (
     <div
       ref={wrap}
@@ -83,17 +105,17 @@ export function LineChart({ name, frame, steps, series, live, band, markers }: P
       onFocus={() => setProbe((p) => p ?? (points.length ? points.length - 1 : null))}
       onBlur={() => setProbe(null)}
     >
-      <svg role="img" aria-label={chartLabel(name, steps, live)} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
-        <g ref={yAxis} className="axis axis-y" transform={`translate(${M.left},0)`} />
-        <g ref={xAxis} className="axis axis-x" transform={`translate(0,${HEIGHT - M.bottom})`} />
+      <svg role="img" aria-label={chartLabel(name, steps, live, fmt)} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
+        <g ref={yAxisRef} className="axis axis-y" transform={`translate(${M.left},0)`} />
+        <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${HEIGHT - M.bottom})`} />
         <text className="axis-title" x={x(frame)} y={HEIGHT - 2} textAnchor="end">
-          GRPO step
+          {xTitle}
         </text>
         {band && band.length > 1 && <path className="band" d={area(band) ?? undefined} />}
         {series.map((s) => (
           <path key={s.id} className={`series tone-${s.tone}${s.dim ? ' dim' : ''}`} d={line(s.points) ?? undefined} />
         ))}
-        {live && (
+        {live && points.length <= MAX_DOTS && (
           <g className={`points tone-${live.tone}`}>
             {points.map(([step, v]) => (
               <circle key={step} cx={x(step)} cy={y(v)} r={2.4} />
@@ -113,7 +135,7 @@ export function LineChart({ name, frame, steps, series, live, band, markers }: P
             <line y1={M.top} y2={HEIGHT - M.bottom} />
             <circle cy={y(probed[1])} r={4.5} />
             <text y={M.top - 4} textAnchor={x(probed[0]) > (M.left + width - M.right) / 2 ? 'end' : 'start'}>
-              step {probed[0]} · {pct(probed[1])}
+              step {probed[0]} · {fmt(probed[1])}
             </text>
           </g>
         )}

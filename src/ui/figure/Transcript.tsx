@@ -2,7 +2,7 @@
  * One episode's transcript, character runs styled by who wrote them: the prompt, the model
  * (the characters the loss trains on) and the environment (masked out of the loss).
  */
-import type { AuthorCode, EpisodeView } from '../../rl/view';
+import type { AuthorCode, EpisodeView } from '../../protocol/episode-view';
 
 interface Run {
   author: AuthorCode;
@@ -27,7 +27,7 @@ export const AUTHOR_LABEL: Record<AuthorCode, string> = {
   e: 'environment’s characters (masked out)',
 };
 
-export function Transcript({ episode }: { episode: EpisodeView }) {
+export function Transcript({ episode }: { episode: Pick<EpisodeView, 'text' | 'authors' | 'lied'> }) {
   return (
     <code className="transcript">
       {authorRuns(episode.text, episode.authors).map((run, i) => (

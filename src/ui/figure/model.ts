@@ -70,7 +70,8 @@ export function readout(steps: readonly StepRecord[], chart: ChartId): ReadoutVa
   return { start: s.rewardFirst5, end: s.rewardLast5, span: `mean of steps ${range(first)} → ${range(last)}` };
 }
 
-export const readoutText = (r: ReadoutValues): string => `${r.start === null ? '—' : pct(r.start)} → ${r.end === null ? '—' : pct(r.end)}`;
+export const readoutText = (r: ReadoutValues, format: (v: number) => string = pct): string =>
+  `${r.start === null ? '—' : format(r.start)} → ${r.end === null ? '—' : format(r.end)}`;
 
 /** The plate's numbers for one chart and calculator (the start is the same agent for both). */
 export function plateRows(rows: readonly StatedNumber[], chart: ChartId, faulty: boolean): StatedNumber[] {

@@ -7,7 +7,11 @@
  *   { "note": string, "placeholder"?: boolean, "steps": 40,
  *     "runs": [{ "seed": number, "faulty": boolean,
  *                "heldOut": number[steps + 1],     // steps 0..steps
- *                "meanReward": number[steps] }] }  // steps 1..steps
+ *                "meanReward": number[steps] }],   // steps 1..steps
+ *     "sft"?: { "steps": 200, "every": 10,           // fine-tuning the shipped worksheet model
+ *               "runs": [{ "seed": number,
+ *                          "heldOut": number[steps / every + 1],   // steps 0, every, …, steps
+ *                          "loss": number[steps] }] } }          // steps 1..steps
  */
 import { useEffect, useState } from 'react';
 import type { BandPoint } from './types';
@@ -19,12 +23,19 @@ export interface ReferenceRun {
   meanReward: number[];
 }
 
+export interface SftReferenceRun {
+  seed: number;
+  heldOut: number[];
+  loss: number[];
+}
+
 export interface ReferenceRuns {
   note: string;
   /** True while the file holds stand-in curves rather than real workshop runs. */
   placeholder?: boolean;
   steps: number;
   runs: ReferenceRun[];
+  sft?: { steps: number; every: number; runs: SftReferenceRun[] };
 }
 
 const isFractions = (xs: unknown, n: number): xs is number[] =>
@@ -41,7 +52,38 @@ export function parseReferenceRuns(json: unknown): ReferenceRuns {
     if (!isFractions(run.heldOut, r.steps! + 1)) throw new Error(`reference runs: run ${i} heldOut is not ${r.steps! + 1} fractions`);
     if (!isFractions(run.meanReward, r.steps!)) throw new Error(`reference runs: run ${i} meanReward is not ${r.steps} fractions`);
   });
+  if (r.sft !== undefined) parseSft(r.sft);
   return r as ReferenceRuns;
+}
+
+function parseSft(sft: unknown): void {
+  const f = sft as Partial<NonNullable<ReferenceRuns['sft']>> | null;
+  if (typeof f !== 'object' || f === null || !Number.isInteger(f.steps) || !Number.isInteger(f.every) || f.every! < 1 || !Array.isArray(f.runs)) {
+    throw new Error('reference runs: sft needs steps, every and runs');
+  }
+  const points = Math.floor(f.steps! / f.every!) + 1;
+  f.runs.forEach((run, i) => {
+    if (!isFractions(run.heldOut, points)) throw new Error(`reference runs: sft run ${i} heldOut is not ${points} fractions`);
+    if (!Array.isArray(run.loss) || run.loss.length !== f.steps || !run.loss.every((v) => typeof v === 'number' && v >= 0)) {
+      throw new Error(`reference runs: sft run ${i} loss is not ${f.steps} numbers`);
+    }
+  });
+}
+
+const spread = (columns: number[][], stepOf: (i: number) => number): BandPoint[] =>
+  columns[0]!.map((_, i) => {
+    const values = columns.map((c) => c[i]!);
+    return { step: stepOf(i), lo: Math.min(...values), hi: Math.max(...values) };
+  });
+
+/** The fine-tuning runs' spread: held-out where measured, loss per step. */
+export function sftBand(ref: ReferenceRuns): { score: BandPoint[]; loss: BandPoint[] } | undefined {
+  const sft = ref.sft;
+  if (!sft || sft.runs.length === 0) return undefined;
+  return {
+    score: spread(sft.runs.map((r) => r.heldOut), (i) => i * sft.every),
+    loss: spread(sft.runs.map((r) => r.loss), (i) => i + 1),
+  };
 }
 
 /** Min–max spread over the runs of one calculator, per step. */
@@ -49,10 +91,7 @@ export function referenceBand(ref: ReferenceRuns, faulty: boolean, metric: 'held
   const runs = ref.runs.filter((r) => r.faulty === faulty);
   if (runs.length === 0) return [];
   const first = metric === 'heldOut' ? 0 : 1;
-  return runs[0]![metric].map((_, i) => {
-    const values = runs.map((r) => r[metric][i]!);
-    return { step: i + first, lo: Math.min(...values), hi: Math.max(...values) };
-  });
+  return spread(runs.map((r) => r[metric]), (i) => i + first);
 }
 
 /** unavailable: a sentence for the reader; the reader's own run does not depend on the file. */

@@ -1,0 +1,40 @@
+/**
+ * A compact, serialisable view of an episode for the page (and the worker's messages): the
+ * transcript, one letter per character for who wrote it, reward and advantage. The letters are
+ * a display code of the wire format; rl/ speaks of authors in full.
+ */
+import type { Author, EndReason } from '../env/episode';
+import type { Sum } from '../env/sums';
+
+/** p = prompt, m = model, e = environment. */
+export type AuthorCode = 'p' | 'm' | 'e';
+const CODE: Record<Exclude<Author, 'pad'>, AuthorCode> = { prompt: 'p', model: 'm', env: 'e' };
+
+export interface EpisodeView {
+  sum: Sum;
+  text: string;
+  /** One AuthorCode per character of `text`. */
+  authors: string;
+  reward: number;
+  advantage: number;
+  /** The calculator lied in this episode. */
+  lied: boolean;
+  reason: EndReason;
+}
+
+/** Authors as one letter each ('pad' never appears in a transcript). */
+export const codes = (authors: readonly Author[]): string => authors.map((a) => CODE[a as Exclude<Author, 'pad'>]).join('');
+
+/** What a view needs of an episode. */
+export interface EpisodeLike {
+  sum: Sum;
+  text: string;
+  authors: readonly Author[];
+  reward: number;
+  result: { lied: boolean } | null;
+  reason: EndReason;
+}
+
+export function toView(e: EpisodeLike, advantage: number): EpisodeView {
+  return { sum: e.sum, text: e.text, authors: codes(e.authors), reward: e.reward, advantage, lied: e.result?.lied ?? false, reason: e.reason };
+}

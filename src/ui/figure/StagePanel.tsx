@@ -1,0 +1,64 @@
+/**
+ * The charts of a supervised stage: its loss per step and its score where measured (held-out
+ * success while fine-tuning, single-digit sums while pre-training), with readouts; the plate's
+ * 77% and the precomputed fine-tuning runs on the fine-tuning chart.
+ */
+import type { BandPoint, Marker } from './types';
+import { LineChart, lossAxis } from './LineChart';
+import { Readout } from './Readout';
+import { stageReadout, stageSeries, type StageMetric, type SupervisedStage } from './stages';
+import { STAGE_NAME } from './StatusLine';
+import type { RunView } from './types';
+
+interface Props {
+  stage: SupervisedStage;
+  /** The run whose records are drawn live, and an earlier run with this stage, dimmed. */
+  run: RunView | null;
+  earlier: RunView | null;
+  steps: number;
+  band?: { loss: BandPoint[]; score: BandPoint[] };
+  /** The plate's held-out number for a fine-tuned agent, marked on the score chart. */
+  plateMarker?: Marker;
+}
+
+const SCORE: Record<SupervisedStage, string> = { pretrain: 'single-digit sums right', sft: 'held-out success' };
+const LOSS: Record<SupervisedStage, string> = { pretrain: 'worksheet loss', sft: 'loss on the training batch' };
+
+export function StagePanel({ stage, run, earlier, steps, band, plateMarker }: Props) {
+  const prefix = STAGE_NAME[stage];
+  const charts: { metric: StageMetric; name: string }[] = [
+    { metric: 'score', name: `${prefix} ${SCORE[stage]}` },
+    { metric: 'loss', name: `${prefix} ${LOSS[stage]}` },
+  ];
+  const losses = [...(run?.[stage] ?? []), ...(earlier?.[stage] ?? [])].flatMap((r) => (r.loss === null ? [] : [r.loss]));
+  const loss = lossAxis([...losses, ...(band?.loss.map((b) => b.hi) ?? [])]);
+  return (
+    <section className={`stage-panel stage-${stage}`} aria-label={prefix}>
+      <h3 className="stage-title">{prefix}</h3>
+      <div className="charts">
+        {charts.map((c) => {
+          const live = run && run[stage].length > 0 ? stageSeries(run, stage, c.metric, false) : null;
+          const dim = earlier && earlier[stage].length > 0 ? stageSeries(earlier, stage, c.metric, true) : null;
+          const y = c.metric === 'loss' ? loss : undefined;
+          const values = stageReadout(run?.[stage] ?? [], c.metric);
+          return (
+            <div key={c.metric} className={`chart-row chart-${stage}-${c.metric}`}>
+              <LineChart
+                name={c.name}
+                frame={steps}
+                steps={steps}
+                series={[...(dim ? [dim] : []), ...(live ? [live] : [])]}
+                live={live}
+                band={band?.[c.metric]}
+                markers={c.metric === 'score' && plateMarker ? [plateMarker] : []}
+                y={y}
+                xTitle={`${prefix.toLowerCase()} step`}
+              />
+              <Readout name={c.name} live={values} tone="reliable" format={y?.format} plate={c.metric === 'score' && plateMarker ? plateMarker.label.replace(/^plate /, '') : ''} earlier={[]} />
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
