@@ -5,9 +5,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   base: './',
   plugins: [react()],
-  // Pre-bundle from the page's own entry only: the test fixtures' HTML imports a package name
-  // that only their build aliases, and a failed scan would make the dev server reload the page.
-  optimizeDeps: { entries: ['index.html'] },
+  // Pre-bundle from the page and its worker only: the test fixtures' HTML imports a package name
+  // that only their build aliases, and a failed scan (or a dependency first met in the worker)
+  // would make the dev server reload the page while a reader may be pressing Run.
+  optimizeDeps: { entries: ['index.html', 'src/worker/trainer.worker.ts'] },
   // The training worker is a module worker; its code-split chunks (tfjs backends) need ES output.
   worker: { format: 'es' },
   test: {

@@ -26,3 +26,12 @@ export function fail(message: string): never {
   console.error(`error: ${message}`);
   process.exit(1);
 }
+
+/** Runs a script's body; any error ends the process with its message on one line. */
+export async function main(body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    fail((e as Error).message);
+  }
+}

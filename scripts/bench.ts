@@ -27,7 +27,6 @@ const { values: a } = parseArgs({
 const steps = intOption('steps', a.steps, GRPO.steps, 1);
 const cpuSteps = intOption('cpu-steps', a['cpu-steps'], 3, 1);
 const soak = intOption('soak', a.soak, 200, 0);
-const CHECKPOINT = 'public/checkpoints/agent';
 
 interface NodeBench {
   backend: NodeBackend;
@@ -42,7 +41,7 @@ async function benchNode(backend: NodeBackend, n: number): Promise<NodeBench> {
   await useBackend(backend);
   let first = { tensors: 0, heap: 0 };
   let last = { tensors: 0, heap: 0 };
-  const { records, summary } = await runWorkshop(CHECKPOINT, { faulty: false, seed: 1, steps: n }, (r) => {
+  const { records, grpo: summary } = await runWorkshop({ start: 'agent', faulty: false, seed: 1, steps: n }, ({ record: r }) => {
     last = { tensors: tf.memory().numTensors, heap: process.memoryUsage().heapUsed };
     if (r.step === 1) first = last;
   });

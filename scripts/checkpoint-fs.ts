@@ -1,8 +1,15 @@
 // Reading and writing checkpoint folders from Node; the format itself lives in src/model/checkpoint.ts.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CheckpointError, decodeCheckpoint, encodeCheckpoint, MANIFEST_FILE, parseManifest, type CheckpointCard, type Manifest } from '../src/model/checkpoint';
+import { CHECKPOINTS } from '../src/config';
+import {
+  checkWeights, CheckpointError, decodeCheckpoint, encodeCheckpoint, MANIFEST_FILE, parseManifest,
+  type CheckpointCard, type CheckpointFiles, type Manifest,
+} from '../src/model/checkpoint';
 import type { CharModel } from '../src/model/gpt';
+
+/** The shipped checkpoints' folders, relative to the repository root. */
+export const SHIPPED = { agent: join('public', CHECKPOINTS.agent), pretrained: join('public', CHECKPOINTS.pretrained) };
 
 export async function saveCheckpoint(dir: string, model: CharModel, card: CheckpointCard): Promise<void> {
   const { manifest, weights } = await encodeCheckpoint(model, card);
@@ -20,10 +27,17 @@ function readOrThrow(path: string): Buffer {
   }
 }
 
-export function loadCheckpoint(dir: string): { model: CharModel; manifest: Manifest } {
+/** A checkpoint folder's two files, checked; throws a CheckpointError naming the bad file. */
+export function readCheckpointFiles(dir: string): CheckpointFiles {
   const where = dir.endsWith('/') ? dir : dir + '/';
   const manifest = parseManifest(readOrThrow(join(dir, MANIFEST_FILE)).toString('utf8'), where);
   const bin = readOrThrow(join(dir, manifest.weightsFile));
   const weights = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength) as ArrayBuffer;
+  checkWeights(manifest, weights, where);
+  return { manifest, weights, where };
+}
+
+export function loadCheckpoint(dir: string): { model: CharModel; manifest: Manifest } {
+  const { manifest, weights, where } = readCheckpointFiles(dir);
   return { model: decodeCheckpoint(manifest, weights, where), manifest };
 }

@@ -6,11 +6,11 @@ import { countParams } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, oneOf } from './args';
 import { useBackend } from './backend';
-import { loadCheckpoint } from './checkpoint-fs';
+import { loadCheckpoint, SHIPPED } from './checkpoint-fs';
 
 const { values: a } = parseArgs({
   options: {
-    checkpoint: { type: 'string', default: 'public/checkpoints/agent' },
+    checkpoint: { type: 'string', default: SHIPPED.agent },
     backend: { type: 'string' },
     json: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },

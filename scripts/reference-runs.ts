@@ -7,13 +7,14 @@ import { parseArgs } from 'node:util';
 import { GRPO } from '../src/config';
 import { intOption } from './args';
 import { useBackend } from './backend';
+import { SHIPPED } from './checkpoint-fs';
 import { runWorkshop } from './run-workshop';
 
 const { values: a } = parseArgs({
   options: {
     seeds: { type: 'string', default: '1,2,3,4,5' },
     steps: { type: 'string' },
-    checkpoint: { type: 'string', default: 'public/checkpoints/agent' },
+    checkpoint: { type: 'string', default: SHIPPED.agent },
     out: { type: 'string', default: 'public/reference-runs.json' },
   },
 });
@@ -27,7 +28,7 @@ const runs = [];
 console.log('calculator  seed  held-out start → end  reward first5 → last5   seconds');
 for (const faulty of [false, true]) {
   for (const seed of seeds) {
-    const { summary: s, heldOut, meanReward } = await runWorkshop(a.checkpoint!, { faulty, seed, steps });
+    const { grpo: s, heldOut, meanReward } = await runWorkshop({ start: 'agent', faulty, seed, steps, checkpoints: { ...SHIPPED, agent: a.checkpoint! } });
     console.log(`${faulty ? 'faulty  ' : 'reliable'}    ${String(seed).padStart(4)}  ${pct(s.heldOutStart)} → ${pct(s.heldOutEnd)}            ${pct(s.rewardFirst5)} → ${pct(s.rewardLast5)}          ${s.seconds.toFixed(1)}`);
     runs.push({
       seed,

@@ -1,46 +1,57 @@
-// One headless workshop run from a checkpoint folder, shared by the workshop, reference-runs
-// and bench scripts: load (or exit with a one-line error), train, collect the records.
-import { GRPO } from '../src/config';
-import { summarise, type RunSummary } from '../src/rl/summary';
-import { GrpoTrainer, type StepRecord } from '../src/rl/trainer';
-import { fail } from './args';
-import { loadCheckpoint } from './checkpoint-fs';
+// One headless run of the plate's pipeline from the checkpoint folders on disk, shared by the
+// workshop, reference-runs and bench scripts and the pinned test: the same PipelineRun the
+// page's worker drives, a stage after another, every record handed to `onRecord`.
+import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../src/config';
+import { PipelineRun, type PipelineSummary } from '../src/pipeline/run';
+import { stagesFrom, type RunConfig, type StageRecord } from '../src/pipeline/stages';
+import type { StepRecord } from '../src/rl/trainer';
+import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 
-export interface WorkshopRun {
+export interface WorkshopOptions extends RunConfig {
+  /** Checkpoint folders; default: the shipped ones under public/. */
+  checkpoints?: { agent: string; pretrained: string };
+  grpo?: GrpoConfig;
+  recipe?: AgentRecipe;
+  /** Measure the supervised stages every this many steps (default: as the page does). */
+  evalEvery?: number;
+}
+
+export interface WorkshopRun extends PipelineSummary {
+  /** The GRPO steps, 0..steps. */
   records: StepRecord[];
-  summary: RunSummary;
   /** Per-step curves as the plate draws them: held-out for steps 0..n, mean reward for 1..n. */
   heldOut: number[];
   meanReward: number[];
 }
 
-export async function runWorkshop(
-  checkpoint: string,
-  opts: { faulty: boolean; seed: number; steps: number },
-  onStep?: (r: StepRecord) => void,
-): Promise<WorkshopRun> {
-  let loaded;
-  try {
-    loaded = loadCheckpoint(checkpoint);
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  const trainer = new GrpoTrainer({ model: loaded.model, config: GRPO, faulty: opts.faulty, seed: opts.seed });
-  const records: StepRecord[] = [];
-  const t0 = performance.now();
-  try {
-    for await (const r of trainer.run(opts.steps)) {
-      records.push(r);
-      onStep?.(r);
-    }
-  } finally {
-    trainer.dispose();
-    loaded.model.dispose();
-  }
-  return {
-    records,
-    summary: summarise(records, (performance.now() - t0) / 1000),
-    heldOut: records.map((r) => r.heldOut),
-    meanReward: records.flatMap((r) => (r.meanReward === null ? [] : [r.meanReward])),
+/** Throws a CheckpointError (naming the file) if a checkpoint it needs is missing or corrupt. */
+export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRecord) => void): Promise<WorkshopRun> {
+  const { start, seed, steps, faulty } = opts;
+  const dirs = opts.checkpoints ?? SHIPPED;
+  const sources = {
+    recipe: opts.recipe ?? AGENT_RECIPE,
+    grpo: opts.grpo ?? GRPO,
+    evalEvery: opts.evalEvery ?? STAGE_EVAL_EVERY,
+    agent: readCheckpointFiles(dirs.agent),
+    pretrained: async () => readCheckpointFiles(dirs.pretrained),
   };
+  const run = new PipelineRun(1, { start, seed, steps, faulty }, stagesFrom(start), sources, null);
+  const records: StepRecord[] = [];
+  try {
+    for (let complete = false; !complete; ) {
+      const out = await run.step();
+      complete = out.complete;
+      const { complete: _, ...record } = out;
+      if (record.stage === 'grpo') records.push(record.record);
+      onRecord?.(record);
+    }
+    return {
+      ...run.summary(),
+      records,
+      heldOut: records.map((r) => r.heldOut),
+      meanReward: records.flatMap((r) => (r.meanReward === null ? [] : [r.meanReward])),
+    };
+  } finally {
+    run.dispose();
+  }
 }

@@ -7,29 +7,12 @@
 import type { SupervisedRecord } from '../agent/stage';
 import type { RunSummary } from '../rl/summary';
 import type { StepRecord } from '../rl/trainer';
+import type { RunConfig, Stage, StageRecord } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
+export { STARTS, stagesFrom } from '../pipeline/stages';
+export type { RunConfig, Stage, StageRecord, StartFrom } from '../pipeline/stages';
 export type { BackendName, RunSummary, StepRecord, SupervisedRecord };
-
-/** Where a run begins: the shipped agent, the shipped worksheet model, or random weights. */
-export type StartFrom = 'agent' | 'pretrained' | 'scratch';
-export const STARTS: readonly StartFrom[] = ['agent', 'pretrained', 'scratch'];
-
-/** A run's stages, in order. */
-export type Stage = 'pretrain' | 'sft' | 'grpo';
-
-/** The stages a run from `start` goes through. */
-export const stagesFrom = (start: StartFrom): Stage[] =>
-  start === 'scratch' ? ['pretrain', 'sft', 'grpo'] : start === 'pretrained' ? ['sft', 'grpo'] : ['grpo'];
-
-export interface RunConfig {
-  start: StartFrom;
-  /** Seeds every stage of the run (each stage draws its own stream from it). */
-  seed: number;
-  /** GRPO steps. */
-  steps: number;
-  faulty: boolean;
-}
 
 /** Absolute URLs of the checkpoint folders (ending in '/'). */
 export interface CheckpointUrls {
@@ -70,9 +53,6 @@ export interface SkippedBackend {
   backend: BackendName;
   reason: string;
 }
-
-/** A step of any stage: GRPO's StepRecord or a supervised stage's record. */
-export type StageRecord = { stage: 'grpo'; record: StepRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };
 
 /** Worker → page. */
 export type WorkerEvent =

@@ -35,19 +35,20 @@ export interface BackendRequest {
 }
 
 /** Why a backend cannot be used, thrown by a starter and reported in `skipped`. */
-class Skip extends Error {}
+export class Skip extends Error {}
 
-interface Started {
+export interface Started {
   /** Describes the hardware, e.g. the adapter or renderer. */
   what: string;
   device?: GPUDevice;
 }
 
-type Starter = (forced: boolean, req: BackendRequest) => Promise<Started>;
+export type Starter = (forced: boolean, req: BackendRequest) => Promise<Started>;
 
 const STARTERS: Record<BackendName, Starter> = { webgpu: startWebGpu, webgl: startWebGl, wasm: startWasm, cpu: startCpu };
 
-export async function selectBackend(req: BackendRequest): Promise<BackendChoice> {
+/** Tries the backends in order (starters: the real ones, or stand-ins in tests). */
+export async function selectBackend(req: BackendRequest, starters: Record<BackendName, Starter> = STARTERS): Promise<BackendChoice> {
   const skipped: SkippedBackend[] = [];
   const from = req.after === undefined ? 0 : BACKENDS.indexOf(req.after) + 1;
   const order = BACKENDS.slice(from).filter((b) => b !== req.forced);
@@ -55,7 +56,7 @@ export async function selectBackend(req: BackendRequest): Promise<BackendChoice>
   for (const backend of order) {
     const forced = backend === req.forced;
     try {
-      const started = await STARTERS[backend](forced, req);
+      const started = await starters[backend](forced, req);
       await checkArithmetic(backend);
       if (started.device && req.onLost) watchDevice(started.device, req.onLost);
       return { backend, skipped, reason: reasonFor(backend, started.what, forced, skipped, req.after === undefined ? req.forced : undefined) };

@@ -12,7 +12,7 @@ import type { BackendChoice, BackendRequest } from './backend';
 import type { CheckpointFiles } from '../model/checkpoint';
 import { BACKEND_LABEL } from '../protocol/backends';
 import type { BackendName, CheckpointUrls, Command, ErrorKind, WorkerEvent } from '../protocol/messages';
-import { Abandoned, RunWork, tryDispose } from './run-work';
+import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
 import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job } from './session-table';
 
 export interface SessionDeps {
@@ -38,7 +38,7 @@ export class TrainerSession {
   private agent: CheckpointFiles | null = null;
   private pretrained: Promise<CheckpointFiles> | null = null;
   private backend: BackendName | null = null;
-  private work: RunWork | null = null;
+  private work: PipelineRun | null = null;
   private driving = false;
   /** Rejects the step in flight when the backend's device is lost. */
   private lost = deferredLoss();
@@ -134,7 +134,7 @@ export class TrainerSession {
         this.input({ type: 'took', reuse: agent !== null });
         const run = this.state.run!;
         this.dropWork();
-        this.work = new RunWork(run.id, run.config, run.stages, this.sources(), agent);
+        this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(), agent);
         this.deps.post({ type: 'started', runId: run.id, config: run.config, stages: [...run.stages], from: agent ? job.from : null });
         return;
       }

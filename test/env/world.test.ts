@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { faultyCalculator, reliableCalculator } from '../../src/env/calculator';
+import { faultyCalculator, LIE_OFFSETS, reliableCalculator } from '../../src/env/calculator';
 import { drawSplit, OPERAND_MAX, OPERAND_MIN, SPLIT, sumKey } from '../../src/env/sums';
 import { WORKSHEET_OPERAND_MAX, worksheetLine, worksheetRow } from '../../src/env/worksheets';
-import { createRng } from '../../src/lib/rng';
+import { createRng, type Rng } from '../../src/lib/rng';
 import { decode, encode, VOCAB } from '../../src/model/vocab';
 
 describe('the vocabulary', () => {
@@ -90,6 +90,13 @@ describe('the calculator', () => {
     }
     expect(lies / draws).toBeGreaterThan(0.28);
     expect(lies / draws).toBeLessThan(0.32);
+  });
+
+  it('flips a lie that would go below zero, so a small sum still gets a plausible wrong result', () => {
+    // A stream that always lies, with the offset −10 (the first of LIE_OFFSETS).
+    const lying: Rng = { next: () => 0, int: () => LIE_OFFSETS.indexOf(-10), seed: () => 0 };
+    expect(faultyCalculator(lying, 0.3)(0, 3)).toEqual({ value: 13, lied: true });
+    expect(faultyCalculator(lying, 0.3)(23, 45)).toEqual({ value: 58, lied: true });
   });
 
   it('replays the same lies for the same seed', () => {

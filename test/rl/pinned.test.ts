@@ -8,7 +8,7 @@ import { useWasm } from '../tf';
 beforeAll(useWasm);
 
 async function workshop(faulty: boolean) {
-  const { records } = await runWorkshop('public/checkpoints/agent', { faulty, seed: 1, steps: 3 });
+  const { records } = await runWorkshop({ start: 'agent', faulty, seed: 1, steps: 3 });
   return {
     heldOutCorrect: records.map((r) => r.heldOutCorrect),
     rewardTimes64: records.flatMap((r) => (r.meanReward === null ? [] : [Math.round(r.meanReward * 64)])),

@@ -1,9 +1,10 @@
-// The Node pipeline end to end at toy sizes: train → eval → workshop, through the npm scripts' entry points.
+// The Node pipeline end to end at toy sizes, through the npm scripts' entry points: train →
+// eval → workshop from each start. Each test stands alone (the toy checkpoint is made first).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const tsx = (script: string, ...args: string[]) => {
   const r = spawnSync('npx', ['tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -13,10 +14,13 @@ const lastJson = (out: string) => JSON.parse(out.split('\n').at(-1)!);
 
 describe('the Node pipeline', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pipeline-'));
+  let trained: ReturnType<typeof tsx>;
+  beforeAll(() => {
+    trained = tsx('train-agent', '--pretrain-steps', '2', '--sft-steps', '2', '--out', dir, '--quiet', '--seed', '3');
+  });
 
   it('trains a loadable agent checkpoint (and its pre-trained parent) at toy sizes', () => {
-    const r = tsx('train-agent', '--pretrain-steps', '2', '--sft-steps', '2', '--out', dir, '--quiet', '--seed', '3');
-    expect(r.code, r.err).toBe(0);
+    expect(trained.code, trained.err).toBe(0);
     const e = tsx('eval', '--checkpoint', join(dir, 'agent'), '--json');
     expect(e.code, e.err).toBe(0);
     const j = lastJson(e.out);
@@ -25,14 +29,27 @@ describe('the Node pipeline', () => {
     expect(tsx('eval', '--checkpoint', join(dir, 'pretrained'), '--json').code).toBe(0);
   });
 
-  it('runs the workshop and ends with the plate’s readouts as one JSON line', () => {
-    const r = tsx('workshop', '--checkpoint', join(dir, 'agent'), '--steps', '2', '--seed', '5', '--faulty', '--json');
+  it('runs the workshop from the shipped agent and ends with the plate’s readouts as one JSON line', () => {
+    const r = tsx('workshop', '--steps', '2', '--seed', '5', '--faulty', '--json');
     expect(r.code, r.err).toBe(0);
     const j = lastJson(r.out);
-    expect(j).toMatchObject({ faulty: true, seed: 5, steps: 2, backend: 'wasm' });
+    expect(j).toMatchObject({ start: 'agent', faulty: true, seed: 5, steps: 2, backend: 'wasm', sftHeldOut: null });
     expect(j.heldOut).toHaveLength(3);
     expect(j.meanReward).toHaveLength(2);
     for (const k of ['heldOutStart', 'heldOutEnd', 'rewardFirst5', 'rewardLast5', 'seconds']) expect(typeof j[k]).toBe('number');
+    expect(Object.keys(j.stageSeconds)).toEqual(['grpo']);
+  });
+
+  it('runs the workshop from the worksheet model and from random weights, saying what fine-tuning reached and each stage’s time', () => {
+    const pre = tsx('workshop', '--start', 'pretrained', '--pretrained', join(dir, 'pretrained'), '--sft-steps', '2', '--steps', '1', '--json');
+    expect(pre.code, pre.err).toBe(0);
+    const p = lastJson(pre.out);
+    expect(p).toMatchObject({ start: 'pretrained', sftHeldOut: expect.any(Number) });
+    expect(p.heldOut[0]).toBe(p.sftHeldOut); // GRPO starts from the agent it fine-tuned
+    expect(Object.keys(p.stageSeconds)).toEqual(['sft', 'grpo']);
+    const scratch = tsx('workshop', '--start', 'scratch', '--pretrain-steps', '2', '--sft-steps', '2', '--steps', '1', '--json');
+    expect(scratch.code, scratch.err).toBe(0);
+    expect(Object.keys(lastJson(scratch.out).stageSeconds)).toEqual(['pretrain', 'sft', 'grpo']);
   });
 
   it('says in one line which file is missing or corrupt, and exits non-zero', () => {
@@ -51,5 +68,6 @@ describe('the Node pipeline', () => {
     const r = tsx('workshop', '--steps', 'many');
     expect(r.code).toBe(1);
     expect(r.err).toBe('error: --steps must be an integer ≥ 1, got "many"');
+    expect(tsx('workshop', '--start', 'middle').err).toBe('error: --start must be one of agent, pretrained, scratch, got "middle"');
   });
 });

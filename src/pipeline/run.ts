@@ -1,8 +1,9 @@
 /**
- * One run's tensors and trainers in the worker: its stages in order (pre-training, fine-tuning,
- * GRPO — or the tail of that list), one step at a time. Every stage starts from weights held in
- * plain memory (a snapshot), never from tensors of the stage before, so a stage can be replayed
- * on another backend after a lost GPU, and a GRPO restart can reuse the run's own agent.
+ * One run's tensors and trainers: its stages in order (pre-training, fine-tuning, GRPO — or
+ * the tail of that list), one step at a time. The page's worker and the Node workshop both
+ * drive this class. Every stage starts from weights held in plain memory (a snapshot), never
+ * from tensors of the stage before, so a stage can be replayed on another backend after a lost
+ * GPU, and a GRPO restart can reuse the run's own agent.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe, GrpoConfig } from '../config';
@@ -12,7 +13,7 @@ import { decodeCheckpoint, encodeCheckpoint, type CheckpointFiles } from '../mod
 import type { CharModel } from '../model/gpt';
 import { summarise, type RunSummary } from '../rl/summary';
 import { GrpoTrainer, type StepRecord } from '../rl/trainer';
-import type { RunConfig, Stage, StageRecord } from '../protocol/messages';
+import type { RunConfig, Stage, StageRecord } from './stages';
 
 export interface Sources {
   recipe: AgentRecipe;
@@ -33,7 +34,7 @@ export interface PipelineSummary {
 
 type Trainer = SupervisedStage | GrpoTrainer;
 
-export class RunWork {
+export class PipelineRun {
   private stageIndex = -1;
   /** The step of the last record returned in the current stage; -1 before its first. */
   private lastStep = -1;
