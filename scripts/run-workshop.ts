@@ -2,8 +2,8 @@
 // workshop, reference-runs and bench scripts and the pinned test: the same PipelineRun the
 // page's worker drives, a stage after another, every record handed to `onRecord`.
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../src/config';
-import { PipelineRun, type PipelineSummary } from '../src/pipeline/run';
-import { stagesFrom, type RunConfig, type StageRecord } from '../src/pipeline/stages';
+import { PipelineRun, type PipelineSummary, type StageRecord } from '../src/pipeline/run';
+import { stagesFrom, type RunConfig } from '../src/pipeline/stages';
 import type { StepRecord } from '../src/rl/trainer';
 import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 

@@ -3,12 +3,14 @@ import { isCommand } from '../src/protocol/guards';
 
 const checkpoints = { agent: 'https://x/checkpoints/agent/', pretrained: 'https://x/checkpoints/pretrained/' };
 const config = { start: 'agent', faulty: false, seed: 1, steps: 40 };
+const wasm = { 'tfjs-backend-wasm.wasm': 'https://x/a.wasm', 'tfjs-backend-wasm-simd.wasm': 'https://x/b.wasm', 'tfjs-backend-wasm-threaded-simd.wasm': 'https://x/c.wasm' };
 
 describe('isCommand', () => {
   it('accepts every well-formed command', () => {
     const good = [
-      { type: 'init', checkpoints },
-      { type: 'init', checkpoints, backend: 'wasm', wasmBaseUrl: 'https://x/wasm/' },
+      { type: 'init', checkpoints, wasm },
+      { type: 'init', checkpoints, wasm, backend: 'wasm' },
+      { type: 'init', checkpoints: { agent: { manifest: { format: 'f' }, weights: 'https://x/w.bin' }, pretrained: 'https://x/p/' }, wasm },
       { type: 'start', config },
       { type: 'start', config: { ...config, start: 'scratch' } },
       { type: 'configure', config: { ...config, faulty: true } },
@@ -22,8 +24,9 @@ describe('isCommand', () => {
   it('rejects unknown types, missing fields and wrong field types', () => {
     const bad = [
       null, 42, 'start', {}, { type: 'explode' },
-      { type: 'init' }, { type: 'init', checkpoints: { agent: 'u' } }, { type: 'init', checkpoints, backend: 'tpu' },
-      { type: 'init', checkpoints, wasmBaseUrl: 3 },
+      { type: 'init' }, { type: 'init', checkpoints: { agent: 'u' }, wasm }, { type: 'init', checkpoints, wasm, backend: 'tpu' },
+      { type: 'init', checkpoints }, { type: 'init', checkpoints, wasm: { ...wasm, 'tfjs-backend-wasm-simd.wasm': 3 } },
+      { type: 'init', checkpoints: { ...checkpoints, agent: { manifest: 'm', weights: 'w' } }, wasm },
       { type: 'start' }, { type: 'start', config: { ...config, faulty: 'yes' } }, { type: 'start', config: { ...config, start: 'nowhere' } },
       { type: 'start', config: { ...config, seed: 1.5 } }, { type: 'start', config: { ...config, steps: 0 } },
       { type: 'configure' }, { type: 'setFaulty', faulty: true },

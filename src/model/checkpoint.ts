@@ -69,13 +69,17 @@ const MODEL_FIELDS: (keyof ModelConfig)[] = ['vocabSize', 'context', 'layers', '
 
 /** Parses and validates manifest.json text. `where` prefixes the file name in errors (a folder or URL). */
 export function parseManifest(text: string, where = ''): Manifest {
-  const file = where + MANIFEST_FILE;
   let m: unknown;
   try {
     m = JSON.parse(text);
   } catch (e) {
-    throw new CheckpointError(file, `is not valid JSON (${(e as Error).message})`);
+    throw new CheckpointError(where + MANIFEST_FILE, `is not valid JSON (${(e as Error).message})`);
   }
+  return checkManifest(m, where + MANIFEST_FILE);
+}
+
+/** Validates a parsed manifest; `file` names it in errors. */
+export function checkManifest(m: unknown, file: string): Manifest {
   if (typeof m !== 'object' || m === null) throw new CheckpointError(file, 'is not a JSON object');
   const man = m as Partial<Manifest>;
   if (man.format !== CHECKPOINT_FORMAT) throw new CheckpointError(file, `has format ${JSON.stringify(man.format)}, expected "${CHECKPOINT_FORMAT}"`);
@@ -119,8 +123,7 @@ export function decodeCheckpoint(manifest: Manifest, weights: ArrayBuffer, where
 }
 
 /** Throws a CheckpointError unless the binary holds exactly the manifest's weights, all finite. */
-export function checkWeights(manifest: Manifest, weights: ArrayBuffer, where = ''): void {
-  const file = where + manifest.weightsFile;
+export function checkWeights(manifest: Manifest, weights: ArrayBuffer, where = '', file = where + manifest.weightsFile): void {
   const needed = manifest.weights.reduce((n, w) => n + 4 * w.shape.reduce((a, b) => a * b, 1), 0);
   if (weights.byteLength !== needed) {
     throw new CheckpointError(file, `has ${weights.byteLength} bytes, the manifest needs ${needed} (${weights.byteLength < needed ? 'truncated' : 'too long'})`);

@@ -13,7 +13,7 @@ import { decodeCheckpoint, encodeCheckpoint, type CheckpointFiles } from '../mod
 import type { CharModel } from '../model/gpt';
 import { summarise, type RunSummary } from '../rl/summary';
 import { GrpoTrainer, type StepRecord } from '../rl/trainer';
-import type { RunConfig, Stage, StageRecord } from './stages';
+import type { RunConfig, Stage } from './stages';
 
 export interface Sources {
   recipe: AgentRecipe;
@@ -31,6 +31,9 @@ export interface PipelineSummary {
   /** Seconds of computing per stage. */
   seconds: Partial<Record<Stage, number>>;
 }
+
+/** A step of any stage: GRPO's StepRecord or a supervised stage's record. */
+export type StageRecord = { stage: 'grpo'; record: StepRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };
 
 type Trainer = SupervisedStage | GrpoTrainer;
 

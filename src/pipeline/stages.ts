@@ -1,6 +1,5 @@
-/** A run's pipeline: where it starts, the stages that follow, and what configures it. */
-import type { SupervisedRecord } from '../agent/stage';
-import type { StepRecord } from '../rl/trainer';
+// A run's pipeline: where it starts, the stages that follow, and what configures it.
+// No imports: the library's public types use it.
 
 /** Where a run begins: the shipped agent, the shipped worksheet model, or random weights. */
 export type StartFrom = 'agent' | 'pretrained' | 'scratch';
@@ -21,6 +20,3 @@ export interface RunConfig {
   steps: number;
   faulty: boolean;
 }
-
-/** A step of any stage: GRPO's StepRecord or a supervised stage's record. */
-export type StageRecord = { stage: 'grpo'; record: StepRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };

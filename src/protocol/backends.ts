@@ -1,4 +1,4 @@
-/** The tfjs backends, in the order the worker tries them, and how the page names them. */
+// The tfjs backends, in the order the worker tries them, and how the page names them.
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 export const BACKENDS: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
 

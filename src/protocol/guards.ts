@@ -1,10 +1,11 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
 import { isBackendName } from './backends';
-import { STARTS, type Command, type RunConfig } from './messages';
+import { STARTS, WASM_FILES, type Command, type RunConfig } from './messages';
 
 type Loose = Record<string, unknown>;
 const isObject = (x: unknown): x is Loose => typeof x === 'object' && x !== null;
 const isUrl = (x: unknown): boolean => typeof x === 'string' && x.length > 0;
+const isSource = (x: unknown): boolean => isUrl(x) || (isObject(x) && isObject(x.manifest) && isUrl(x.weights));
 
 export function isRunConfig(x: unknown): x is RunConfig {
   if (!isObject(x)) return false;
@@ -23,9 +24,10 @@ export function isCommand(x: unknown): x is Command {
     case 'init':
       return (
         isObject(x.checkpoints) &&
-        isUrl(x.checkpoints.agent) &&
-        isUrl(x.checkpoints.pretrained) &&
-        (x.wasmBaseUrl === undefined || typeof x.wasmBaseUrl === 'string') &&
+        isSource(x.checkpoints.agent) &&
+        isSource(x.checkpoints.pretrained) &&
+        isObject(x.wasm) &&
+        WASM_FILES.every((f) => isUrl((x.wasm as Loose)[f])) &&
         (x.backend === undefined || isBackendName(x.backend))
       );
     case 'start':

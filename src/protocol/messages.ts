@@ -7,27 +7,45 @@
 import type { SupervisedRecord } from '../agent/stage';
 import type { RunSummary } from '../rl/summary';
 import type { StepRecord } from '../rl/trainer';
-import type { RunConfig, Stage, StageRecord } from '../pipeline/stages';
+import type { StageRecord } from '../pipeline/run';
+import type { RunConfig, Stage } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
 export { STARTS, stagesFrom } from '../pipeline/stages';
-export type { RunConfig, Stage, StageRecord, StartFrom } from '../pipeline/stages';
-export type { BackendName, RunSummary, StepRecord, SupervisedRecord };
+export type { RunConfig, Stage, StartFrom } from '../pipeline/stages';
+export type { BackendName, RunSummary, StageRecord, StepRecord, SupervisedRecord };
 
-/** Absolute URLs of the checkpoint folders (ending in '/'). */
+/**
+ * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it
+ * names), or — as the library bundles them — its manifest (parsed JSON, checked in the worker)
+ * and the absolute URL of its weights file.
+ */
+export type CheckpointSource = string | { manifest: unknown; weights: string };
+
 export interface CheckpointUrls {
-  agent: string;
-  pretrained: string;
+  agent: CheckpointSource;
+  pretrained: CheckpointSource;
 }
+
+/**
+ * Absolute URLs of tfjs's WebAssembly binaries. They come from the page, whose bundler emitted
+ * them: a bundler that builds a library's worker does not emit the files that worker references.
+ */
+export interface WasmFiles {
+  'tfjs-backend-wasm.wasm': string;
+  'tfjs-backend-wasm-simd.wasm': string;
+  /** Never fetched (one thread only), but tfjs wants an entry for it. */
+  'tfjs-backend-wasm-threaded-simd.wasm': string;
+}
+export const WASM_FILES: readonly (keyof WasmFiles)[] = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];
 
 /** Page → worker. */
 export type Command =
   /**
    * Load tfjs, pick a backend and load the agent checkpoint; answered by `ready` or `error`.
-   * wasmBaseUrl: a folder holding the tfjs .wasm files, only to override the bundled copies.
    * backend: tried first (the page's `?backend=`).
    */
-  | { type: 'init'; checkpoints: CheckpointUrls; wasmBaseUrl?: string; backend?: BackendName }
+  | { type: 'init'; checkpoints: CheckpointUrls; wasm: WasmFiles; backend?: BackendName }
   /** A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. */
   | { type: 'start'; config: RunConfig }
   /**

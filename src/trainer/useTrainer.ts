@@ -5,7 +5,7 @@
  * commands as stable functions.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { BackendName, CheckpointUrls, Command, RunConfig, WorkerEvent } from '../protocol/messages';
+import type { BackendName, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { INITIAL_STATE, reduceEvents, type TrainerEvent, type TrainerState } from './trainer-state';
 import { Watchdog } from './watchdog';
 
@@ -14,8 +14,8 @@ export interface UseTrainerOptions {
   checkpoints: CheckpointUrls;
   /** Tried first instead of the worker's own choice (the page's `?backend=`). */
   backend?: BackendName;
-  /** A folder holding the tfjs .wasm files, overriding the bundled copies. */
-  wasmBaseUrl?: string;
+  /** tfjs's .wasm binaries, as the page's bundler emitted them. */
+  wasm: WasmFiles;
 }
 
 export interface TrainerActions {
@@ -42,7 +42,7 @@ const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
 export function useTrainer(options: UseTrainerOptions): Trainer {
-  const { checkpoints, backend, wasmBaseUrl } = options;
+  const { checkpoints, backend, wasm } = options;
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<TrainerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
@@ -91,7 +91,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
       die(e.message || 'it failed to load or crashed');
     });
     worker.addEventListener('messageerror', () => die('a message from it could not be read'));
-    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, wasmBaseUrl } satisfies Command);
+    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, wasm } satisfies Command);
     return () => {
       dead = true;
       clearInterval(watch);
@@ -99,7 +99,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
       worker.terminate();
       if (workerRef.current === worker) workerRef.current = null;
     };
-  }, [agent, pretrained, backend, wasmBaseUrl, generation]);
+  }, [agent, pretrained, backend, wasm, generation]);
 
   const actions = useMemo<TrainerActions>(() => {
     const send = (cmd: Command) => workerRef.current?.postMessage(cmd);

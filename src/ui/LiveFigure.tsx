@@ -4,9 +4,10 @@
  * loading) until the worker is ready, and pauses while the figure is out of sight.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CHECKPOINTS, GRPO } from '../config';
+import { GRPO } from '../config';
 import type { RunConfig } from '../protocol/messages';
 import type { PlateText } from '../plate/types';
+import type { PlateAssets } from './assets';
 import { useTrainer } from '../trainer/useTrainer';
 import type { Settings } from './figure/Controls';
 import { Figure } from './figure/Figure';
@@ -18,18 +19,12 @@ interface Props {
   plate: PlateText;
   options: PlateOptions;
   notes: readonly string[];
-  /** Absolute URL of the folder holding checkpoints/ and reference-runs.json. */
-  assetBase: string;
+  assets: PlateAssets;
 }
 
-const folder = (base: string, path: string) => new URL(`${path}/`, base).href;
-
-export function LiveFigure({ plate, options, notes, assetBase }: Props) {
-  const trainer = useTrainer({
-    checkpoints: { agent: folder(assetBase, CHECKPOINTS.agent), pretrained: folder(assetBase, CHECKPOINTS.pretrained) },
-    backend: options.backend,
-  });
-  const reference = useReferenceRuns(new URL('reference-runs.json', assetBase).href);
+export function LiveFigure({ plate, options, notes, assets }: Props) {
+  const trainer = useTrainer({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend });
+  const reference = useReferenceRuns(assets.referenceRuns);
   const [settings, setSettings] = useState<Settings>({ start: options.start ?? 'agent', faulty: options.faulty ?? false });
   /** Runs up to this id were cleared by Reset and are no longer drawn. */
   const [clearedUpTo, setClearedUpTo] = useState(0);

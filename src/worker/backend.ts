@@ -10,11 +10,8 @@
  * WebGPU, so a software GPU is skipped in favour of WASM unless `?backend=` forces it.
  */
 import * as tf from '@tensorflow/tfjs';
-import wasmPlainUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
-import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
-import wasmThreadedUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
 import { BACKEND_LABEL, BACKENDS, MEASURED_STEP_MS, type BackendName } from '../protocol/backends';
-import type { SkippedBackend } from '../protocol/messages';
+import type { SkippedBackend, WasmFiles } from '../protocol/messages';
 
 export interface BackendChoice {
   backend: BackendName;
@@ -28,8 +25,8 @@ export interface BackendRequest {
   forced?: BackendName;
   /** After a failure: only the backends after this one in the order are tried. */
   after?: BackendName;
-  /** A folder holding the .wasm files, overriding the bundled copies. */
-  wasmBaseUrl?: string;
+  /** Where tfjs's .wasm binaries are (the page's bundler emitted them). */
+  wasm: WasmFiles;
   /** Called once if the chosen backend's GPU device is lost later. */
   onLost?: (reason: string) => void;
 }
@@ -151,15 +148,8 @@ async function startWasm(_forced: boolean, req: BackendRequest): Promise<Started
   // Threads need cross-origin isolation an embedding page may not have, and the threaded build
   // crashed in our probe (tfjs #4107): stay on the single-threaded SIMD build.
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  // Vite bundles the binaries and rewrites these URLs for any base path; nothing from a CDN.
-  // tfjs insists on an entry for every binary, the threaded one (never fetched here) included.
-  wasm.setWasmPaths(
-    req.wasmBaseUrl ?? {
-      'tfjs-backend-wasm.wasm': wasmPlainUrl,
-      'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
-      'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedUrl,
-    },
-  );
+  // The page passes the binaries' URLs (its bundler emitted them): nothing from a CDN.
+  wasm.setWasmPaths({ ...req.wasm });
   await setBackend('wasm');
   const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
   return { what: `WASM (${simd ? 'SIMD, ' : ''}one thread)` };

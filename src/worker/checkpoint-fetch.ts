@@ -1,9 +1,19 @@
-// Reading a checkpoint folder over HTTP, as scripts/checkpoint-fs.ts reads one from disk, and
-// checking it. Every failure is a CheckpointError naming the file's URL; the checks live in model/.
-import { CheckpointError, checkWeights, MANIFEST_FILE, parseManifest, type CheckpointFiles } from '../model/checkpoint';
+// Reading a checkpoint over HTTP, as scripts/checkpoint-fs.ts reads one from disk, and checking
+// it. Every failure is a CheckpointError naming the file's URL; the checks live in model/.
+import { CheckpointError, checkManifest, checkWeights, MANIFEST_FILE, parseManifest, type CheckpointFiles } from '../model/checkpoint';
+import type { CheckpointSource } from '../protocol/messages';
 
-/** folderUrl: absolute, or relative to the worker's own location. */
-export async function fetchCheckpoint(folderUrl: string, fetchImpl: typeof fetch = fetch): Promise<CheckpointFiles> {
+/** A folder URL (absolute, or relative to the worker's own location), or a bundled manifest and its weights' URL. */
+export async function fetchCheckpoint(source: CheckpointSource, fetchImpl: typeof fetch = fetch): Promise<CheckpointFiles> {
+  if (typeof source !== 'string') {
+    const weightsUrl = new URL(source.weights, globalThis.location?.href).href;
+    const where = new URL('./', weightsUrl).href;
+    const manifest = checkManifest(source.manifest, `the bundled ${MANIFEST_FILE} of ${weightsUrl}`);
+    const weights = await (await get(weightsUrl, fetchImpl)).arrayBuffer();
+    checkWeights(manifest, weights, where, weightsUrl);
+    return { manifest, weights, where };
+  }
+  const folderUrl = source;
   const where = new URL(folderUrl.endsWith('/') ? folderUrl : folderUrl + '/', globalThis.location?.href).href;
   const manifestUrl = new URL(MANIFEST_FILE, where).href;
   const manifest = parseManifest(await (await get(manifestUrl, fetchImpl)).text(), where);

@@ -11,14 +11,14 @@ import { NonFiniteLossError } from '../rl/trainer';
 import type { BackendChoice, BackendRequest } from './backend';
 import type { CheckpointFiles } from '../model/checkpoint';
 import { BACKEND_LABEL } from '../protocol/backends';
-import type { BackendName, CheckpointUrls, Command, ErrorKind, WorkerEvent } from '../protocol/messages';
+import type { BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
 import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job } from './session-table';
 
 export interface SessionDeps {
   post(event: WorkerEvent): void;
   selectBackend(req: BackendRequest): Promise<BackendChoice>;
-  fetchCheckpoint(folderUrl: string): Promise<CheckpointFiles>;
+  fetchCheckpoint(source: CheckpointSource): Promise<CheckpointFiles>;
   /** Lets queued messages through between steps (a macrotask in the worker). */
   yieldToMessages?(): Promise<void>;
   grpo?: GrpoConfig;
@@ -34,7 +34,7 @@ export class TrainerSession {
   private readonly grpo: GrpoConfig;
   private readonly recipe: AgentRecipe;
   private urls: CheckpointUrls | null = null;
-  private wasmBaseUrl: string | undefined;
+  private wasm: WasmFiles | null = null;
   private agent: CheckpointFiles | null = null;
   private pretrained: Promise<CheckpointFiles> | null = null;
   private backend: BackendName | null = null;
@@ -78,13 +78,13 @@ export class TrainerSession {
     const t0 = performance.now();
     const { post } = this.deps;
     this.urls = cmd.checkpoints;
-    this.wasmBaseUrl = cmd.wasmBaseUrl;
+    this.wasm = cmd.wasm;
     post({ type: 'loading', stage: 'backend', message: cmd.backend ? `Starting the ${cmd.backend} backend…` : 'Choosing a backend…' });
     // The weights download while the backend starts.
     const fetched = this.deps.fetchCheckpoint(cmd.checkpoints.agent);
     fetched.catch(() => {}); // reported below, after the backend
     try {
-      const choice = await this.deps.selectBackend({ forced: cmd.backend, wasmBaseUrl: cmd.wasmBaseUrl, onLost: (r) => this.backendLost(r) });
+      const choice = await this.deps.selectBackend({ forced: cmd.backend, wasm: cmd.wasm, onLost: (r) => this.backendLost(r) });
       this.backend = choice.backend;
       post({ type: 'loading', stage: 'checkpoint', message: 'Loading the agent checkpoint…' });
       this.agent = await fetched;
@@ -201,7 +201,7 @@ export class TrainerSession {
     const run = this.state.run;
     let choice: BackendChoice;
     try {
-      choice = await this.deps.selectBackend({ after: from, wasmBaseUrl: this.wasmBaseUrl, onLost: (r) => this.backendLost(r) });
+      choice = await this.deps.selectBackend({ after: from, wasm: this.wasm!, onLost: (r) => this.backendLost(r) });
     } catch (e) {
       this.dropWork();
       this.deps.post({ type: 'error', kind: 'device-lost', message: `${cause}, and no other backend could start: ${(e as Error).message}`, runId: run?.id });

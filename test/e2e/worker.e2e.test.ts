@@ -227,7 +227,7 @@ describe('a worker driven by raw messages', () => {
     await page.evaluate((c) => {
       const w = window.raw!.worker;
       const folder = (p: string) => new URL(p, document.baseURI).href;
-      w.postMessage({ type: 'init', checkpoints: { agent: folder('checkpoints/agent/'), pretrained: folder('checkpoints/pretrained/') }, backend: 'wasm' });
+      w.postMessage({ type: 'init', checkpoints: { agent: folder('checkpoints/agent/'), pretrained: folder('checkpoints/pretrained/') }, wasm: window.wasm, backend: 'wasm' });
       w.postMessage({ type: 'start', config: c });
       // Pause after step 1 and resume once paused: nothing may stream in between.
       w.addEventListener('message', (e: MessageEvent<{ type: string; stage?: string; record?: { step: number } }>) => {

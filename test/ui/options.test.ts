@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { propsFromAttributes } from '../../src/ui/element';
-import { parseUrlOptions } from '../../src/ui/options';
+import { parseUrlOptions, xrefKind } from '../../src/ui/options';
 
 describe('parseUrlOptions', () => {
   it('reads every option of a well-formed query', () => {
-    const { options, notes } = parseUrlOptions('?faulty=1&seed=7&steps=3&backend=wasm&autorun=1&embed=1&xref=https://v.example/{ref}');
-    expect(options).toEqual({ faulty: true, seed: 7, steps: 3, backend: 'wasm', autorun: true, embed: true, xrefPattern: 'https://v.example/{ref}' });
+    const { options, notes } = parseUrlOptions('?start=pretrained&faulty=1&seed=7&steps=3&backend=wasm&autorun=1&embed=1&xref=https://v.example/{ref}');
+    expect(options).toEqual({ start: 'pretrained', faulty: true, seed: 7, steps: 3, backend: 'wasm', autorun: true, embed: true, xrefPattern: 'https://v.example/{ref}' });
     expect(notes).toEqual([]);
   });
 
@@ -22,6 +22,15 @@ describe('parseUrlOptions', () => {
     expect(parseUrlOptions('?utm_source=x&seed=2')).toEqual({ options: { seed: 2 }, notes: [] });
   });
 
+  it('treats //host and /\\host patterns as links to another host, written with slashes', () => {
+    expect(xrefKind('//evil.example/{ref}')).toBe('absolute');
+    expect(xrefKind('/\\evil.example/{ref}')).toBe('absolute');
+    expect(xrefKind('/plates/{ref}/')).toBe('relative');
+    expect(xrefKind('./{ref}.html')).toBe('relative');
+    expect(xrefKind('javascript:alert("{ref}")')).toBeNull();
+    expect(parseUrlOptions('?xref=/\\evil.example/{ref}').options.xrefPattern).toBe('//evil.example/{ref}');
+  });
+
   it('treats a bare flag as on and 0 as off', () => {
     expect(parseUrlOptions('?autorun&faulty=0').options).toEqual({ autorun: true, faulty: false });
   });
@@ -35,10 +44,11 @@ describe('propsFromAttributes (the custom element)', () => {
     });
   });
 
-  it('notes a bad attribute and falls back to the library’s own asset folder', () => {
-    const attrs: Record<string, string> = { seed: 'x', 'xref-pattern': 'no-ref-here' };
-    const props = propsFromAttributes((n) => attrs[n] ?? null, 'https://cdn.example/plate/');
-    expect(props.assetBase).toBe('https://cdn.example/plate/');
+  it('notes a bad attribute, and leaves the asset folder to the library unless one is given', () => {
+    const attrs: Record<string, string> = { seed: 'x', 'xref-pattern': 'no-ref-here', start: 'scratch' };
+    const props = propsFromAttributes((n) => attrs[n] ?? null);
+    expect(props.assetBase).toBeUndefined();
+    expect(props.start).toBe('scratch');
     expect(props.xrefPattern).toBeUndefined();
     expect(props.notes).toHaveLength(2);
   });

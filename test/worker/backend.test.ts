@@ -22,12 +22,13 @@ function starters(refuse: Partial<Record<BackendName, string | Error>>, tried: B
   return { webgpu: make('webgpu'), webgl: make('webgl'), wasm: make('wasm'), cpu: make('cpu') };
 }
 
+const wasm = { 'tfjs-backend-wasm.wasm': 'w', 'tfjs-backend-wasm-simd.wasm': 's', 'tfjs-backend-wasm-threaded-simd.wasm': 't' };
 const SOFTWARE_GPUS = { webgpu: 'software-only WebGPU adapter (SwiftShader)', webgl: 'software WebGL renderer (SwiftShader)' };
 
 describe('selectBackend', () => {
   it('tries WebGPU, WebGL, WASM, CPU in order and says why each skipped one was skipped', async () => {
     const tried: BackendName[] = [];
-    const choice = await selectBackend({}, starters(SOFTWARE_GPUS, tried));
+    const choice = await selectBackend({ wasm }, starters(SOFTWARE_GPUS, tried));
     expect(tried).toEqual(['webgpu', 'webgl', 'wasm']);
     expect(choice.backend).toBe('wasm');
     expect(choice.skipped).toEqual([
@@ -38,18 +39,18 @@ describe('selectBackend', () => {
   });
 
   it('takes the first choice when it works, and says so', async () => {
-    const choice = await selectBackend({}, starters({}));
+    const choice = await selectBackend({ wasm }, starters({}));
     expect(choice).toMatchObject({ backend: 'webgpu', skipped: [], reason: 'webgpu here: the first choice, and it works here.' });
   });
 
   it('puts a forced backend first, software GPU or not', async () => {
-    const choice = await selectBackend({ forced: 'webgl' }, starters(SOFTWARE_GPUS));
+    const choice = await selectBackend({ wasm, forced: 'webgl' }, starters(SOFTWARE_GPUS));
     expect(choice).toMatchObject({ backend: 'webgl', reason: 'webgl here (forced), as asked for with ?backend=webgl.' });
   });
 
   it('says so, and how much slower, when a forced backend cannot start and another runs instead', async () => {
     const tried: BackendName[] = [];
-    const choice = await selectBackend({ forced: 'wasm' }, starters({ ...SOFTWARE_GPUS, wasm: new Error('no WebAssembly here') }, tried));
+    const choice = await selectBackend({ wasm, forced: 'wasm' }, starters({ ...SOFTWARE_GPUS, wasm: new Error('no WebAssembly here') }, tried));
     expect(tried).toEqual(['wasm', 'webgpu', 'webgl', 'cpu']);
     expect(choice.backend).toBe('cpu');
     expect(choice.skipped[0]).toEqual({ backend: 'wasm', reason: 'asked for with ?backend=wasm, but failed to start (no WebAssembly here)' });
@@ -59,20 +60,20 @@ describe('selectBackend', () => {
   });
 
   it('claims no slowdown it has not measured', async () => {
-    const choice = await selectBackend({ forced: 'webgpu' }, starters({ webgpu: 'this browser has no WebGPU', webgl: 'no WebGL2 context' }));
+    const choice = await selectBackend({ wasm, forced: 'webgpu' }, starters({ webgpu: 'this browser has no WebGPU', webgl: 'no WebGL2 context' }));
     expect(choice.backend).toBe('wasm');
     expect(choice.reason).toBe('wasm here: ?backend=webgpu was asked for, but this browser has no WebGPU; WebAssembly runs instead.');
   });
 
   it('after a lost device tries only the backends after the lost one', async () => {
     const tried: BackendName[] = [];
-    const choice = await selectBackend({ after: 'webgpu' }, starters({ webgl: 'no WebGL2 context' }, tried));
+    const choice = await selectBackend({ wasm, after: 'webgpu' }, starters({ webgl: 'no WebGL2 context' }, tried));
     expect(tried).toEqual(['webgl', 'wasm']);
     expect(choice.backend).toBe('wasm');
   });
 
   it('names every backend and its reason when none can start', async () => {
     const all = { webgpu: 'a', webgl: 'b', wasm: 'c', cpu: 'd' };
-    await expect(selectBackend({}, starters(all))).rejects.toThrow('no tfjs backend could start: webgpu: a; webgl: b; wasm: c; cpu: d');
+    await expect(selectBackend({ wasm }, starters(all))).rejects.toThrow('no tfjs backend could start: webgpu: a; webgl: b; wasm: c; cpu: d');
   });
 });

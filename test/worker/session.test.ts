@@ -20,6 +20,8 @@ afterEach(async () => {
 
 const folder = (path: string) => pathToFileURL(resolve(import.meta.dirname, '../../public', path)).href + '/';
 const CHECKPOINT_URLS = { agent: folder(CHECKPOINTS.agent), pretrained: folder(CHECKPOINTS.pretrained) };
+// Node's wasm backend finds its binaries itself; the stand-in selectBackend ignores these.
+const NODE_WASM = { 'tfjs-backend-wasm.wasm': 'n/a', 'tfjs-backend-wasm-simd.wasm': 'n/a', 'tfjs-backend-wasm-threaded-simd.wasm': 'n/a' };
 const SMALL: GrpoConfig = { ...GRPO, sumsPerStep: 2, episodesPerSum: 4 };
 const TOY: AgentRecipe = { ...AGENT_RECIPE, pretrain: { ...AGENT_RECIPE.pretrain, steps: 2, batch: 4 }, sft: { ...AGENT_RECIPE.sft, steps: 2 } };
 
@@ -75,7 +77,7 @@ function session(opts: Options = {}) {
   const of = <T extends WorkerEvent['type']>(type: T) => events.filter((e): e is Event<T> => e.type === type);
   const types = () => events.map((e) => e.type);
   const steps = (runId = 1) => of('step').filter((e) => e.runId === runId).map((e) => `${e.stage} ${e.record.step}`);
-  const init = () => s.handle({ type: 'init', checkpoints: opts.urls ?? CHECKPOINT_URLS });
+  const init = () => s.handle({ type: 'init', checkpoints: opts.urls ?? CHECKPOINT_URLS, wasm: NODE_WASM });
   return { s, events, until, of, types, steps, init, lose: (cause: string) => lose(cause) };
 }
 

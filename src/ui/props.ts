@@ -1,0 +1,32 @@
+/**
+ * The plate's props and the custom element's attributes, documented once: the README's table
+ * is checked against this (test/ui/props.test.ts), and TypeScript checks this against the
+ * props' type, so neither can drift.
+ */
+import type { MultiTurnRLPlateProps } from './MultiTurnRLPlate';
+
+export interface PropDoc {
+  /** The element's attribute, or null for a prop the element does not take. */
+  attribute: string | null;
+  type: string;
+  doc: string;
+}
+
+export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
+  xrefPattern: { attribute: 'xref-pattern', type: 'string', doc: 'URL pattern for cross-references, `{ref}` replaced by e.g. `XIX.5`; without one they are plain text' },
+  autorun: { attribute: 'autorun', type: 'boolean', doc: 'start training as soon as the trainer is ready' },
+  start: { attribute: 'start', type: "'agent' \\| 'pretrained' \\| 'scratch'", doc: 'where a run begins: the fine-tuned agent (default), the worksheet model, random weights' },
+  faulty: { attribute: 'faulty', type: 'boolean', doc: 'begin with the faulty calculator' },
+  seed: { attribute: 'seed', type: 'number', doc: 'seeds every stage of a run (default 1)' },
+  steps: { attribute: 'steps', type: 'number', doc: 'GRPO steps of a run, 1 to 40 (default 40)' },
+  backend: { attribute: 'backend', type: "'webgpu' \\| 'webgl' \\| 'wasm' \\| 'cpu'", doc: 'try this tfjs backend first' },
+  embed: { attribute: null, type: 'boolean', doc: 'inside an iframe: no page chrome (the standalone page sets it from `?embed=1`)' },
+  assetBase: { attribute: 'asset-base', type: 'string', doc: 'a folder laid out like `public/` (checkpoints, reference runs) to load from instead of the bundled files' },
+  notes: { attribute: null, type: 'readonly string[]', doc: 'sentences shown in the status line (the page uses it for ignored URL options)' },
+};
+
+/** The README's table, as markdown. */
+export function propsTable(): string {
+  const rows = Object.entries(PROPS).map(([prop, d]) => `| \`${prop}\` | ${d.attribute ? `\`${d.attribute}\`` : '—'} | \`${d.type}\` | ${d.doc} |`);
+  return ['| prop | attribute | type | what it does |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}

@@ -1,4 +1,0 @@
-import { definePlateElement } from 'multi-turn-rl-plate';
-import 'multi-turn-rl-plate/style.css';
-
-definePlateElement();
