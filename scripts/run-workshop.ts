@@ -3,11 +3,12 @@
 // page's worker drives, a stage after another, every record handed to `onRecord`.
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../src/config';
 import { PipelineRun, type PipelineSummary, type StageRecord } from '../src/pipeline/run';
-import { stagesFrom, type RunConfig } from '../src/pipeline/stages';
+import { PLATE_SETTINGS, stagesFrom, type RunConfig } from '../src/pipeline/stages';
 import type { StepRecord } from '../src/rl/trainer';
 import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 
-export interface WorkshopOptions extends RunConfig {
+/** A run's config; the GRPO settings default to the plate's (masking on, group-relative, temperature 1). */
+export interface WorkshopOptions extends Omit<RunConfig, keyof typeof PLATE_SETTINGS>, Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
   /** Checkpoint folders; default: the shipped ones under public/. */
   checkpoints?: { agent: string; pretrained: string };
   grpo?: GrpoConfig;
@@ -26,7 +27,8 @@ export interface WorkshopRun extends PipelineSummary {
 
 /** Throws a CheckpointError (naming the file) if a checkpoint it needs is missing or corrupt. */
 export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRecord) => void): Promise<WorkshopRun> {
-  const { start, seed, steps, faulty } = opts;
+  const { start, seed, steps } = opts;
+  const settings = { ...PLATE_SETTINGS, ...pick(opts) };
   const dirs = opts.checkpoints ?? SHIPPED;
   const sources = {
     recipe: opts.recipe ?? AGENT_RECIPE,
@@ -35,7 +37,7 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
     agent: readCheckpointFiles(dirs.agent),
     pretrained: async () => readCheckpointFiles(dirs.pretrained),
   };
-  const run = new PipelineRun(1, { start, seed, steps, faulty }, stagesFrom(start), sources, null);
+  const run = new PipelineRun(1, { start, seed, steps, ...settings }, stagesFrom(start), sources, null);
   const records: StepRecord[] = [];
   try {
     for (let complete = false; !complete; ) {
@@ -54,4 +56,10 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
   } finally {
     run.dispose();
   }
+}
+
+/** The GRPO settings `opts` gives (undefined ones left out, so the defaults stand). */
+function pick(opts: WorkshopOptions): Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
+  const { faulty, masking, advantage, temperature } = opts;
+  return Object.fromEntries(Object.entries({ faulty, masking, advantage, temperature }).filter(([, v]) => v !== undefined));
 }

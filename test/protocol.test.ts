@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isCommand } from '../src/protocol/guards';
 
 const checkpoints = { agent: 'https://x/checkpoints/agent/', pretrained: 'https://x/checkpoints/pretrained/' };
-const config = { start: 'agent', faulty: false, seed: 1, steps: 40 };
+const config = { start: 'agent', faulty: false, masking: true, advantage: 'group', temperature: 1, seed: 1, steps: 40 };
 const wasm = { 'tfjs-backend-wasm.wasm': 'https://x/a.wasm', 'tfjs-backend-wasm-simd.wasm': 'https://x/b.wasm', 'tfjs-backend-wasm-threaded-simd.wasm': 'https://x/c.wasm' };
 
 describe('isCommand', () => {
@@ -30,6 +30,8 @@ describe('isCommand', () => {
       { type: 'start' }, { type: 'start', config: { ...config, faulty: 'yes' } }, { type: 'start', config: { ...config, start: 'nowhere' } },
       { type: 'start', config: { ...config, seed: 1.5 } }, { type: 'start', config: { ...config, steps: 0 } },
       { type: 'configure' }, { type: 'setFaulty', faulty: true },
+      { type: 'start', config: { ...config, masking: 'off' } }, { type: 'start', config: { ...config, advantage: 'none' } },
+      { type: 'start', config: { ...config, temperature: 2 } },
     ];
     for (const c of bad) expect(isCommand(c), JSON.stringify(c)).toBe(false);
   });

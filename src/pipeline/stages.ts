@@ -12,6 +12,14 @@ export type Stage = 'pretrain' | 'sft' | 'grpo';
 export const stagesFrom = (start: StartFrom): Stage[] =>
   start === 'scratch' ? ['pretrain', 'sft', 'grpo'] : start === 'pretrained' ? ['sft', 'grpo'] : ['grpo'];
 
+/** How GRPO assigns credit: the loss covers the model's characters only (masking on), or the
+ * calculator's result too; the advantage is group-relative, or the raw reward. */
+export type Advantage = 'group' | 'raw';
+export const ADVANTAGES: readonly Advantage[] = ['group', 'raw'];
+/** The sampling temperatures the figure offers; 1 is the plate's. */
+export const TEMPERATURES = [0.5, 1, 1.5] as const;
+export type Temperature = (typeof TEMPERATURES)[number];
+
 export interface RunConfig {
   start: StartFrom;
   /** Seeds every stage of the run (each stage draws its own stream from it). */
@@ -19,4 +27,10 @@ export interface RunConfig {
   /** GRPO steps. */
   steps: number;
   faulty: boolean;
+  masking: boolean;
+  advantage: Advantage;
+  temperature: Temperature;
 }
+
+/** The GRPO settings of a run, as the plate sets them: masking on, group-relative, temperature 1. */
+export const PLATE_SETTINGS = { faulty: false, masking: true, advantage: 'group', temperature: 1 } as const satisfies Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature'>;

@@ -1,6 +1,6 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
 import { isBackendName } from './backends';
-import { STARTS, WASM_FILES, type Command, type RunConfig } from './messages';
+import { ADVANTAGES, STARTS, TEMPERATURES, WASM_FILES, type Command, type RunConfig } from './messages';
 
 type Loose = Record<string, unknown>;
 const isObject = (x: unknown): x is Loose => typeof x === 'object' && x !== null;
@@ -12,6 +12,9 @@ export function isRunConfig(x: unknown): x is RunConfig {
   return (
     (STARTS as readonly unknown[]).includes(x.start) &&
     typeof x.faulty === 'boolean' &&
+    typeof x.masking === 'boolean' &&
+    (ADVANTAGES as readonly unknown[]).includes(x.advantage) &&
+    (TEMPERATURES as readonly unknown[]).includes(x.temperature) &&
     Number.isInteger(x.seed) &&
     Number.isInteger(x.steps) &&
     (x.steps as number) >= 1

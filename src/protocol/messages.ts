@@ -11,8 +11,8 @@ import type { StageRecord } from '../pipeline/run';
 import type { RunConfig, Stage } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
-export { STARTS, stagesFrom } from '../pipeline/stages';
-export type { RunConfig, Stage, StartFrom } from '../pipeline/stages';
+export { ADVANTAGES, PLATE_SETTINGS, STARTS, stagesFrom, TEMPERATURES } from '../pipeline/stages';
+export type { Advantage, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
 export type { BackendName, RunSummary, StageRecord, StepRecord, SupervisedRecord };
 
 /**

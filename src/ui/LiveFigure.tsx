@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { GRPO } from '../config';
-import type { RunConfig } from '../protocol/messages';
+import { PLATE_SETTINGS, type RunConfig } from '../protocol/messages';
 import type { PlateText } from '../plate/types';
 import type { PlateAssets } from './assets';
 import { useTrainer } from '../trainer/useTrainer';
@@ -25,7 +25,13 @@ interface Props {
 export function LiveFigure({ plate, options, notes, assets }: Props) {
   const trainer = useTrainer({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend });
   const reference = useReferenceRuns(assets.referenceRuns);
-  const [settings, setSettings] = useState<Settings>({ start: options.start ?? 'agent', faulty: options.faulty ?? false });
+  const [settings, setSettings] = useState<Settings>({
+    start: options.start ?? 'agent',
+    faulty: options.faulty ?? PLATE_SETTINGS.faulty,
+    masking: options.masking ?? PLATE_SETTINGS.masking,
+    advantage: options.advantage ?? PLATE_SETTINGS.advantage,
+    temperature: options.temperature ?? PLATE_SETTINGS.temperature,
+  });
   /** Runs up to this id were cleared by Reset and are no longer drawn. */
   const [clearedUpTo, setClearedUpTo] = useState(0);
   /** A run asked for while the worker was loading, sent once it is ready. */

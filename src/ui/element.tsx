@@ -17,18 +17,22 @@ export interface PlateElementAttributes {
   autorun?: boolean | '' | 'true' | 'false' | '0' | '1';
   faulty?: boolean | '' | 'true' | 'false' | '0' | '1';
   start?: 'agent' | 'pretrained' | 'scratch';
+  masking?: 'on' | 'off';
+  advantage?: 'group' | 'raw';
+  temperature?: 0.5 | 1 | 1.5 | '0.5' | '1' | '1.5';
   seed?: number | string;
   steps?: number | string;
   backend?: 'webgpu' | 'webgl' | 'wasm' | 'cpu';
   'asset-base'?: string;
 }
 
-export const ATTRIBUTES = ['xref-pattern', 'autorun', 'faulty', 'start', 'seed', 'steps', 'backend', 'asset-base'] as const satisfies readonly (keyof PlateElementAttributes)[];
+const OPTION_ATTRIBUTES = ['autorun', 'faulty', 'start', 'masking', 'advantage', 'temperature', 'seed', 'steps', 'backend'] as const satisfies readonly (keyof PlateElementAttributes)[];
+export const ATTRIBUTES = ['xref-pattern', ...OPTION_ATTRIBUTES, 'asset-base'] as const satisfies readonly (keyof PlateElementAttributes)[];
 
 /** Reads the element's attributes through the URL parser, so bad values get the same notes. */
 export function propsFromAttributes(get: (name: string) => string | null): MultiTurnRLPlateProps {
   const query = new URLSearchParams();
-  for (const name of ['autorun', 'faulty', 'start', 'seed', 'steps', 'backend'] as const) {
+  for (const name of OPTION_ATTRIBUTES) {
     const value = get(name);
     if (value !== null) query.set(name, value);
   }

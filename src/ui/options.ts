@@ -2,11 +2,12 @@
  * The plate's options, shared by the page's URL, the React component's props and the custom
  * element's attributes. A bad value is ignored and explained in a note, never a crash.
  *
- *   ?start=pretrained&faulty=1&seed=7&steps=10&backend=wasm&autorun=1&embed=1&xref=https://example.org/{ref}
+ *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&seed=7&steps=10
+ *   &backend=wasm&autorun=1&embed=1&xref=https://example.org/{ref}
  */
 import { GRPO } from '../config';
 import { BACKENDS, isBackendName, type BackendName } from '../protocol/backends';
-import { STARTS, type StartFrom } from '../protocol/messages';
+import { ADVANTAGES, STARTS, TEMPERATURES, type Advantage, type StartFrom, type Temperature } from '../protocol/messages';
 
 export interface PlateOptions {
   /** URL pattern for cross-references, `{ref}` replaced by e.g. "XIX.5"; plain text without one. */
@@ -17,6 +18,12 @@ export interface PlateOptions {
   start?: StartFrom;
   /** Start with the faulty calculator. */
   faulty?: boolean;
+  /** Observation masking (default on): off trains on the calculator's result characters too. */
+  masking?: boolean;
+  /** The advantage: group-relative (default), or the raw reward. */
+  advantage?: Advantage;
+  /** Sampling temperature of GRPO's episodes: 0.5, 1 (default) or 1.5. */
+  temperature?: Temperature;
   seed?: number;
   /** GRPO steps of a run, 1 to 40 (the charts' frame). */
   steps?: number;
@@ -95,6 +102,20 @@ export function parseUrlOptions(search: string): ParsedOptions {
         if ((STARTS as readonly string[]).includes(value)) options.start = value as StartFrom;
         else ignore(key, value, `one of ${STARTS.join(', ')}`);
         break;
+      case 'masking':
+        if (value === 'on' || value === 'off') options.masking = value === 'on';
+        else ignore(key, value, 'on or off');
+        break;
+      case 'advantage':
+        if ((ADVANTAGES as readonly string[]).includes(value)) options.advantage = value as Advantage;
+        else ignore(key, value, `one of ${ADVANTAGES.join(', ')}`);
+        break;
+      case 'temperature': {
+        const t = TEMPERATURES.find((x) => String(x) === value);
+        if (t === undefined) ignore(key, value, `one of ${TEMPERATURES.join(', ')}`);
+        else options.temperature = t;
+        break;
+      }
       case 'backend':
         if (isBackendName(value)) options.backend = value;
         else ignore(key, value, `one of ${BACKENDS.join(', ')}`);

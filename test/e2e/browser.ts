@@ -1,7 +1,7 @@
 // Headless Chromium for the browser tests: Debian's /usr/bin/chromium through playwright-core
 // (no browser download), and helpers to open the harness page and wait on the hook's state.
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { RunConfig } from '../../src/protocol/messages';
+import { PLATE_SETTINGS, type RunConfig } from '../../src/protocol/messages';
 import type { TrainerState } from '../../src/trainer/trainer-state';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,7 +17,7 @@ export function launch(): Promise<Browser> {
   });
 }
 
-const DEFAULT_RUN: RunConfig = { start: 'agent', faulty: false, seed: 1, steps: 40 };
+const DEFAULT_RUN: RunConfig = { start: 'agent', seed: 1, steps: 40, ...PLATE_SETTINGS };
 
 export interface Harness {
   page: Page;

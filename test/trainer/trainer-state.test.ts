@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunConfig, Stage, StepRecord, SupervisedRecord, WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS, type RunConfig, type Stage, type StepRecord, type SupervisedRecord, type WorkerEvent } from '../../src/protocol/messages';
 import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type TrainerEvent, type TrainerState } from '../../src/trainer/trainer-state';
 
 const record = (step: number, totalMs = 500): StepRecord => ({
@@ -11,7 +11,7 @@ const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): Supervise
   stage, step, steps: 200, loss: step === 0 ? null : 1, heldOut: null, worksheet: null, ms,
 });
 const memory = { numTensors: 92, numBytes: 1 };
-const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', faulty: false, seed: 1, steps: 3, ...over });
+const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
 const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8 };
 const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null): WorkerEvent =>
   ({ type: 'started', runId, config: config(over), stages, from });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { chartLabel } from '../../src/ui/figure/LineChart';
-import { earlierRuns, markers, platePhrase, plateRows, points, readout, readoutText, seriesOf, yourRun } from '../../src/ui/figure/model';
+import { configLabel, dashOf, earlierRuns, markers, platePhrase, plateRows, points, readout, readoutText, seriesOf, yourRun } from '../../src/ui/figure/model';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
 import { authorRuns } from '../../src/ui/figure/Transcript';
 import { record, run } from './fixtures';
@@ -29,10 +29,23 @@ describe('the figure model', () => {
     expect(readoutText(readout([], 'reward'))).toBe('— → —');
   });
 
-  it('keeps the latest earlier run of each calculator, not the live one, not empty ones', () => {
+  it('keeps the latest earlier run of each configuration, not the live one, not empty ones, at most three', () => {
     const live = run(5, true, 2);
     const kept = earlierRuns(live, [run(1, false, 40), run(2, false, 10), run(3, true, 0), run(4, true, 3), live]);
     expect(kept.map((r) => r.runId)).toEqual([2, 4]);
+    const configs = [{ masking: false }, { advantage: 'raw' as const }, { temperature: 1.5 as const }, { faulty: true }].map((over, i) => {
+      const r = run(10 + i, false, 5);
+      return { ...r, config: { ...r.config, ...over } };
+    });
+    expect(earlierRuns(null, configs).map((r) => r.runId)).toEqual([11, 12, 13]);
+  });
+
+  it('names a run’s configuration by what differs from the plate, and draws credit changes as dashes', () => {
+    const r = run(1, true, 3);
+    expect(configLabel(r.config)).toBe('faulty');
+    expect(configLabel({ ...r.config, masking: false, advantage: 'raw', temperature: 1.5, start: 'pretrained' })).toBe('faulty, masking off, raw reward, temperature 1.5, fine-tuned here');
+    expect(dashOf({ ...r.config, masking: false })).toBe('dashed');
+    expect(dashOf({ ...r.config, advantage: 'raw' })).toBe('dotted');
   });
 
   it('states the plate’s numbers per calculator, the start shared by both', () => {

@@ -3,6 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
+import { PLATE_SETTINGS } from '../../src/protocol/messages';
 import { INITIAL_STATE, type TrainerState } from '../../src/trainer/trainer-state';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 import { run } from './fixtures';
@@ -10,7 +11,7 @@ import { run } from './fixtures';
 const noop = () => {};
 const PROPS: FigureProps = {
   plate: PLATE, trainer: { ...INITIAL_STATE, status: 'ready', loading: null }, run: null, previous: [],
-  settings: { start: 'agent', faulty: false }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
+  settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
   onRun: noop, onPause: noop, onReset: noop, onSettings: noop, onRestart: noop,
 };
 type Over = Partial<Omit<FigureProps, 'trainer'>> & { trainer?: Partial<TrainerState> };
@@ -38,16 +39,17 @@ describe('the figure', () => {
   });
 
   it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
-    const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', faulty: true }, run: run(2, true, 5), previous: [run(1, false, 40)] });
+    const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 5), previous: [run(1, false, 40)] });
     // two charts and the legend's swatch each
-    expect(html.match(/class="series tone-reliable dim"/g)).toHaveLength(3);
-    expect(html.match(/class="series tone-faulty"/g)).toHaveLength(3);
-    expect(html).toContain('earlier reliable run: 77% → 93%');
-    expect(html).toContain('earlier run, reliable calculator');
+    expect(html.match(/class="series tone-reliable dash-solid dim"/g)).toHaveLength(3);
+    expect(html.match(/class="series tone-faulty dash-solid"/g)).toHaveLength(3);
+    expect(html).toContain('earlier run (reliable): 77% → 93%');
+    expect(html).toContain('earlier run: reliable');
+    expect(html).toContain('this run: faulty');
   });
 
   it('shows one group of episodes with model and environment characters apart, and marks a lie', () => {
-    const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', faulty: true }, run: run(2, true, 3) });
+    const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 3) });
     expect(html).toContain('group 1 of 8');
     expect(html.match(/<tr[^>]*><td><code class="transcript">/g)).toHaveLength(8);
     expect(html).toContain('<span class="by-m" data-author="m">B23+45|</span>');

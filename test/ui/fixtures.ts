@@ -1,6 +1,7 @@
 // Hand-made step records and runs for the figure's tests.
 import type { StepRecord } from '../../src/rl/trainer';
 import type { EpisodeView } from '../../src/rl/view';
+import { PLATE_SETTINGS } from '../../src/protocol/messages';
 import type { RunView } from '../../src/trainer/trainer-state';
 
 const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: 500 };
@@ -31,5 +32,5 @@ export function record(step: number, heldOut: number, meanReward: number | null,
 export function run(runId: number, faulty: boolean, n: number, steps = 40): RunView {
   const records = [record(0, 23 / 30, null)];
   for (let s = 1; s <= n; s++) records.push(record(s, (23 + Math.floor(s / 8)) / 30, faulty ? 0.5 : 0.7 + s / 400, s === n ? Array.from({ length: 64 }, (_, i) => episode({ lied: faulty && i % 3 === 0, reward: i % 2, advantage: i % 2 ? 1 : -1 })) : []));
-  return { runId, config: { start: 'agent', faulty, seed: 1, steps }, stages: ['grpo'], from: null, stage: 'grpo', pretrain: [], sft: [], steps: records };
+  return { runId, config: { start: 'agent', seed: 1, steps, ...PLATE_SETTINGS, faulty }, stages: ['grpo'], from: null, stage: 'grpo', pretrain: [], sft: [], steps: records };
 }

@@ -1,9 +1,9 @@
 // The session's command table, row by row: pure inputs in, state and plan out, no timers.
 import { describe, expect, it } from 'vitest';
-import type { RunConfig } from '../../src/protocol/messages';
+import { PLATE_SETTINGS, type RunConfig } from '../../src/protocol/messages';
 import { INITIAL, plan, reduce, type Input, type PageCommand, type SessionState } from '../../src/worker/session-table';
 
-const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, faulty: false, ...over });
+const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
 const cmd = (command: PageCommand): Input => ({ type: 'command', command });
 const start = (over: Partial<RunConfig> = {}) => cmd({ type: 'start', config: config(over) });
 const configure = (over: Partial<RunConfig> = {}) => cmd({ type: 'configure', config: config(over) });

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AGENT_RECIPE, CHECKPOINTS, GRPO, type AgentRecipe, type GrpoConfig } from '../../src/config';
-import type { BackendName, RunConfig, WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS, type BackendName, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
 import type { BackendChoice, BackendRequest } from '../../src/worker/backend';
 import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
 import { TrainerSession } from '../../src/worker/session';
@@ -82,7 +82,7 @@ function session(opts: Options = {}) {
 }
 
 const has = (type: WorkerEvent['type'], n = 1) => (events: WorkerEvent[]) => events.filter((e) => e.type === type).length >= n;
-const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 2, faulty: false, ...over });
+const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 2, ...PLATE_SETTINGS, ...over });
 const isStep = (e: WorkerEvent, runId: number, stage: string, step: number) => e.type === 'step' && e.runId === runId && e.stage === stage && e.record.step === step;
 
 describe('a trainer session', () => {

@@ -1,17 +1,16 @@
 /**
- * Run / Pause, Reset, where a run starts from, and the faulty-calculator switch: native
- * controls with visible labels. Buttons that cannot act right now say so with aria-disabled
- * instead of `disabled`, so a keyboard user's focus stays where it was.
+ * Run / Pause, Reset, where a run starts from, and the GRPO settings — the calculator, the two
+ * terms the reader can switch off, the sampling temperature: native controls with visible
+ * labels. Buttons that cannot act right now say so with aria-disabled instead of `disabled`,
+ * so a keyboard user's focus stays where it was.
  */
 import { useId } from 'react';
 import { GRPO } from '../../config';
-import type { StartFrom } from '../../protocol/messages';
+import { TEMPERATURES, type Advantage, type RunConfig, type StartFrom, type Temperature } from '../../protocol/messages';
 import type { TrainerStatus } from './types';
 
-export interface Settings {
-  start: StartFrom;
-  faulty: boolean;
-}
+/** What the reader chose: everything of a run's config but its seed and length. */
+export type Settings = Omit<RunConfig, 'seed' | 'steps'>;
 
 interface Props {
   status: TrainerStatus;
@@ -30,6 +29,8 @@ export const START_LABEL: Record<StartFrom, string> = {
   scratch: 'random weights (pre-train, then fine-tune)',
 };
 
+const ADVANTAGE_LABEL: Record<Advantage, string> = { group: 'group-relative', raw: 'raw reward' };
+
 const RUN_LABEL: Partial<Record<TrainerStatus, string>> = { running: 'Pause', pausing: 'Pausing…', paused: 'Resume' };
 
 export function Controls({ status, settings, canReset, onRun, onPause, onReset, onSettings }: Props) {
@@ -37,16 +38,12 @@ export function Controls({ status, settings, canReset, onRun, onPause, onReset, 
   const runInert = !usable || status === 'pausing';
   const resetInert = !usable || !canReset;
   const label = RUN_LABEL[status] ?? 'Run';
-  const group = useId(); // radio names must not collide with a second plate on the page
+  const id = useId(); // names and ids must not collide with a second plate on the page
+  const set = (patch: Partial<Settings>) => onSettings({ ...settings, ...patch });
   return (
     <div className="controls" role="group" aria-label="Training controls">
       <div className="buttons">
-        <button
-          type="button"
-          className="run"
-          aria-disabled={runInert}
-          onClick={() => runInert || (status === 'running' ? onPause() : onRun())}
-        >
+        <button type="button" className="run" aria-disabled={runInert} onClick={() => runInert || (status === 'running' ? onPause() : onRun())}>
           <svg aria-hidden="true" viewBox="0 0 10 10" width="10" height="10">
             {status === 'running' || status === 'pausing' ? <path d="M1.5,1h2.5v8h-2.5zM6,1h2.5v8h-2.5z" /> : <path d="M2,1L9,5L2,9Z" />}
           </svg>
@@ -56,27 +53,49 @@ export function Controls({ status, settings, canReset, onRun, onPause, onReset, 
           Reset
         </button>
       </div>
-      <fieldset className="start-from" disabled={status === 'dead'}>
+      <fieldset className="choice" disabled={status === 'dead'}>
         <legend>Start from</legend>
         {(Object.keys(START_LABEL) as StartFrom[]).map((start) => (
           <label key={start}>
-            <input type="radio" name={group} value={start} checked={settings.start === start} onChange={() => onSettings({ ...settings, start })} />
+            <input type="radio" name={`${id}-start`} checked={settings.start === start} onChange={() => set({ start })} />
             {START_LABEL[start]}
           </label>
         ))}
       </fieldset>
-      <label className="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={settings.faulty}
-          disabled={status === 'dead'}
-          onChange={(e) => onSettings({ ...settings, faulty: e.currentTarget.checked })}
-        />
-        <span>
-          Faulty calculator <span className="hint">(wrong {Math.round(GRPO.faultyRate * 100)}% of the time)</span>
-        </span>
-      </label>
+      <div className="grpo-settings">
+        <label className="switch">
+          <input type="checkbox" role="switch" checked={settings.faulty} disabled={status === 'dead'} onChange={(e) => set({ faulty: e.currentTarget.checked })} />
+          <span>
+            Faulty calculator <span className="hint">(wrong {Math.round(GRPO.faultyRate * 100)}% of the time)</span>
+          </span>
+        </label>
+        <label className="switch">
+          <input type="checkbox" role="switch" checked={settings.masking} disabled={status === 'dead'} onChange={(e) => set({ masking: e.currentTarget.checked })} />
+          <span>
+            Observation masking <span className="hint">(train on the model’s characters only)</span>
+          </span>
+        </label>
+        <fieldset className="choice" disabled={status === 'dead'}>
+          <legend>Advantage</legend>
+          {(Object.keys(ADVANTAGE_LABEL) as Advantage[]).map((advantage) => (
+            <label key={advantage}>
+              <input type="radio" name={`${id}-advantage`} checked={settings.advantage === advantage} onChange={() => set({ advantage })} />
+              {ADVANTAGE_LABEL[advantage]}
+            </label>
+          ))}
+        </fieldset>
+        <label className="select">
+          Temperature{' '}
+          <select value={settings.temperature} disabled={status === 'dead'} onChange={(e) => set({ temperature: Number(e.currentTarget.value) as Temperature })}>
+            {TEMPERATURES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+                {t === 1 ? ' (the plate’s)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
     </div>
   );
 }

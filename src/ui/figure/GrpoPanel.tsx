@@ -2,7 +2,7 @@
 import type { PlateText } from '../../plate/types';
 import { Legend } from './Legend';
 import { LineChart } from './LineChart';
-import { earlierRuns, markers, platePhrase, plateRows, readout, seriesOf } from './model';
+import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf } from './model';
 import { Readout } from './Readout';
 import { referenceBand, type ReferenceRuns } from './reference';
 import { toneOf, type RunView } from './types';
@@ -30,7 +30,7 @@ export function GrpoPanel({ plate, run, previous, faulty, steps, totalSteps, ref
   return (
     <section className="stage-panel stage-grpo" aria-label="GRPO">
       <h3 className="stage-title">GRPO</h3>
-      <Legend live={run ? toneOf(faulty) : null} earlier={earlier.map((r) => toneOf(r.config.faulty))} referenceLabel={refLabel} />
+      <Legend entries={[...earlier, ...(run ? [run] : [])].map((r) => { const s = seriesOf(r, 'heldOut', r !== run); return { label: s.label, tone: s.tone, dash: s.dash, dim: s.dim }; })} referenceLabel={refLabel} />
       <div className="charts">
         {CHARTS.map((c) => {
           const live = run ? seriesOf(run, c.id, false) : null;
@@ -50,7 +50,7 @@ export function GrpoPanel({ plate, run, previous, faulty, steps, totalSteps, ref
                 live={readout(run?.steps ?? [], c.id)}
                 tone={toneOf(faulty)}
                 plate={platePhrase(plateRows(plate.numbers.rows, c.id, faulty))}
-                earlier={earlier.map((r) => ({ label: `earlier ${r.config.faulty ? 'faulty' : 'reliable'} run`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
+                earlier={earlier.map((r) => ({ label: `earlier run (${configLabel(r.config)})`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
               />
             </div>
           );

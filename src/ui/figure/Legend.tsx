@@ -1,13 +1,17 @@
-/** The key to the charts' lines, band and marks. */
-import type { Tone } from './types';
+/** The key to the charts' lines, band and marks: each run by its configuration. */
+import type { Dash, Tone } from './types';
 
-interface Props {
-  live: Tone | null;
-  earlier: readonly Tone[];
-  referenceLabel: string | null;
+export interface LegendEntry {
+  label: string;
+  tone: Tone;
+  dash: Dash;
+  dim: boolean;
 }
 
-const NAME: Record<Tone, string> = { reliable: 'reliable calculator', faulty: 'faulty calculator' };
+interface Props {
+  entries: readonly LegendEntry[];
+  referenceLabel: string | null;
+}
 
 function Swatch({ className }: { className: string }) {
   return (
@@ -17,17 +21,12 @@ function Swatch({ className }: { className: string }) {
   );
 }
 
-export function Legend({ live, earlier, referenceLabel }: Props) {
+export function Legend({ entries, referenceLabel }: Props) {
   return (
     <ul className="legend chart-legend">
-      {live && (
-        <li>
-          <Swatch className={`series tone-${live}`} /> this run, {NAME[live]}
-        </li>
-      )}
-      {earlier.map((t) => (
-        <li key={t}>
-          <Swatch className={`series tone-${t} dim`} /> earlier run, {NAME[t]}
+      {entries.map((e) => (
+        <li key={e.label}>
+          <Swatch className={`series tone-${e.tone} dash-${e.dash}${e.dim ? ' dim' : ''}`} /> {e.label}
         </li>
       ))}
       {referenceLabel && (

@@ -113,7 +113,7 @@ export function LineChart({ name, frame, steps, series, live, band, markers, y: 
         </text>
         {band && band.length > 1 && <path className="band" d={area(band) ?? undefined} />}
         {series.map((s) => (
-          <path key={s.id} className={`series tone-${s.tone}${s.dim ? ' dim' : ''}`} d={line(s.points) ?? undefined} />
+          <path key={s.id} className={`series tone-${s.tone} dash-${s.dash}${s.dim ? ' dim' : ''}`} d={line(s.points) ?? undefined} />
         ))}
         {live && points.length <= MAX_DOTS && (
           <g className={`points tone-${live.tone}`}>

@@ -3,11 +3,11 @@
  * marks and the "this run" column of the numbers table. No React, no DOM; tested in Node.
  */
 import type { ChartId, StatedNumber } from '../../plate/types';
-import type { Stage } from '../../protocol/messages';
+import type { RunConfig, Stage } from '../../protocol/messages';
 import { READOUT_WINDOW, summarise } from '../../rl/summary';
 import type { StepRecord } from '../../rl/trainer';
 import { pct } from '../format';
-import { toneOf, type Marker, type RunView, type Series } from './types';
+import { toneOf, type Dash, type Marker, type RunView, type Series } from './types';
 
 export { pct };
 
@@ -27,26 +27,41 @@ export function points(steps: readonly StepRecord[], chart: ChartId): [number, n
     : steps.flatMap((r) => (r.meanReward === null ? [] : [[r.step, r.meanReward] as [number, number]]));
 }
 
-const calculatorName = (faulty: boolean) => (faulty ? 'faulty calculator' : 'reliable calculator');
+/**
+ * A run's GRPO configuration in words, only what differs from the plate: "reliable", "faulty,
+ * masking off", "reliable, raw reward, temperature 1.5, fine-tuned here".
+ */
+export function configLabel(c: RunConfig): string {
+  const start = c.start === 'pretrained' ? 'fine-tuned here' : c.start === 'scratch' ? 'trained here from random weights' : '';
+  return [c.faulty ? 'faulty' : 'reliable', c.masking ? '' : 'masking off', c.advantage === 'raw' ? 'raw reward' : '', c.temperature === 1 ? '' : `temperature ${c.temperature}`, start]
+    .filter(Boolean)
+    .join(', ');
+}
+
+export const dashOf = (c: RunConfig): Dash => (c.masking ? (c.advantage === 'raw' ? 'dotted' : 'solid') : c.advantage === 'raw' ? 'dashdot' : 'dashed');
 
 export function seriesOf(run: RunView, chart: ChartId, dim: boolean): Series {
   return {
     id: `run-${run.runId}`,
-    label: `${dim ? 'earlier run, ' : ''}${calculatorName(run.config.faulty)}`,
+    label: `${dim ? 'earlier run' : 'this run'}: ${configLabel(run.config)}`,
     tone: toneOf(run.config.faulty),
     dim,
+    dash: dashOf(run.config),
     points: points(run.steps, chart),
   };
 }
 
-/** The earlier runs kept on the axes: the latest one of each calculator that has drawn a curve. */
+/** How many earlier runs stay on the GRPO charts. */
+export const MAX_EARLIER = 3;
+
+/** The earlier runs kept on the axes: the latest one of each configuration that drew a curve. */
 export function earlierRuns(current: RunView | null, previous: readonly RunView[]): RunView[] {
   const kept: RunView[] = [];
   for (const run of [...previous].reverse()) {
     if (run.runId === current?.runId || run.steps.length < 2) continue;
-    if (!kept.some((k) => k.config.faulty === run.config.faulty)) kept.push(run);
+    if (!kept.some((k) => configLabel(k.config) === configLabel(run.config))) kept.push(run);
   }
-  return kept.reverse();
+  return kept.slice(0, MAX_EARLIER).reverse();
 }
 
 export interface ReadoutValues {

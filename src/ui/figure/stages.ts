@@ -20,7 +20,7 @@ export function stagePoints(records: readonly SupervisedRecord[], metric: StageM
 }
 
 export function stageSeries(run: RunView, stage: SupervisedStage, metric: StageMetric, dim: boolean): Series {
-  return { id: `run-${run.runId}-${stage}`, label: dim ? 'earlier run' : 'this run', tone: toneOf(false), dim, points: stagePoints(run[stage], metric) };
+  return { id: `run-${run.runId}-${stage}`, label: dim ? 'earlier run' : 'this run', tone: toneOf(false), dim, dash: 'solid', points: stagePoints(run[stage], metric) };
 }
 
 /** The first and latest value of a stage's curve. */

@@ -7,6 +7,9 @@ export type { BackendInfo, BackendSwitch, ReadyInfo, RunView, TrainerStatus } fr
 export type Tone = 'reliable' | 'faulty';
 export const toneOf = (faulty: boolean): Tone => (faulty ? 'faulty' : 'reliable');
 
+/** A line's dash says how credit was assigned: solid as the plate, dashed with masking off, dotted with raw reward. */
+export type Dash = 'solid' | 'dashed' | 'dotted' | 'dashdot';
+
 /** One curve: [step, value as a fraction] points. */
 export interface Series {
   id: string;
@@ -14,6 +17,7 @@ export interface Series {
   tone: Tone;
   /** An earlier run, drawn faintly under the live one. */
   dim: boolean;
+  dash: Dash;
   points: readonly (readonly [number, number])[];
 }
 
