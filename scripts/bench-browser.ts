@@ -5,9 +5,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { launch, openHarness } from '../test/e2e/browser';
-import { buildPage } from '../test/e2e/page-site';
-import { buildSite, removeSite, serve } from '../test/e2e/site';
+import { launch, openHarness } from './browser/chromium';
+import { buildPage } from './browser/page-site';
+import { buildSite, removeSite, serve } from './browser/site';
 import type { BackendName } from '../src/protocol/backends';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
 

@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { launch } from './browser';
-import { removeSite, serve } from './site';
+import { launch } from '../../scripts/browser/chromium';
+import { removeSite, serve } from '../../scripts/browser/site';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };

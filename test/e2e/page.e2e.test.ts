@@ -9,9 +9,9 @@ import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { launch } from './browser';
-import { buildPage } from './page-site';
-import { removeSite, serve } from './site';
+import { launch } from '../../scripts/browser/chromium';
+import { buildPage } from '../../scripts/browser/page-site';
+import { removeSite, serve } from '../../scripts/browser/site';
 
 const RESULTS = resolve(import.meta.dirname, '../../test-results');
 let browser: Browser;

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BackendName, StepRecord, WorkerEvent } from '../../src/protocol/messages';
-import { launch, openHarness, type Harness } from './browser';
+import { launch, openHarness, type Harness } from '../../scripts/browser/chromium';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const site = inject('siteUrl');

@@ -1,4 +1,4 @@
-// Headless Chromium for the browser tests: Debian's /usr/bin/chromium through playwright-core
+// Headless Chromium for the browser tests and the bench: Debian's /usr/bin/chromium through playwright-core
 // (no browser download), and helpers to open the harness page and wait on the hook's state.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PLATE_SETTINGS, type RunConfig } from '../../src/protocol/messages';

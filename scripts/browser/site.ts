@@ -1,4 +1,4 @@
-// The browser tests' site: builds the harness page with the project's Vite config (so the worker
+// The browser tests' (and the bench's) site: builds the harness page with the project's Vite config (so the worker
 // and its .wasm files are bundled exactly as for the plate), writes broken checkpoints beside
 // it, and serves the folder under a sub-path, as a static host would.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ export async function buildSite(): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'plate-e2e-'));
   await build({
     configFile: join(ROOT, 'vite.config.ts'),
-    root: join(ROOT, 'test/e2e/fixtures'),
+    root: join(ROOT, 'scripts/browser/harness'),
     publicDir: join(ROOT, 'public'),
     logLevel: 'error',
     build: { outDir, emptyOutDir: true },
