@@ -72,6 +72,11 @@ export const AGENT_RECIPE: AgentRecipe = {
   sft: { steps: 200, lr: 1e-3, demonstrations: 30, weightDecay: 0.1, worksheetRows: 8, selectEvery: 0 },
 };
 
+/**
+ * GRPO over whole episodes. The loss is the clipped policy objective with no KL term (β = 0: no
+ * reference model), averaged over every character the model wrote in the batch — one mean over
+ * all those characters, not a mean per episode first, so a long episode weighs by its length.
+ */
 export interface GrpoConfig {
   steps: number;
   /** Distinct training sums per step (the groups). */
@@ -87,7 +92,10 @@ export interface GrpoConfig {
    * ratio is exactly 1 and the clip never fires (TRL's default too); >1 reuses the batch.
    */
   updatesPerBatch: number;
-  /** Divide by the group's std (GRPO); false = Dr. GRPO (mean-centred only). */
+  /**
+   * Divide each group's centred rewards by its std (GRPO); false: centred only — the advantage
+   * half of Dr. GRPO (its other half, no per-episode length mean, holds here either way).
+   */
   scaleByStd: boolean;
   /** Keeps the std division finite for groups with tiny spread. */
   stdEps: number;
