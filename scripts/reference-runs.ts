@@ -1,11 +1,17 @@
-// npm run reference-runs -- [--seeds 1,2,3,4,5] [--steps 40] [--checkpoint DIR] [--out FILE]
-// Runs the workshop headless for several seeds, reliable and faulty, prints the plate's table
-// and writes the curves to public/reference-runs.json: the page draws them, labelled as
-// precomputed, under the reader's live run.
+// npm run reference-runs -- [--seeds 1,2,3,4,5] [--steps 40] [--sft-seeds 1,2,3,4,5] [--only plate]
+//                           [--checkpoint DIR] [--pretrained DIR] [--out FILE]
+// The page's precomputed bands, made by the Node workshop: GRPO from the shipped agent for every
+// configuration the figure offers at temperature 1 (2 calculators × masking on/off × group-
+// relative/raw advantage, each over the seeds), and fine-tuning the shipped worksheet model over
+// the SFT seeds. Prints a table per configuration (the README's) and writes
+// public/reference-runs.json; the page labels what it draws from it as precomputed.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { GRPO } from '../src/config';
-import { intOption } from './args';
+import { mean } from 'd3';
+import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY } from '../src/config';
+import { ADVANTAGES, type Advantage } from '../src/pipeline/stages';
+import type { RunSummary } from '../src/rl/summary';
+import { intOption, main, oneOf } from './args';
 import { useBackend } from './backend';
 import { SHIPPED } from './checkpoint-fs';
 import { runWorkshop } from './run-workshop';
@@ -13,40 +19,97 @@ import { runWorkshop } from './run-workshop';
 const { values: a } = parseArgs({
   options: {
     seeds: { type: 'string', default: '1,2,3,4,5' },
+    'sft-seeds': { type: 'string', default: '1,2,3,4,5' },
     steps: { type: 'string' },
+    only: { type: 'string' },
     checkpoint: { type: 'string', default: SHIPPED.agent },
+    pretrained: { type: 'string', default: SHIPPED.pretrained },
     out: { type: 'string', default: 'public/reference-runs.json' },
   },
 });
-const seeds = a.seeds!.split(',').map((s) => intOption('seeds', s, 0));
-const steps = intOption('steps', a.steps, GRPO.steps, 1);
-const backend = await useBackend('wasm');
-const pct = (x: number) => `${(100 * x).toFixed(0)}%`.padStart(4);
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-const runs = [];
-console.log('calculator  seed  held-out start → end  reward first5 → last5   seconds');
-for (const faulty of [false, true]) {
-  for (const seed of seeds) {
-    const { grpo: s, heldOut, meanReward } = await runWorkshop({ start: 'agent', faulty, seed, steps, checkpoints: { ...SHIPPED, agent: a.checkpoint! } });
-    console.log(`${faulty ? 'faulty  ' : 'reliable'}    ${String(seed).padStart(4)}  ${pct(s.heldOutStart)} → ${pct(s.heldOutEnd)}            ${pct(s.rewardFirst5)} → ${pct(s.rewardLast5)}          ${s.seconds.toFixed(1)}`);
-    runs.push({
-      seed,
-      faulty,
-      heldOut: heldOut.map(round),
-      meanReward: meanReward.map(round),
-      summary: { ...s, seconds: round(s.seconds) },
-    });
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+const seedList = (name: string, value: string) => value.split(',').map((s) => intOption(name, s, 0));
+
+await main(async () => {
+  const seeds = seedList('seeds', a.seeds!);
+  const sftSeeds = seedList('sft-seeds', a['sft-seeds']!);
+  const steps = intOption('steps', a.steps, GRPO.steps, 1);
+  // --only plate: the plate's own two configurations (a quick check); default: all eight.
+  const only = oneOf('only', a.only, ['plate', 'all'] as const, 'all');
+  const backend = await useBackend('wasm');
+  const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
+
+  const configs: { faulty: boolean; masking: boolean; advantage: Advantage }[] = [];
+  for (const masking of only === 'plate' ? [true] : [true, false]) {
+    for (const advantage of only === 'plate' ? (['group'] as const) : ADVANTAGES) {
+      for (const faulty of [false, true]) configs.push({ faulty, masking, advantage });
+    }
   }
-}
-writeFileSync(
-  a.out!,
-  JSON.stringify({
-    note: 'Precomputed reference runs of the workshop (scripts/reference-runs.ts, Node, wasm backend) from the shipped agent checkpoint. Not live.',
-    checkpoint: a.checkpoint,
-    backend,
-    steps,
-    runs,
-  }) + '\n',
-);
-console.log(`wrote ${a.out}`);
+
+  interface Done {
+    seed: number;
+    faulty: boolean;
+    masking: boolean;
+    advantage: Advantage;
+    heldOut: number[];
+    meanReward: number[];
+    copyRate: number[];
+    malformed: number[];
+    summary: RunSummary;
+  }
+  const runs: Done[] = [];
+  console.log('| calculator | masking | advantage | held-out start → end per seed | mean | reward first 5 → last 5 (mean) | copies the tool, last 5 | malformed, last 5 |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const config of configs) {
+    const done: Done[] = [];
+    for (const seed of seeds) {
+      const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1 });
+      const grpo = r.records.slice(1);
+      const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
+      done.push({
+        seed, ...config,
+        heldOut: r.heldOut.map(round),
+        meanReward: r.meanReward.map(round),
+        copyRate: share('copied').map(round),
+        malformed: share('malformed').map(round),
+        summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
+      });
+    }
+    const last5 = (xs: number[]) => mean(xs.slice(-5))!;
+    const m = (f: (d: (typeof done)[number]) => number) => pct(mean(done, f)!);
+    console.log(
+      `| ${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ` +
+        `${done.map((d) => `${pct(d.summary.heldOutStart)} → ${pct(d.summary.heldOutEnd)}`).join(', ')} | ${m((d) => d.summary.heldOutEnd)} | ` +
+        `${m((d) => d.summary.rewardFirst5)} → ${m((d) => d.summary.rewardLast5)} | ${m((d) => last5(d.copyRate))} | ${m((d) => last5(d.malformed))} |`,
+    );
+    runs.push(...done);
+  }
+
+  const sftRuns = [];
+  for (const seed of sftSeeds) {
+    const heldOut: number[] = [];
+    const loss: number[] = [];
+    const r = await runWorkshop({ start: 'pretrained', seed, steps: 1, checkpoints }, ({ stage, record }) => {
+      if (stage !== 'sft') return;
+      if (record.heldOut) heldOut.push(round(record.heldOut.success));
+      if (record.loss !== null) loss.push(round(record.loss));
+    });
+    console.log(`fine-tuning the shipped worksheet model, seed ${seed}: held-out ${pct(r.sftHeldOut!)} after ${AGENT_RECIPE.sft.steps} steps`);
+    sftRuns.push({ seed, heldOut, loss });
+  }
+
+  writeFileSync(
+    a.out!,
+    JSON.stringify({
+      note: 'Precomputed reference runs (scripts/reference-runs.ts, Node, wasm backend): GRPO from the shipped agent per configuration, and fine-tuning of the shipped worksheet model. Not live.',
+      checkpoint: a.checkpoint,
+      backend,
+      steps,
+      runs,
+      sft: { steps: AGENT_RECIPE.sft.steps, every: STAGE_EVAL_EVERY, runs: sftRuns },
+    }) + '\n',
+  );
+  console.log(`wrote ${a.out}`);
+});

@@ -4,6 +4,7 @@
  * partial overrides of them) around; nothing else in the code base hard-codes a size.
  */
 import { VOCAB } from './model/vocab';
+import type { AdvantageKind, LossMask } from './rl/credit';
 
 export interface ModelConfig {
   vocabSize: number;
@@ -101,6 +102,13 @@ export interface GrpoConfig {
   stdEps: number;
   /** Probability the faulty calculator lies (training only; evaluation is always reliable). */
   faultyRate: number;
+  /**
+   * Which characters the loss covers (rl/credit.ts): 'model' is observation masking, as the
+   * plate does it; 'model+env' also trains on the calculator's result; 'all' adds the prompt.
+   */
+  lossMask: LossMask;
+  /** 'group': the group-relative advantage (GRPO); 'raw': the reward itself, no baseline. */
+  advantage: AdvantageKind;
 }
 
 export const GRPO: GrpoConfig = {
@@ -114,6 +122,8 @@ export const GRPO: GrpoConfig = {
   scaleByStd: true,
   stdEps: 1e-4,
   faultyRate: 0.3,
+  lossMask: 'model',
+  advantage: 'group',
 };
 
 /**

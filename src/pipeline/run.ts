@@ -171,7 +171,7 @@ export class PipelineRun {
     this.model = start ? decodeCheckpoint(start.manifest, start.weights, start.where) : initialModel(recipe, seed);
     this.trainer =
       stage === 'grpo'
-        ? new GrpoTrainer({ model: this.model, config: grpo, faulty: this.config.faulty, seed })
+        ? new GrpoTrainer({ model: this.model, config: grpoConfig(grpo, this.config), faulty: this.config.faulty, seed })
         : new SupervisedStage({ model: this.model, recipe, stage, seed, evalEvery });
   }
 
@@ -186,6 +186,11 @@ export class PipelineRun {
     tryDispose(() => trainer?.dispose());
     if (model) tryDispose(() => tf.dispose(model.trainable));
   }
+}
+
+/** The GRPO config a run's settings make: masking, advantage and temperature from the run. */
+export function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'masking' | 'advantage' | 'temperature'>): GrpoConfig {
+  return { ...base, lossMask: run.masking ? 'model' : 'model+env', advantage: run.advantage, temperature: run.temperature };
 }
 
 /** Thrown into a step that a backend switch abandoned. */

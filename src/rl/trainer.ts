@@ -12,9 +12,10 @@ import { faultyCalculator, reliableCalculator, type Calculator } from '../env/ca
 import { SPLIT, type Sum } from '../env/sums';
 import { createRng, shuffled, type Rng } from '../lib/rng';
 import type { CharModel } from '../model/gpt';
-import { batchAdvantages, groupStats } from './advantages';
+import { groupStats } from './advantages';
+import { episodeAdvantages } from './credit';
 import { evaluateGreedy } from './evaluate';
-import { rollout } from './rollout';
+import { rollout, type EpisodeRecord } from './rollout';
 import { policyUpdate } from './update';
 import { toView, type EpisodeView } from './view';
 
@@ -53,6 +54,10 @@ export interface StepRecord {
   /** Calculator calls that lied this step. */
   lies: number;
   calls: number;
+  /** Sampled episodes whose answer is the calculator's result, lie or not (the agent copies the tool). */
+  copied: number;
+  /** Sampled episodes that ended without a well-formed call and answer. */
+  malformed: number;
   /** Milliseconds per phase. */
   timings: PhaseTimings;
   /** All sampled episodes of the step, group after group (empty at step 0). */
@@ -60,6 +65,10 @@ export interface StepRecord {
 }
 
 export { NonFiniteLossError } from './update';
+
+/** The answer is the calculator's result, whether or not the result was true. */
+export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'>): boolean =>
+  e.reason === 'answered' && e.result !== null && Number(e.answer) === e.result.value;
 
 const now = (): number => performance.now();
 
@@ -97,7 +106,7 @@ export class GrpoTrainer {
     return {
       step: 0, heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
       meanReward: null, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
-      modelChars: 0, envChars: 0, lies: 0, calls: 0,
+      modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
       timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, total: ms },
       episodes: [],
     };
@@ -114,7 +123,7 @@ export class GrpoTrainer {
     const t1 = now();
 
     const rewards = episodes.map((e) => e.reward);
-    const advantages = batchAdvantages(rewards, c.episodesPerSum, c);
+    const advantages = episodeAdvantages(rewards, c);
     const { update, timings } = await policyUpdate(this.model, this.optimizer, episodes, advantages, c, step);
     const t3 = now();
 
@@ -135,6 +144,8 @@ export class GrpoTrainer {
       modelChars: count('model'), envChars: count('env'),
       lies: episodes.filter((e) => e.result?.lied).length,
       calls: episodes.filter((e) => e.result !== null).length,
+      copied: episodes.filter(copiesTool).length,
+      malformed: episodes.filter((e) => e.reason !== 'answered').length,
       timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - t3, total: t4 - t0 },
       episodes: episodes.map((e, i) => toView(e, advantages[i]!)),
     };

@@ -8,6 +8,7 @@ import type { Author } from '../env/episode';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens, targetLogProbs } from '../model/logprobs';
 import { disposeBatch, makeTokenBatch } from '../model/supervised';
+import { trainedCount, trainedOn } from './credit';
 import { clippedLoss, type PolicyBatch } from './loss';
 
 export class NonFiniteLossError extends Error {
@@ -26,7 +27,7 @@ export interface UpdateResult {
   timings: { logprobs: number; gradient: number };
 }
 
-type UpdateConfig = Pick<GrpoConfig, 'updatesPerBatch' | 'clipEps' | 'temperature'>;
+type UpdateConfig = Pick<GrpoConfig, 'updatesPerBatch' | 'clipEps' | 'temperature' | 'lossMask'>;
 
 /** Throws NonFiniteLossError (weights untouched) if the loss is NaN or infinite. */
 export async function policyUpdate(
@@ -38,9 +39,9 @@ export async function policyUpdate(
   step: number,
 ): Promise<UpdateResult> {
   const now = () => performance.now();
-  const isModel = (e: (typeof episodes)[number], j: number) => e.authors[j + 1] === 'model';
+  const isModel = (e: (typeof episodes)[number], j: number) => trainedOn(e.authors[j + 1], c.lossMask);
   // Targets are characters 1.. of each transcript (character 0, `^`, is never predicted).
-  const modelChars = episodes.reduce((n, e) => n + e.authors.slice(1).filter((a) => a === 'model').length, 0);
+  const modelChars = episodes.reduce((n, e) => n + trainedCount(e.authors, c.lossMask), 0);
   // An episode with advantage 0 (every episode of a zero-spread group) adds exactly 0 to the
   // objective and its gradient: leave it out of the forward and backward passes, but keep its
   // characters in the mean's denominator, so the loss and the update are what they would be.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { chartLabel } from '../../src/ui/figure/LineChart';
 import { configLabel, dashOf, earlierRuns, markers, platePhrase, plateRows, points, readout, readoutText, seriesOf, yourRun } from '../../src/ui/figure/model';
+import { PLATE_SETTINGS } from '../../src/protocol/messages';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
 import { authorRuns } from '../../src/ui/figure/Transcript';
 import { record, run } from './fixtures';
@@ -73,17 +74,29 @@ describe('reference runs', () => {
       { seed: 1, faulty: false, heldOut: [0.7, 0.8, 0.9], meanReward: [0.5, 0.6], summary: {} },
       { seed: 2, faulty: false, heldOut: [0.7, 0.6, 0.95], meanReward: [0.4, 0.7] },
       { seed: 1, faulty: true, heldOut: [0.7, 0.7, 0.7], meanReward: [0.3, 0.3] },
+      { seed: 1, faulty: false, masking: false, advantage: 'raw', heldOut: [0.7, 0.2, 0.1], meanReward: [0.3, 0.1], copyRate: [0.5, 0.2], malformed: [0.4, 0.9] },
     ],
   };
+  const plate = { ...PLATE_SETTINGS };
 
-  it('band the spread of one calculator’s runs, per step', () => {
+  it('band the spread of the runs made like the reader’s, per step', () => {
     const ref = parseReferenceRuns(file);
-    expect(referenceBand(ref, false, 'heldOut')).toEqual([
+    expect(referenceBand(ref, plate, 'heldOut')).toEqual([
       { step: 0, lo: 0.7, hi: 0.7 },
       { step: 1, lo: 0.6, hi: 0.8 },
       { step: 2, lo: 0.9, hi: 0.95 },
     ]);
-    expect(referenceBand(ref, false, 'meanReward')[0]).toEqual({ step: 1, lo: 0.4, hi: 0.5 });
+    expect(referenceBand(ref, plate, 'meanReward')[0]).toEqual({ step: 1, lo: 0.4, hi: 0.5 });
+    expect(referenceBand(ref, { ...plate, masking: false, advantage: 'raw' }, 'malformed')).toEqual([
+      { step: 1, lo: 0.4, hi: 0.4 },
+      { step: 2, lo: 0.9, hi: 0.9 },
+    ]);
+  });
+
+  it('draw no band for a configuration nobody ran: another temperature, or a curve a run lacks', () => {
+    const ref = parseReferenceRuns(file);
+    expect(referenceBand(ref, { ...plate, temperature: 1.5 }, 'heldOut')).toEqual([]);
+    expect(referenceBand(ref, plate, 'copyRate')).toEqual([]);
   });
 
   it('are refused with a reason when a curve has the wrong length or range', () => {

@@ -40,9 +40,9 @@ describe('the figure', () => {
 
   it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
     const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 5), previous: [run(1, false, 40)] });
-    // two charts and the legend's swatch each
-    expect(html.match(/class="series tone-reliable dash-solid dim"/g)).toHaveLength(3);
-    expect(html.match(/class="series tone-faulty dash-solid"/g)).toHaveLength(3);
+    // four charts (the plate's two, the two diagnostics) and the legend's swatch each
+    expect(html.match(/class="series tone-reliable dash-solid dim"/g)).toHaveLength(5);
+    expect(html.match(/class="series tone-faulty dash-solid"/g)).toHaveLength(5);
     expect(html).toContain('earlier run (reliable): 77% → 93%');
     expect(html).toContain('earlier run: reliable');
     expect(html).toContain('this run: faulty');
@@ -62,8 +62,8 @@ describe('the figure', () => {
   it('labels the reference band as precomputed, and says so when it is a placeholder', () => {
     const ref = { note: '', steps: 40, placeholder: true, runs: [{ seed: 1, faulty: false, heldOut: Array(41).fill(0.8), meanReward: Array(40).fill(0.7) }] };
     const html = render({ reference: { runs: ref } });
-    expect(html).toContain('reference runs (precomputed) — placeholder curves, not real runs');
-    expect(html.match(/class="band" d="M/g)).toHaveLength(2);
+    expect(html).toContain('reference runs like this one (precomputed, 5 seeds) — placeholder curves, not real runs');
+    expect(html.match(/class="band" d="M/g)).toHaveLength(2); // the file has no diagnostics curves
   });
 
   it('shows the URL notes and the worker’s error in words', () => {

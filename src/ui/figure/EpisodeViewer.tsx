@@ -1,12 +1,26 @@
-/** The latest step's episodes, one group (one sum, 8 episodes) at a time, with reward and advantage. */
+/**
+ * The latest step's episodes, one group (one sum, 8 episodes) at a time, with reward and
+ * advantage. It says what the run's configuration trains on: with masking off the calculator's
+ * characters are trained on too; with the raw reward, the advantage is the reward.
+ */
 import { useState } from 'react';
 import { GRPO } from '../../config';
+import type { RunConfig } from '../../protocol/messages';
 import type { StepRecord } from '../../rl/trainer';
 import { AUTHOR_LABEL, Transcript } from './Transcript';
 
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
 
-export function EpisodeViewer({ record, groupSize = GRPO.episodesPerSum }: { record: StepRecord | null; groupSize?: number }) {
+interface Props {
+  record: StepRecord | null;
+  /** The run's configuration (null before any run: the plate's). */
+  config: Pick<RunConfig, 'masking' | 'advantage'> | null;
+  groupSize?: number;
+}
+
+export function EpisodeViewer({ record, config, groupSize = GRPO.episodesPerSum }: Props) {
+  const masking = config?.masking ?? true;
+  const raw = config?.advantage === 'raw';
   const [group, setGroup] = useState(0);
   const groups = record ? Math.floor(record.episodes.length / groupSize) : 0;
   const g = Math.min(group, Math.max(0, groups - 1));
@@ -34,9 +48,9 @@ export function EpisodeViewer({ record, groupSize = GRPO.episodesPerSum }: { rec
         {(['p', 'm', 'e'] as const).map((a) => (
           <li key={a}>
             <code className="transcript">
-              <span className={`by-${a}`}>{a === 'p' ? '^23+45=' : a === 'm' ? 'B23+45|' : '68|'}</span>
+              <span className={`by-${a}${a === 'e' && !masking ? ' trained' : ''}`}>{a === 'p' ? '^23+45=' : a === 'm' ? 'B23+45|' : '68|'}</span>
             </code>{' '}
-            {AUTHOR_LABEL[a]}
+            {a === 'e' && !masking ? 'environment’s characters (trained on too: masking is off)' : AUTHOR_LABEL[a]}
           </li>
         ))}
         <li>
@@ -54,14 +68,14 @@ export function EpisodeViewer({ record, groupSize = GRPO.episodesPerSum }: { rec
             <tr>
               <th scope="col">transcript</th>
               <th scope="col">reward</th>
-              <th scope="col">advantage</th>
+              <th scope="col">{raw ? 'advantage (the reward itself)' : 'advantage'}</th>
             </tr>
           </thead>
           <tbody>
             {episodes.map((e, i) => (
               <tr key={i} className={e.reward > 0 ? 'rewarded' : undefined}>
                 <td>
-                  <Transcript episode={e} />
+                  <Transcript episode={e} trainedEnv={!masking} />
                   {e.lied && <span className="lie-note"> calculator lied</span>}
                   {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
                 </td>

@@ -14,6 +14,7 @@ import { GrpoPanel } from './GrpoPanel';
 import { position } from './model';
 import { NumbersTable } from './NumbersTable';
 import { sftBand, type ReferenceState } from './reference';
+import { RunExport } from './RunExport';
 import { StagePanel } from './StagePanel';
 import { StageStrip } from './StageStrip';
 import { StatusLine } from './StatusLine';
@@ -41,7 +42,6 @@ export interface FigureProps {
 export function Figure(p: FigureProps) {
   const t = p.trainer;
   const steps = p.run?.config.steps ?? p.totalSteps;
-  const faulty = p.run?.config.faulty ?? p.settings.faulty;
   const start = p.run?.config.start ?? p.settings.start;
   const pipeline = stagesFrom(start);
   const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
@@ -81,8 +81,11 @@ export function Figure(p: FigureProps) {
       {pipeline.includes('sft') && (
         <StagePanel stage="sft" run={p.run} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={ref ? sftBand(ref) : undefined} plateMarker={sftMarker} />
       )}
-      <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} faulty={faulty} steps={steps} totalSteps={p.totalSteps} reference={ref} />
-      <EpisodeViewer record={latestWithEpisodes} />
+      <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} config={p.run?.config ?? p.settings} steps={steps} totalSteps={p.totalSteps} reference={ref} />
+      <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
+      {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
+        <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} />
+      )}
       <NumbersTable heading={p.plate.numbers.heading} rows={p.plate.numbers.rows} runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]} />
     </div>
   );

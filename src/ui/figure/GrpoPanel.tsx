@@ -1,61 +1,95 @@
-/** The GRPO stage: held-out success and mean reward per step, with readouts, the plate's marks and the reference band. */
+/**
+ * The GRPO stage: held-out success and mean reward per step, with readouts, the plate's marks
+ * and the reference band for the reader's configuration; then what the model does — how many
+ * answers copy the calculator, how many episodes are malformed — and notes on any setting that
+ * is not the plate's.
+ */
 import type { PlateText } from '../../plate/types';
+import type { RunConfig } from '../../protocol/messages';
 import { Legend } from './Legend';
 import { LineChart } from './LineChart';
-import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf } from './model';
+import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf, type GrpoChart } from './model';
+import { settingNotes } from './notes';
 import { Readout } from './Readout';
-import { referenceBand, type ReferenceRuns } from './reference';
+import { referenceBand, type ReferenceMetric, type ReferenceRuns } from './reference';
 import { toneOf, type RunView } from './types';
 
 interface Props {
   plate: PlateText;
   run: RunView | null;
   previous: readonly RunView[];
-  /** The calculator of the live run, or of the next one. */
-  faulty: boolean;
+  /** The GRPO settings of the live run, or of the next one. */
+  config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature'>;
   steps: number;
   totalSteps: number;
   reference: ReferenceRuns | null;
 }
 
-const CHARTS = [
-  { id: 'heldOut', name: 'Held-out success', metric: 'heldOut' },
-  { id: 'reward', name: 'Mean reward', metric: 'meanReward' },
-] as const;
+interface Chart {
+  id: GrpoChart;
+  name: string;
+  metric: ReferenceMetric;
+  /** The plate states numbers for these. */
+  plate: boolean;
+}
 
-export function GrpoPanel({ plate, run, previous, faulty, steps, totalSteps, reference }: Props) {
+const CHARTS: readonly Chart[] = [
+  { id: 'heldOut', name: 'Held-out success', metric: 'heldOut', plate: true },
+  { id: 'reward', name: 'Mean reward', metric: 'meanReward', plate: true },
+];
+
+const DIAGNOSTICS: readonly Chart[] = [
+  { id: 'copy', name: 'Answers that copy the tool', metric: 'copyRate', plate: false },
+  { id: 'malformed', name: 'Malformed episodes', metric: 'malformed', plate: false },
+];
+
+export function GrpoPanel({ plate, run, previous, config, steps, totalSteps, reference }: Props) {
   const earlier = earlierRuns(run, previous);
-  const calculators = [...new Set([...earlier.map((r) => r.config.faulty), faulty])];
-  const refLabel = reference ? `reference runs (precomputed)${reference.placeholder ? ' — placeholder curves, not real runs' : ''}` : null;
+  const calculators = [...new Set([...earlier.map((r) => r.config.faulty), config.faulty])];
+  const band = (metric: ReferenceMetric) => (reference ? referenceBand(reference, config, metric) : []);
+  const refLabel = reference ? `reference runs like this one (precomputed, 5 seeds)${reference.placeholder ? ' — placeholder curves, not real runs' : ''}` : null;
+  const legend = [...earlier, ...(run ? [run] : [])].map((r) => seriesOf(r, 'heldOut', r !== run));
+  const notes = settingNotes(config, reference);
+
+  const row = (c: Chart, height?: number) => {
+    const live = run ? seriesOf(run, c.id, false) : null;
+    return (
+      <div key={c.id} className={`chart-row chart-${c.id}`}>
+        <LineChart
+          name={c.name}
+          frame={Math.max(steps, totalSteps)}
+          steps={steps}
+          series={[...earlier.map((r) => seriesOf(r, c.id, true)), ...(live ? [live] : [])]}
+          live={live}
+          band={band(c.metric)}
+          markers={c.plate ? markers(plate.numbers.rows, c.id as 'heldOut' | 'reward', calculators) : []}
+          height={height}
+        />
+        <Readout
+          name={c.name}
+          live={readout(run?.steps ?? [], c.id)}
+          tone={toneOf(config.faulty)}
+          plate={c.plate ? platePhrase(plateRows(plate.numbers.rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
+          earlier={earlier.map((r) => ({ label: `earlier run (${configLabel(r.config)})`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
+        />
+      </div>
+    );
+  };
+
   return (
     <section className="stage-panel stage-grpo" aria-label="GRPO">
       <h3 className="stage-title">GRPO</h3>
-      <Legend entries={[...earlier, ...(run ? [run] : [])].map((r) => { const s = seriesOf(r, 'heldOut', r !== run); return { label: s.label, tone: s.tone, dash: s.dash, dim: s.dim }; })} referenceLabel={refLabel} />
-      <div className="charts">
-        {CHARTS.map((c) => {
-          const live = run ? seriesOf(run, c.id, false) : null;
-          return (
-            <div key={c.id} className={`chart-row chart-${c.id}`}>
-              <LineChart
-                name={c.name}
-                frame={Math.max(steps, totalSteps)}
-                steps={steps}
-                series={[...earlier.map((r) => seriesOf(r, c.id, true)), ...(live ? [live] : [])]}
-                live={live}
-                band={reference ? referenceBand(reference, faulty, c.metric) : undefined}
-                markers={markers(plate.numbers.rows, c.id, calculators)}
-              />
-              <Readout
-                name={c.name}
-                live={readout(run?.steps ?? [], c.id)}
-                tone={toneOf(faulty)}
-                plate={platePhrase(plateRows(plate.numbers.rows, c.id, faulty))}
-                earlier={earlier.map((r) => ({ label: `earlier run (${configLabel(r.config)})`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
-              />
-            </div>
-          );
-        })}
-      </div>
+      <Legend entries={legend} referenceLabel={refLabel} />
+      <div className="charts">{CHARTS.map((c) => row(c))}</div>
+      <h4 className="diagnostics-title">What the sampled episodes do</h4>
+      <div className="charts diagnostics">{DIAGNOSTICS.map((c) => row(c, 130))}</div>
+      {notes.length > 0 && (
+        <aside className="figure-notes" aria-label="Notes on the settings">
+          {notes.map((n) => (
+            <p key={n}>{n}</p>
+          ))}
+        </aside>
+      )}
     </section>
   );
 }

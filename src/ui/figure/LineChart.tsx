@@ -24,6 +24,8 @@ interface Props {
   y?: YAxis;
   /** Under the x axis, e.g. "fine-tuning step". */
   xTitle?: string;
+  /** Pixels; the plate's own charts are taller than the diagnostics. */
+  height?: number;
 }
 
 export interface YAxis {
@@ -52,7 +54,8 @@ export function chartLabel(name: string, steps: number, live: Series | null, for
   return last ? `${name}, step ${last[0]} of ${steps}: ${format(last[1])}` : `${name}, no data yet`;
 }
 
-export function LineChart({ name, frame, steps, series, live, band, markers, y: yAxis = PERCENT, xTitle = 'GRPO step' }: Props) {
+export function LineChart({ name, frame, steps, series, live, band, markers, y: yAxis = PERCENT, xTitle = 'GRPO step', height = HEIGHT }: Props) {
+  const HEIGHT = height;
   const [wrap, width] = useWidth<HTMLDivElement>(480);
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);

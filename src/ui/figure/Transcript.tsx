@@ -27,11 +27,12 @@ export const AUTHOR_LABEL: Record<AuthorCode, string> = {
   e: 'environment’s characters (masked out)',
 };
 
-export function Transcript({ episode }: { episode: Pick<EpisodeView, 'text' | 'authors' | 'lied'> }) {
+/** trainedEnv: the loss covers the environment's characters too (masking off). */
+export function Transcript({ episode, trainedEnv = false }: { episode: Pick<EpisodeView, 'text' | 'authors' | 'lied'>; trainedEnv?: boolean }) {
   return (
     <code className="transcript">
       {authorRuns(episode.text, episode.authors).map((run, i) => (
-        <span key={i} className={`by-${run.author}${run.author === 'e' && episode.lied ? ' lie' : ''}`} data-author={run.author}>
+        <span key={i} className={`by-${run.author}${run.author === 'e' && episode.lied ? ' lie' : ''}${run.author === 'e' && trainedEnv ? ' trained' : ''}`} data-author={run.author}>
           {run.text}
         </span>
       ))}

@@ -4,7 +4,8 @@
  */
 import type { ChartId, StatedNumber } from '../../plate/types';
 import type { RunConfig, Stage } from '../../protocol/messages';
-import { READOUT_WINDOW, summarise } from '../../rl/summary';
+import { mean } from 'd3';
+import { READOUT_WINDOW } from '../../rl/summary';
 import type { StepRecord } from '../../rl/trainer';
 import { pct } from '../format';
 import { toneOf, type Dash, type Marker, type RunView, type Series } from './types';
@@ -21,10 +22,15 @@ export function position(run: RunView): { stage: Stage; step: number; steps: num
   return last ? { stage: run.stage, step: last.step, steps: last.steps } : null;
 }
 
-export function points(steps: readonly StepRecord[], chart: ChartId): [number, number][] {
-  return chart === 'heldOut'
-    ? steps.map((r) => [r.step, r.heldOut])
-    : steps.flatMap((r) => (r.meanReward === null ? [] : [[r.step, r.meanReward] as [number, number]]));
+/** The GRPO charts: the plate's two, and the two that show what the model does. */
+export type GrpoChart = ChartId | 'copy' | 'malformed';
+
+/** Held-out from step 0; the rest from step 1 (step 0 samples nothing). */
+export function points(steps: readonly StepRecord[], chart: GrpoChart): [number, number][] {
+  if (chart === 'heldOut') return steps.map((r) => [r.step, r.heldOut]);
+  const sampled = steps.filter((r) => r.meanReward !== null);
+  if (chart === 'reward') return sampled.map((r) => [r.step, r.meanReward!]);
+  return sampled.map((r) => [r.step, (chart === 'copy' ? r.copied : r.malformed) / Math.max(r.episodes.length, 1)]);
 }
 
 /**
@@ -40,7 +46,7 @@ export function configLabel(c: RunConfig): string {
 
 export const dashOf = (c: RunConfig): Dash => (c.masking ? (c.advantage === 'raw' ? 'dotted' : 'solid') : c.advantage === 'raw' ? 'dashdot' : 'dashed');
 
-export function seriesOf(run: RunView, chart: ChartId, dim: boolean): Series {
+export function seriesOf(run: RunView, chart: GrpoChart, dim: boolean): Series {
   return {
     id: `run-${run.runId}`,
     label: `${dim ? 'earlier run' : 'this run'}: ${configLabel(run.config)}`,
@@ -71,18 +77,18 @@ export interface ReadoutValues {
   span: string;
 }
 
-export function readout(steps: readonly StepRecord[], chart: ChartId): ReadoutValues {
+export function readout(steps: readonly StepRecord[], chart: GrpoChart): ReadoutValues {
   if (chart === 'heldOut') {
     const last = steps.at(-1);
     return { start: steps[0]?.heldOut ?? null, end: last?.heldOut ?? null, span: last ? `step 0 → step ${last.step}` : 'step 0 → end' };
   }
-  const rewards = points(steps, 'reward');
-  if (rewards.length === 0) return { start: null, end: null, span: `mean of the first ${READOUT_WINDOW} steps → the last ${READOUT_WINDOW}` };
-  const s = summarise(steps, 0);
-  const first = rewards.slice(0, READOUT_WINDOW);
-  const last = rewards.slice(-READOUT_WINDOW);
-  const range = (xs: typeof rewards) => (xs.length > 1 ? `${xs[0]![0]}–${xs.at(-1)![0]}` : `${xs[0]![0]}`);
-  return { start: s.rewardFirst5, end: s.rewardLast5, span: `mean of steps ${range(first)} → ${range(last)}` };
+  // The sampled figures are noisy: read the mean of the first and of the last few steps.
+  const pts = points(steps, chart);
+  if (pts.length === 0) return { start: null, end: null, span: `mean of the first ${READOUT_WINDOW} steps → the last ${READOUT_WINDOW}` };
+  const first = pts.slice(0, READOUT_WINDOW);
+  const last = pts.slice(-READOUT_WINDOW);
+  const range = (xs: typeof pts) => (xs.length > 1 ? `${xs[0]![0]}–${xs.at(-1)![0]}` : `${xs[0]![0]}`);
+  return { start: mean(first, (p) => p[1])!, end: mean(last, (p) => p[1])!, span: `mean of steps ${range(first)} → ${range(last)}` };
 }
 
 export const readoutText = (r: ReadoutValues, format: (v: number) => string = pct): string =>

@@ -6,21 +6,36 @@
  * other fields, such as each run's summary, are allowed and ignored):
  *   { "note": string, "placeholder"?: boolean, "steps": 40,
  *     "runs": [{ "seed": number, "faulty": boolean,
+ *                "masking"?: boolean, "advantage"?: "group" | "raw",   // absent: the plate's (on, group)
  *                "heldOut": number[steps + 1],     // steps 0..steps
- *                "meanReward": number[steps] }],   // steps 1..steps
+ *                "meanReward": number[steps],      // steps 1..steps
+ *                "copyRate"?: number[steps],       // sampled episodes whose answer copies the tool's result
+ *                "malformed"?: number[steps] }],   // sampled episodes with a malformed call or answer
  *     "sft"?: { "steps": 200, "every": 10,           // fine-tuning the shipped worksheet model
  *               "runs": [{ "seed": number,
  *                          "heldOut": number[steps / every + 1],   // steps 0, every, …, steps
  *                          "loss": number[steps] }] } }          // steps 1..steps
  */
 import { useEffect, useState } from 'react';
+import type { Advantage, RunConfig } from '../../protocol/messages';
 import type { BandPoint } from './types';
 
 export interface ReferenceRun {
   seed: number;
   faulty: boolean;
+  masking?: boolean;
+  advantage?: Advantage;
   heldOut: number[];
   meanReward: number[];
+  copyRate?: number[];
+  malformed?: number[];
+}
+
+export type ReferenceMetric = 'heldOut' | 'meanReward' | 'copyRate' | 'malformed';
+
+/** The reference runs made with `config`'s calculator, masking and advantage (all at temperature 1). */
+export function runsLike(ref: ReferenceRuns, config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage'>): ReferenceRun[] {
+  return ref.runs.filter((r) => r.faulty === config.faulty && (r.masking ?? true) === config.masking && (r.advantage ?? 'group') === config.advantage);
 }
 
 export interface SftReferenceRun {
@@ -51,6 +66,11 @@ export function parseReferenceRuns(json: unknown): ReferenceRuns {
     if (typeof run.faulty !== 'boolean' || !Number.isInteger(run.seed)) throw new Error(`reference runs: run ${i} lacks seed or faulty`);
     if (!isFractions(run.heldOut, r.steps! + 1)) throw new Error(`reference runs: run ${i} heldOut is not ${r.steps! + 1} fractions`);
     if (!isFractions(run.meanReward, r.steps!)) throw new Error(`reference runs: run ${i} meanReward is not ${r.steps} fractions`);
+    for (const k of ['copyRate', 'malformed'] as const) {
+      if (run[k] !== undefined && !isFractions(run[k], r.steps!)) throw new Error(`reference runs: run ${i} ${k} is not ${r.steps} fractions`);
+    }
+    if (run.masking !== undefined && typeof run.masking !== 'boolean') throw new Error(`reference runs: run ${i} masking is not true or false`);
+    if (run.advantage !== undefined && run.advantage !== 'group' && run.advantage !== 'raw') throw new Error(`reference runs: run ${i} advantage is ${JSON.stringify(run.advantage)}`);
   });
   if (r.sft !== undefined) parseSft(r.sft);
   return r as ReferenceRuns;
@@ -86,12 +106,12 @@ export function sftBand(ref: ReferenceRuns): { score: BandPoint[]; loss: BandPoi
   };
 }
 
-/** Min–max spread over the runs of one calculator, per step. */
-export function referenceBand(ref: ReferenceRuns, faulty: boolean, metric: 'heldOut' | 'meanReward'): BandPoint[] {
-  const runs = ref.runs.filter((r) => r.faulty === faulty);
-  if (runs.length === 0) return [];
+/** Min–max spread over the runs made like `config`, per step; empty when there are none (another temperature). */
+export function referenceBand(ref: ReferenceRuns, config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature'>, metric: ReferenceMetric): BandPoint[] {
+  const curves = config.temperature === 1 ? runsLike(ref, config).flatMap((r) => (r[metric] ? [r[metric]!] : [])) : [];
+  if (curves.length === 0) return [];
   const first = metric === 'heldOut' ? 0 : 1;
-  return spread(runs.map((r) => r[metric]), (i) => i + first);
+  return spread(curves, (i) => i + first);
 }
 
 /** unavailable: a sentence for the reader; the reader's own run does not depend on the file. */

@@ -1,0 +1,75 @@
+/**
+ * A run to take away: every record of every stage as JSON (with the episodes the viewer shows),
+ * the curves as CSV, and a link that reproduces the run's configuration. Pure functions; the
+ * figure turns them into downloads.
+ */
+import type { RunConfig, StepRecord } from '../../protocol/messages';
+import type { RunView } from './types';
+
+export const EXPORT_FORMAT = 'multi-turn-rl-run/1';
+
+/** The run as JSON: configuration, each stage's records (GRPO without episodes), the episodes of `shown`. */
+export function runJson(run: RunView, meta: { plate: string; backend: string | null; shown: StepRecord | null }): string {
+  const grpo = run.steps.map(({ episodes: _, ...figures }) => figures);
+  return JSON.stringify(
+    {
+      format: EXPORT_FORMAT,
+      plate: meta.plate,
+      backend: meta.backend,
+      config: run.config,
+      stages: run.stages,
+      from: run.from,
+      pretrain: run.pretrain,
+      sft: run.sft,
+      grpo,
+      summary: run.summary ?? null,
+      episodes: meta.shown ? { step: meta.shown.step, episodes: meta.shown.episodes } : null,
+    },
+    null,
+    1,
+  );
+}
+
+const CSV_COLUMNS = ['stage', 'step', 'loss', 'held_out', 'single_digit_sums', 'mean_reward', 'copy_rate', 'malformed_rate', 'lies', 'calls'] as const;
+
+const cell = (x: number | null | undefined): string => (x === null || x === undefined ? '' : String(Math.round(x * 1e6) / 1e6));
+
+/** One row per record of every stage, in order. */
+export function runCsv(run: RunView): string {
+  const rows: string[][] = [];
+  for (const stage of ['pretrain', 'sft'] as const) {
+    for (const r of run[stage]) rows.push([stage, String(r.step), cell(r.loss), cell(r.heldOut?.success), cell(r.worksheet?.success), '', '', '', '', '']);
+  }
+  for (const r of run.steps) {
+    const n = r.episodes.length;
+    rows.push([
+      'grpo', String(r.step), cell(r.loss), cell(r.heldOut), '', cell(r.meanReward),
+      cell(n ? r.copied / n : null), cell(n ? r.malformed / n : null),
+      n ? String(r.lies) : '', n ? String(r.calls) : '',
+    ]);
+  }
+  return [CSV_COLUMNS.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
+}
+
+/** The page's URL with the options that reproduce `config` (others of the page's kept). */
+export function reproduceUrl(href: string, config: RunConfig): string {
+  const url = new URL(href);
+  const set: Record<string, string> = {
+    start: config.start,
+    faulty: config.faulty ? '1' : '0',
+    masking: config.masking ? 'on' : 'off',
+    advantage: config.advantage,
+    temperature: String(config.temperature),
+    seed: String(config.seed),
+    steps: String(config.steps),
+    autorun: '1',
+  };
+  for (const [k, v] of Object.entries(set)) url.searchParams.set(k, v);
+  return url.href;
+}
+
+/** A file name that says what the run was: "plate-XXVI.3-run-agent-faulty-masking-off-seed-1". */
+export function runFileName(config: RunConfig): string {
+  const parts = [config.start, config.faulty ? 'faulty' : 'reliable', config.masking ? '' : 'masking-off', config.advantage === 'raw' ? 'raw-reward' : '', config.temperature === 1 ? '' : `t${config.temperature}`, `seed-${config.seed}`];
+  return `plate-XXVI.3-run-${parts.filter(Boolean).join('-')}`;
+}
