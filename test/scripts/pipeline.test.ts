@@ -33,11 +33,17 @@ describe('the Node pipeline', () => {
     const r = tsx('workshop', '--steps', '2', '--seed', '5', '--faulty', '--json');
     expect(r.code, r.err).toBe(0);
     const j = lastJson(r.out);
-    expect(j).toMatchObject({ start: 'agent', faulty: true, seed: 5, steps: 2, backend: 'wasm', sftHeldOut: null });
+    expect(j).toMatchObject({ start: 'agent', faulty: true, masking: 'on', advantage: 'group', temperature: 1, seed: 5, steps: 2, backend: 'wasm', sftHeldOut: null });
     expect(j.heldOut).toHaveLength(3);
     expect(j.meanReward).toHaveLength(2);
     for (const k of ['heldOutStart', 'heldOutEnd', 'rewardFirst5', 'rewardLast5', 'seconds']) expect(typeof j[k]).toBe('number');
     expect(Object.keys(j.stageSeconds)).toEqual(['grpo']);
+  });
+
+  it('echoes the credit settings it ran with', () => {
+    const r = tsx('workshop', '--steps', '1', '--masking', 'off', '--advantage', 'raw', '--temperature', '1.5', '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(lastJson(r.out)).toMatchObject({ masking: 'off', advantage: 'raw', temperature: 1.5 });
   });
 
   it('runs the workshop from the worksheet model and from random weights, saying what fine-tuning reached and each stage’s time', () => {
@@ -69,5 +75,6 @@ describe('the Node pipeline', () => {
     expect(r.code).toBe(1);
     expect(r.err).toBe('error: --steps must be an integer ≥ 1, got "many"');
     expect(tsx('workshop', '--start', 'middle').err).toBe('error: --start must be one of agent, pretrained, scratch, got "middle"');
+    expect(tsx('workshop', '--masking', 'maybe').err).toBe('error: --masking must be one of on, off, got "maybe"');
   });
 });
