@@ -2,7 +2,7 @@
 // faulty switch drawn over the reliable run, the episode viewer, pausing out of sight, URL
 // notes, embedding, a phone-sized screen. Every page is watched for console errors and for
 // requests that leave the page's origin. Screenshots go to test-results/.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -315,5 +315,119 @@ describe('the plate page under a strict Content-Security-Policy', () => {
     expect(await page.locator('.band').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
     await context.close();
+  });
+});
+
+describe('the whole pipeline in the page', () => {
+  it('trains from random weights through pre-training and fine-tuning into GRPO, each stage on its own charts', async () => {
+    const o = await open('index.html?start=scratch&steps=1&autorun=1');
+    const { page } = o;
+    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await waitForStatus(page, 'Finished', 240_000);
+    const label = (chart: string) => page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
+    expect(await label('pretrain-score')).toMatch(/^Pre-training single-digit sums right, step 100 of 100: \d+%$/);
+    expect(await label('pretrain-loss')).toMatch(/^Pre-training worksheet loss, step 100 of 100: [\d.]+$/);
+    expect(await label('sft-score')).toMatch(/^Fine-tuning held-out success, step 200 of 200: \d+%$/);
+    expect(await label('heldOut')).toMatch(/^Held-out success, step 1 of 1: \d+%$/);
+    // GRPO starts from the reader's own agent: its step 0 is the fine-tuned agent's score.
+    const sftEnd = (await label('sft-score'))!.match(/(\d+)%$/)![1];
+    expect(await page.locator('.chart-heldOut .points circle').count()).toBe(2);
+    expect(await page.locator('.chart-heldOut [data-testid="readout"]').innerText()).toMatch(new RegExp(`^${sftEnd}% → \\d+%$`));
+    expect(await page.locator('.stage-step.stage-done').count()).toBe(3);
+    expectClean(o);
+    await page.context().close();
+  }, 300_000);
+
+  it('pauses, resumes and resets in the middle of fine-tuning', async () => {
+    const o = await open('index.html?start=pretrained&autorun=1');
+    const { page } = o;
+    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    const stepText = page.getByTestId('status-step');
+    await page.waitForFunction(
+      () => {
+        const m = /^Fine-tuning · step (\d+)/.exec(document.querySelector('[data-testid="status-step"]')?.textContent ?? '');
+        return m !== null && Number(m[1]) >= 5;
+      },
+      null,
+      { timeout: 90_000, polling: 50 },
+    );
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await waitForStatus(page, 'Paused');
+    const at = await stepText.innerText();
+    expect(at).toMatch(/^Fine-tuning · step \d+ of 200$/);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await waitForStatus(page, 'Training');
+    await page.waitForFunction((t) => document.querySelector('[data-testid="status-step"]')?.textContent !== t, at, { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await waitForStatus(page, 'Ready');
+    expect(await page.locator('.chart-sft-score svg[role="img"]').getAttribute('aria-label')).toBe('Fine-tuning held-out success, no data yet');
+    expectClean(o);
+    await page.context().close();
+  });
+});
+
+describe('the switches that break the terms', () => {
+  it('are set by the URL options, with a note for a bad value', async () => {
+    const o = await open('index.html?masking=off&advantage=raw&temperature=1.5&faulty=1&start=pretrained');
+    const { page } = o;
+    expect(await page.getByRole('switch', { name: /masking/ }).isChecked()).toBe(false);
+    expect(await page.getByRole('radio', { name: 'raw reward' }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'group-relative' }).isChecked()).toBe(false);
+    expect(await page.getByLabel('Temperature').inputValue()).toBe('1.5');
+    expect(await page.getByRole('switch', { name: /Faulty calculator/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /the worksheet model/ }).isChecked()).toBe(true);
+    await o.page.context().close();
+    const bad = await open('index.html?masking=maybe&advantage=none&temperature=2');
+    expect(await bad.page.locator('.status-note').allInnerTexts()).toEqual([
+      'Ignored masking=maybe: expected on or off.',
+      'Ignored advantage=none: expected one of group, raw.',
+      'Ignored temperature=2: expected one of 0.5, 1, 1.5.',
+    ]);
+    expect(await bad.page.getByRole('switch', { name: /masking/ }).isChecked()).toBe(true);
+    await bad.page.context().close();
+  });
+
+  for (const [query, note] of [
+    ['masking=off', /Observation masking is off/],
+    ['advantage=raw', /The advantage is the raw reward/],
+    ['temperature=1.5', /Sampling at temperature 1.5/],
+  ] as const) {
+    it(`runs a short run with ${query}, drawing what the episodes do, and says what to expect`, async () => {
+      const o = await open(`index.html?steps=2&autorun=1&${query}`);
+      const { page } = o;
+      await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+      await waitForStatus(page, 'Finished');
+      expect(await page.locator('.chart-copy svg[role="img"]').getAttribute('aria-label')).toMatch(/^Answers that copy the tool, step 2 of 2: \d+%$/);
+      expect(await page.locator('.chart-malformed .points circle').count()).toBe(2);
+      expect(await page.locator('.figure-notes').innerText()).toMatch(note);
+      expect(await page.locator('.chart-legend').innerText()).toContain(`this run: reliable, ${query === 'masking=off' ? 'masking off' : query === 'advantage=raw' ? 'raw reward' : 'temperature 1.5'}`);
+      expectClean(o);
+      await page.context().close();
+    });
+  }
+
+  it('lets the reader take the run away as JSON and CSV, with a link that sets it up again', async () => {
+    const o = await open('index.html?steps=2&autorun=1&masking=off&seed=3');
+    const { page } = o;
+    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await waitForStatus(page, 'Finished');
+    const save = async (name: RegExp) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
+      return { file: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+    };
+    const json = await save(/the run as JSON/);
+    expect(json.file).toBe('plate-XXVI.3-run-agent-reliable-masking-off-seed-3.json');
+    const run = JSON.parse(json.text);
+    expect(run).toMatchObject({ format: 'multi-turn-rl-run/1', plate: 'XXVI.3', config: { masking: false, seed: 3, steps: 2, advantage: 'group' } });
+    expect(run.grpo.map((r: { step: number }) => r.step)).toEqual([0, 1, 2]);
+    expect(run.episodes.episodes).toHaveLength(64);
+    const csv = await save(/the curves as CSV/);
+    const lines = csv.text.trim().split('\n');
+    expect(lines[0]).toBe('stage,step,loss,held_out,single_digit_sums,mean_reward,copy_rate,malformed_rate,lies,calls');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(' '))).toEqual(['grpo 0', 'grpo 1', 'grpo 2']);
+    const href = await page.getByRole('link', { name: /sets this configuration up again/ }).getAttribute('href');
+    expect(Object.fromEntries(new URL(href!).searchParams)).toMatchObject({ masking: 'off', seed: '3', steps: '2', advantage: 'group', start: 'agent', autorun: '1' });
+    expectClean(o);
+    await page.context().close();
   });
 });
