@@ -21,8 +21,13 @@ export async function runStage(
 ): Promise<PhaseLog> {
   const trainer = new SupervisedStage({ model, recipe, stage, seed: opts.seed ?? recipe.seed, evalEvery: opts.evalEvery ?? 0 });
   try {
-    opts.onRecord?.(await trainer.initial());
-    while (!trainer.finished) opts.onRecord?.(await trainer.next());
+    // Not `onRecord?.(await trainer.next())`: without a callback that skips the step itself.
+    const first = await trainer.initial();
+    opts.onRecord?.(first);
+    while (!trainer.finished) {
+      const record = await trainer.next();
+      opts.onRecord?.(record);
+    }
     return trainer.finish();
   } finally {
     trainer.dispose();
