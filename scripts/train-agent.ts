@@ -3,45 +3,26 @@
 // and writes DIR/pretrained and DIR/agent (default: public/checkpoints).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../src/config';
+import { AGENT_RECIPE, type AgentRecipe } from '../src/config';
 import { trainAgent, type SupervisedRecord } from '../src/agent/train';
 import { SPLIT } from '../src/env/sums';
 import { countParams, type CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { intOption, numberOption, oneOf } from './args';
+import { intOption, oneOf } from './args';
 import { useBackend } from './backend';
 import { saveCheckpoint } from './checkpoint-fs';
+import { RECIPE_OPTIONS, recipeFrom } from './recipe-options';
 
 const { values: a } = parseArgs({
   options: {
     seed: { type: 'string' },
     out: { type: 'string', default: 'public/checkpoints' },
     backend: { type: 'string' },
-    'pretrain-steps': { type: 'string' },
-    format: { type: 'string' },
-    'sft-steps': { type: 'string' },
-    'weight-decay': { type: 'string' },
-    'worksheet-rows': { type: 'string' },
-    dropout: { type: 'string' },
-    'select-every': { type: 'string' },
-    'sft-lr': { type: 'string' },
+    ...RECIPE_OPTIONS,
     quiet: { type: 'boolean', default: false },
   },
 });
-const r = AGENT_RECIPE;
-const recipe: AgentRecipe = {
-  seed: intOption('seed', a.seed, r.seed),
-  model: { ...r.model, dropout: numberOption('dropout', a.dropout, r.model.dropout) },
-  pretrain: { ...r.pretrain, steps: intOption('pretrain-steps', a['pretrain-steps'], r.pretrain.steps), format: oneOf<WorksheetFormat>('format', a.format, ['plain', 'restate'], r.pretrain.format) },
-  sft: {
-    ...r.sft,
-    steps: intOption('sft-steps', a['sft-steps'], r.sft.steps),
-    lr: numberOption('sft-lr', a['sft-lr'], r.sft.lr),
-    weightDecay: numberOption('weight-decay', a['weight-decay'], r.sft.weightDecay),
-    worksheetRows: intOption('worksheet-rows', a['worksheet-rows'], r.sft.worksheetRows),
-    selectEvery: intOption('select-every', a['select-every'], r.sft.selectEvery),
-  },
-};
+const recipe: AgentRecipe = recipeFrom(a, intOption('seed', a.seed, AGENT_RECIPE.seed));
 
 const backend = await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 const pct = (x: number) => `${Math.round(100 * x)}%`;

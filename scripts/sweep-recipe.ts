@@ -1,0 +1,157 @@
+// npx tsx scripts/sweep-recipe.ts --seeds 1-10 --results FILE [--pretrain-seed N] [--cache DIR] [--label NAME] [--trace-every N] [recipe overrides]
+// How one recipe (AGENT_RECIPE with train-agent's overrides) spreads over seeds. For each seed:
+// pre-train (or load the weights cached for this pre-training config and seed), fine-tune, and
+// append one JSON line to FILE with validation, held-out and demonstration success. With
+// --pretrain-seed N every run fine-tunes seed N's pre-trained model and only the fine-tuning
+// stream changes (as when a reader fine-tunes the shipped worksheet model with their own seed).
+// Runs already in FILE are skipped, so an interrupted sweep picks up where it stopped.
+// Choose recipes on validation only; held-out is recorded, never selected on.
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { AgentRecipe } from '../src/config';
+import { initialModel, runStage } from '../src/agent/train';
+import { SupervisedStage, worksheetAccuracy, type PhaseLog } from '../src/agent/stage';
+import { SPLIT, type Sum } from '../src/env/sums';
+import type { CharModel } from '../src/model/gpt';
+import { evaluateGreedy } from '../src/rl/evaluate';
+import { fail, intOption } from './args';
+import { useBackend } from './backend';
+import { loadCheckpoint, saveCheckpoint } from './checkpoint-fs';
+import { RECIPE_OPTIONS, recipeFrom } from './recipe-options';
+
+const { values: a } = parseArgs({
+  options: {
+    seeds: { type: 'string', default: '1-5' },
+    'pretrain-seed': { type: 'string' },
+    results: { type: 'string' },
+    cache: { type: 'string', default: '/tmp/sweep-recipe-cache' },
+    label: { type: 'string', default: '' },
+    'trace-every': { type: 'string', default: '0' },
+    ...RECIPE_OPTIONS,
+  },
+});
+if (!a.results) fail('--results FILE is required (JSON lines are appended to it)');
+const resultsFile = a.results;
+
+/** `1-10`, `1,3,7` or a mix: `1-5,9`. */
+function parseSeeds(text: string): number[] {
+  const seeds = text.split(',').flatMap((part) => {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) fail(`--seeds must look like 1-10 or 1,3,7, got ${JSON.stringify(text)}`);
+    const [lo, hi] = [Number(m[1]), Number(m[2] ?? m[1])];
+    return Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
+  });
+  if (seeds.length === 0) fail(`--seeds names no seed: ${JSON.stringify(text)}`);
+  return seeds;
+}
+
+const seeds = parseSeeds(a.seeds!);
+const traceEvery = intOption('trace-every', a['trace-every'], 0);
+const fixedPretrainSeed = a['pretrain-seed'] === undefined ? null : intOption('pretrain-seed', a['pretrain-seed'], 0);
+const base = recipeFrom(a, 0);
+/** What identifies a run in the results file: the whole recipe but its seed, and both seeds. */
+const recipeKey = JSON.stringify({ model: base.model, pretrain: base.pretrain, sft: base.sft });
+const runKey = (pretrainSeed: number, sftSeed: number) => `${recipeKey}|${pretrainSeed}|${sftSeed}`;
+
+interface RunLine {
+  label: string;
+  recipe: Omit<AgentRecipe, 'seed'>;
+  pretrainSeed: number;
+  sftSeed: number;
+  validation: number;
+  heldOut: number;
+  demonstrations: number;
+  /** Teacher-forced single-digit worksheet accuracy of the pre-trained model. */
+  worksheetBefore: number;
+  selected?: { step: number; validation: number };
+  /** With --trace-every N: validation success after every N fine-tuning steps. */
+  trace?: number[];
+  sftSeconds: number;
+}
+
+function doneRuns(): Map<string, RunLine> {
+  const done = new Map<string, RunLine>();
+  if (!existsSync(resultsFile)) return done;
+  for (const line of readFileSync(resultsFile, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const run = JSON.parse(line) as RunLine;
+    done.set(`${JSON.stringify(run.recipe)}|${run.pretrainSeed}|${run.sftSeed}`, run);
+  }
+  return done;
+}
+
+/** The pre-trained weights for this recipe's pre-training and seed: from the cache, or trained and cached. */
+async function pretrained(recipe: AgentRecipe, seed: number): Promise<CharModel> {
+  const { model: m, pretrain: p } = recipe;
+  const name = `${p.format}-n${p.steps}-b${p.batch}-lr${p.lr}-L${m.layers}d${m.dModel}h${m.heads}c${m.context}-do${m.dropout}-seed${seed}`;
+  const dir = join(a.cache!, name);
+  if (existsSync(join(dir, 'manifest.json'))) return loadCheckpoint(dir).model;
+  const model = initialModel(recipe, seed);
+  const log = await runStage(model, recipe, 'pretrain', { seed });
+  await saveCheckpoint(dir, model, { kind: 'pretrained', seed, recipe, pretrain: log });
+  return model;
+}
+
+const score = async (model: CharModel, sums: Sum[]) => (await evaluateGreedy(model, sums)).success;
+
+/** Fine-tunes `model` in place; with traceEvery > 0 scores validation along the way. */
+async function fineTune(model: CharModel, recipe: AgentRecipe, seed: number): Promise<{ log: PhaseLog; trace: number[] }> {
+  const stage = new SupervisedStage({ model, recipe, stage: 'sft', seed, evalEvery: 0 });
+  const trace: number[] = [];
+  try {
+    while (!stage.finished) {
+      const { step } = await stage.next();
+      if (traceEvery > 0 && step % traceEvery === 0) trace.push(await score(model, SPLIT.validation));
+    }
+    return { log: stage.finish(), trace };
+  } finally {
+    stage.dispose();
+  }
+}
+
+async function run(pretrainSeed: number, sftSeed: number): Promise<RunLine> {
+  const recipe = { ...base, seed: sftSeed };
+  const model = await pretrained(recipe, pretrainSeed);
+  try {
+    const worksheetBefore = (await worksheetAccuracy(model, recipe.pretrain.format)).success;
+    const { log, trace } = await fineTune(model, recipe, sftSeed);
+    return {
+      label: a.label!,
+      recipe: { model: base.model, pretrain: base.pretrain, sft: base.sft },
+      pretrainSeed,
+      sftSeed,
+      validation: await score(model, SPLIT.validation),
+      heldOut: await score(model, SPLIT.heldOut),
+      demonstrations: await score(model, SPLIT.demonstrations),
+      worksheetBefore,
+      ...(log.selected && { selected: log.selected }),
+      ...(traceEvery > 0 && { trace }),
+      sftSeconds: log.seconds,
+    };
+  } finally {
+    model.dispose();
+  }
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((x, y) => x - y);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const pct = (x: number) => Math.round(100 * x);
+
+await useBackend('wasm');
+const done = doneRuns();
+const lines: RunLine[] = [];
+for (const seed of seeds) {
+  const pretrainSeed = fixedPretrainSeed ?? seed;
+  const key = runKey(pretrainSeed, seed);
+  const line = done.get(key) ?? (await run(pretrainSeed, seed));
+  if (!done.has(key)) appendFileSync(resultsFile, JSON.stringify(line) + '\n');
+  lines.push(line);
+  const sel = line.selected ? `  (kept step ${line.selected.step})` : '';
+  console.log(`pre-train seed ${pretrainSeed}, fine-tune seed ${seed}: validation ${pct(line.validation)}%, held-out ${pct(line.heldOut)}%, demos ${pct(line.demonstrations)}%${sel}`);
+}
+const row = (f: (l: RunLine) => number) => `${lines.map((l) => pct(f(l))).join(' ')} (median ${pct(median(lines.map(f)))})`;
+console.log(`${a.label || recipeKey}\n  validation ${row((l) => l.validation)}\n  held-out   ${row((l) => l.heldOut)}`);
