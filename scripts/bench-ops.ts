@@ -66,10 +66,18 @@ export interface OpCounts {
   sftStep: KernelCount;
 }
 
-/** Wraps a model so that its forward calls are counted. */
+/** Wraps a model so that its forward calls are counted (its frozen copy's too). */
 function counted(model: CharModel): { policy: Policy; calls: () => number } {
   let n = 0;
-  const policy: Policy = { config: model.config, forward: (tokens, opts) => (n++, model.forward(tokens, opts)) };
+  const count = <F extends (...a: never[]) => unknown>(f: F) => ((...a: Parameters<F>) => (n++, f(...a))) as F;
+  const policy: Policy = {
+    config: model.config,
+    forward: count(model.forward.bind(model)),
+    frozen: () => {
+      const f = model.frozen();
+      return { ...f, forward: count(f.forward) };
+    },
+  };
   return { policy, calls: () => n };
 }
 

@@ -37,8 +37,11 @@ export interface EpisodeRecord {
   reason: EndReason;
 }
 
-/** What rollouts need of a model: its config and an incremental forward (a scripted policy in tests). */
-export type Policy = Pick<CharModel, 'config' | 'forward'>;
+/**
+ * What rollouts need of a model: its config and an incremental forward (a scripted policy in
+ * tests), and optionally a frozen copy for the rollout's many forwards with fixed weights.
+ */
+export type Policy = Pick<CharModel, 'config' | 'forward'> & Partial<Pick<CharModel, 'frozen'>>;
 
 const disposeCache = (c: KvCache): void => tf.dispose([...c.k, ...c.v]);
 
@@ -54,51 +57,56 @@ export async function rollout(model: Policy, sums: Sum[], opts: RolloutOptions):
   const logps: number[][] = sums.map(() => Array<number>(PROMPT_LENGTH).fill(0));
   const owed = sums.map(() => ''); // characters the environment still has to append, per row
 
-  const promptIds = tf.tensor2d(texts.flatMap(encode), [B, PROMPT_LENGTH], 'int32');
-  let { probs, cache } = nextProbs(model, promptIds, 0, undefined, opts);
-  promptIds.dispose();
-
-  const next = new Int32Array(B);
-  for (let pos = PROMPT_LENGTH; ; pos++) {
-    const p = await probs.data(); // [B * V], the one readback per position
-    probs.dispose();
-    for (let r = 0; r < B; r++) {
-      const ep = episodes[r]!;
-      let ch: string;
-      let author: Author;
-      let lp = 0;
-      if (ep.done && owed[r] === '') {
-        ch = PAD;
-        author = 'pad';
-      } else if (owed[r] !== '') {
-        ch = owed[r]![0]!;
-        owed[r] = owed[r]!.slice(1);
-        author = 'env';
-      } else {
-        const id = opts.greedy ? argmax(p, r * V, V) : sample(p, r * V, V, opts.rng!);
-        ch = VOCAB[id]!;
-        author = 'model';
-        lp = Math.log(p[r * V + id]!);
-        owed[r] = ep.feed(ch);
+  const frozen = model.frozen?.();
+  const policy = frozen ?? model;
+  let probs: tf.Tensor2D | undefined;
+  let cache: KvCache | undefined;
+  try {
+    ({ probs, cache } = tf.tidy(() => nextProbs(policy, tf.tensor2d(texts.flatMap(encode), [B, PROMPT_LENGTH], 'int32'), 0, undefined, opts)));
+    const next = new Int32Array(B);
+    for (let pos = PROMPT_LENGTH; ; pos++) {
+      const p = await probs.data(); // [B * V], the one readback per position
+      probs.dispose();
+      probs = undefined;
+      for (let r = 0; r < B; r++) {
+        const ep = episodes[r]!;
+        let ch: string;
+        let author: Author;
+        let lp = 0;
+        if (ep.done && owed[r] === '') {
+          ch = PAD;
+          author = 'pad';
+        } else if (owed[r] !== '') {
+          ch = owed[r]![0]!;
+          owed[r] = owed[r]!.slice(1);
+          author = 'env';
+        } else {
+          const id = opts.greedy ? argmax(p, r * V, V) : sample(p, r * V, V, opts.rng!);
+          ch = VOCAB[id]!;
+          author = 'model';
+          lp = Math.log(p[r * V + id]!);
+          owed[r] = ep.feed(ch);
+        }
+        next[r] = ch === PAD ? PAD_ID : encode(ch)[0]!;
+        if (author !== 'pad') {
+          texts[r] += ch;
+          authors[r]!.push(author);
+          logps[r]!.push(lp);
+        }
       }
-      next[r] = ch === PAD ? PAD_ID : encode(ch)[0]!;
-      if (author !== 'pad') {
-        texts[r] += ch;
-        authors[r]!.push(author);
-        logps[r]!.push(lp);
+      const active = episodes.some((ep, r) => !ep.done || owed[r] !== '');
+      if (!active || pos + 1 >= context) {
+        for (const ep of episodes) ep.stopAtContextLimit();
+        break;
       }
+      const past: KvCache = cache;
+      ({ probs, cache } = tf.tidy(() => nextProbs(policy, tf.tensor2d(next, [B, 1], 'int32'), pos, past, opts)));
+      disposeCache(past);
     }
-    const active = episodes.some((ep, r) => !ep.done || owed[r] !== '');
-    if (!active || pos + 1 >= context) {
-      for (const ep of episodes) ep.stopAtContextLimit();
-      disposeCache(cache);
-      break;
-    }
-    const ids = tf.tensor2d(next, [B, 1], 'int32');
-    const stepped = nextProbs(model, ids, pos, cache, opts);
-    ids.dispose();
-    disposeCache(cache);
-    ({ probs, cache } = stepped);
+  } finally {
+    tf.dispose(probs ?? []);
+    if (cache) disposeCache(cache);
+    frozen?.dispose();
   }
 
   return episodes.map((ep, r) => ({
