@@ -11,6 +11,7 @@ import { PROMPT_LENGTH } from '../src/env/episode';
 import { SPLIT, type Sum } from '../src/env/sums';
 import { reliableCalculator } from '../src/env/calculator';
 import { createRng, shuffled } from '../src/lib/rng';
+import { adam } from '../src/model/adam';
 import type { CharModel } from '../src/model/gpt';
 import { batchAdvantages } from '../src/rl/advantages';
 import { evaluateGreedy } from '../src/rl/evaluate';
@@ -105,7 +106,7 @@ async function countSupervised(stage: 'pretrain' | 'sft'): Promise<KernelCount> 
 
 export async function opCounts(checkpoint: string): Promise<OpCounts> {
   const { model } = loadCheckpoint(checkpoint);
-  const optimizer = tf.train.adam(GRPO.lr);
+  const optimizer = adam(GRPO.lr);
   const trainer = new GrpoTrainer({ model, config: GRPO, faulty: false, seed: 1 });
   try {
     const sums = shuffled(SPLIT.train, createRng(1)).slice(0, GRPO.sumsPerStep);

@@ -15,6 +15,7 @@ import { demonstrationFor } from '../env/episode';
 import { SPLIT } from '../env/sums';
 import { singleDigitSums, worksheetLine, worksheetRow } from '../env/worksheets';
 import { createRng, type Rng } from '../lib/rng';
+import { adam } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens } from '../model/logprobs';
 import { disposeBatch, makeTokenBatch, supervisedStep, type TokenBatch } from '../model/supervised';
@@ -92,7 +93,7 @@ export class SupervisedStage {
     this.rng = stageRng(opts.seed, opts.stage);
     const r = opts.recipe;
     this.steps = opts.stage === 'pretrain' ? r.pretrain.steps : r.sft.steps;
-    this.optimizer = tf.train.adam(opts.stage === 'pretrain' ? r.pretrain.lr : r.sft.lr);
+    this.optimizer = adam(opts.stage === 'pretrain' ? r.pretrain.lr : r.sft.lr);
   }
 
   get step(): number {

@@ -11,6 +11,7 @@ import type { GrpoConfig } from '../config';
 import { faultyCalculator, reliableCalculator, type Calculator } from '../env/calculator';
 import { SPLIT, type Sum } from '../env/sums';
 import { createRng, shuffled, type Rng } from '../lib/rng';
+import { adam } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { batchAdvantages, groupStats } from './advantages';
 import { evaluateGreedy } from './evaluate';
@@ -79,7 +80,7 @@ export class GrpoTrainer {
     this.rng = createRng(opts.seed);
     // The calculator draws from its own stream, so switching it on does not reshuffle the sums.
     this.calculator = opts.faulty ? faultyCalculator(createRng(opts.seed ^ 0x5eed), opts.config.faultyRate) : reliableCalculator;
-    this.optimizer = tf.train.adam(opts.config.lr);
+    this.optimizer = adam(opts.config.lr);
     this.trainSums = opts.trainSums ?? SPLIT.train;
     this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
     if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoTrainer: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
