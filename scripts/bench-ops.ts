@@ -14,8 +14,8 @@ import { createRng, shuffled } from '../src/lib/rng';
 import { adam } from '../src/model/adam';
 import type { CharModel } from '../src/model/gpt';
 import { batchAdvantages } from '../src/rl/advantages';
-import { evaluateGreedy } from '../src/rl/evaluate';
-import { rollout, type Policy } from '../src/rl/rollout';
+import { evaluationRows } from '../src/rl/evaluate';
+import { rollout, rolloutRows, type Policy, type RolloutRow } from '../src/rl/rollout';
 import { GrpoTrainer } from '../src/rl/trainer';
 import { policyUpdate } from '../src/rl/update';
 import { loadCheckpoint } from './checkpoint-fs';
@@ -56,8 +56,10 @@ export interface RolloutCount extends KernelCount {
 export interface OpCounts {
   /** One rollout of 8 training sums × 8 episodes, sampled (what a GRPO step samples). */
   sample: RolloutCount;
-  /** Greedy rollout of the 30 held-out sums (the evaluation after every step). */
+  /** Greedy rollout of the 30 held-out sums on its own. */
   evaluate: RolloutCount;
+  /** The trainer's shared batch: the 30 held-out rows and the next step's 64 sampled rows. */
+  evaluateAndSample: RolloutCount;
   /** One policy update on the sampled episodes: forward, backward, Adam. */
   update: KernelCount;
   /** One whole GRPO step as the trainer runs it (sample, update, evaluate). */
@@ -82,12 +84,9 @@ function counted(model: CharModel): { policy: Policy; calls: () => number } {
   return { policy, calls: () => n };
 }
 
-async function countRollout(model: CharModel, sums: Sum[], greedy: boolean): Promise<RolloutCount> {
+async function countRollout(model: CharModel, rows: RolloutRow[]): Promise<RolloutCount> {
   const { policy, calls } = counted(model);
-  const run = greedy
-    ? async () => (await evaluateGreedy(policy, sums)).episodes
-    : () => rollout(policy, sums, { calculator: reliableCalculator, temperature: GRPO.temperature, greedy: false, rng: createRng(1) });
-  const { result, ...count } = await countKernels(run);
+  const { result, ...count } = await countKernels(() => rolloutRows(policy, rows, { temperature: GRPO.temperature, rng: createRng(1) }));
   return { ...count, forwards: calls(), positions: Math.max(...result.map((e) => e.text.length)) - PROMPT_LENGTH };
 }
 
@@ -111,8 +110,10 @@ export async function opCounts(checkpoint: string): Promise<OpCounts> {
   try {
     const sums = shuffled(SPLIT.train, createRng(1)).slice(0, GRPO.sumsPerStep);
     const rows = sums.flatMap((s) => Array<Sum>(GRPO.episodesPerSum).fill(s));
-    const sample = await countRollout(model, rows, false);
-    const evaluate = await countRollout(model, SPLIT.heldOut, true);
+    const sampled = rows.map((sum) => ({ sum, calculator: reliableCalculator, greedy: false }));
+    const sample = await countRollout(model, sampled);
+    const evaluate = await countRollout(model, evaluationRows(SPLIT.heldOut));
+    const evaluateAndSample = await countRollout(model, [...evaluationRows(SPLIT.heldOut), ...sampled]);
     const episodes = await rollout(model, rows, { calculator: reliableCalculator, temperature: GRPO.temperature, greedy: false, rng: createRng(1) });
     const advantages = batchAdvantages(episodes.map((e) => e.reward), GRPO.episodesPerSum, GRPO);
     await policyUpdate(model, optimizer, episodes, advantages, GRPO, 1); // warm-up: Adam's slots
@@ -120,7 +121,7 @@ export async function opCounts(checkpoint: string): Promise<OpCounts> {
     await trainer.initial();
     await trainer.next(); // warm-up
     const { result: _s, ...grpoStep } = await countKernels(() => trainer.next());
-    return { sample, evaluate, update, grpoStep, pretrainStep: await countSupervised('pretrain'), sftStep: await countSupervised('sft') };
+    return { sample, evaluate, evaluateAndSample, update, grpoStep, pretrainStep: await countSupervised('pretrain'), sftStep: await countSupervised('sft') };
   } finally {
     trainer.dispose();
     optimizer.dispose();
@@ -134,6 +135,7 @@ export function formatOpCounts(c: OpCounts): string[] {
   return [
     `sample (64 rows, sampled):   ${per(c.sample)}`,
     `evaluate (30 rows, greedy):  ${per(c.evaluate)}`,
+    `both in one batch (94 rows): ${per(c.evaluateAndSample)}`,
     `policy update (fwd+bwd+Adam): ${c.update.kernels} kernels`,
     `whole GRPO step:             ${c.grpoStep.kernels} kernels`,
     `pre-training step:           ${c.pretrainStep.kernels} kernels`,
