@@ -196,7 +196,7 @@ export async function worksheetAccuracy(model: CharModel, format: WorksheetForma
   const batch = makeTokenBatch(rows, () => 1);
   const hits = tf.tidy(() => {
     const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-    const guess = model.forward(inputs).logits.argMax(-1); // [N, L-1]
+    const guess = model.logits(inputs).argMax(-1); // [N, L-1]
     return tf.cast(tf.equal(guess, targets), 'int32'); // [N, L-1]
   });
   const L1 = hits.shape[1]!;

@@ -8,7 +8,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../config';
-import { gelu, layerNorm, linear, matmul } from './ops';
+import { attend, attentionBlock, projection, type Heads, type Projection } from './attention';
+import { dropout, layerNorm, linear, matmul, mlp, residual } from './ops';
 
 export type Params = Record<string, tf.Variable>;
 export type ParamShapes = Record<string, number[]>;
@@ -23,14 +24,14 @@ export interface ForwardOptions {
   /** Absolute position of tokens[:, 0] (the cache length when decoding). */
   start?: number;
   cache?: KvCache;
-  /** A seed turns dropout on (supervised training only). */
-  dropoutSeed?: number;
-  /** Projections sliced ahead by `frozen()`; absent = sliced here (and differentiable). */
-  projections?: Projections;
+  /** Projections sliced ahead by `frozen()`; absent = sliced at each call. */
+  projections?: Projection[][];
 }
 
-/** Per layer, the query, key and value weights and biases: slices of the fused qkv parameters. */
-export type Projections = { w: tf.Tensor; b: tf.Tensor }[][];
+export interface TrainOptions {
+  /** A seed turns dropout on (supervised training only). */
+  dropoutSeed?: number;
+}
 
 /** A model whose weights stay fixed for a while (a rollout): forward only, then dispose. */
 export interface FrozenModel {
@@ -107,10 +108,10 @@ export class CharModel {
   /**
    * The same forward, for as long as the weights do not change (a rollout): the q, k, v slices
    * of each layer's fused projection are taken once, not at every position, so XNNPACK also
-   * packs those weights once. Not for training: gradients do not reach the slices' source.
+   * packs those weights once.
    */
   frozen(): FrozenModel {
-    const projections: Projections = this.layers().map((l) => [0, 1, 2].map((i) => this.projection(l, i)));
+    const projections = this.layers().map((l) => [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i)));
     return {
       config: this.config,
       forward: (tokens, opts = {}) => this.forward(tokens, { ...opts, projections }),
@@ -118,14 +119,43 @@ export class CharModel {
     };
   }
 
-  private layers(): number[] {
-    return Array.from({ length: this.config.layers }, (_, l) => l);
+  /**
+   * Decoding: tokens [B, T] int32 at positions start.. → logits [B, T, V], and the key/value
+   * cache extended by these T positions. The caller owns the returned tensors (call inside
+   * tf.tidy or dispose them). Differentiable, but `logits` is the one to train with.
+   */
+  forward(tokens: tf.Tensor2D, opts: ForwardOptions = {}): { logits: tf.Tensor3D; cache: KvCache } {
+    const cache: KvCache = { k: [], v: [] };
+    const heads = this.heads(tokens.shape[0]);
+    const logits = this.run(tokens, opts.start ?? 0, undefined, (x, l) => {
+      const qkv = opts.projections?.[l] ?? [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i));
+      const past = opts.cache && { k: opts.cache.k[l]!, v: opts.cache.v[l]! };
+      const { y, k, v } = attend(x, qkv, heads, past);
+      cache.k.push(k);
+      cache.v.push(v);
+      return linear(y, this.p(`h${l}.attn.proj.w`), this.p(`h${l}.attn.proj.b`));
+    });
+    return { logits, cache };
   }
 
-  /** Weight [D, D] and bias [D] of layer l's query (i = 0), key (1) or value (2) projection. */
-  private projection(l: number, i: number): { w: tf.Tensor; b: tf.Tensor } {
-    const D = this.config.dModel;
-    return { w: tf.slice(this.p(`h${l}.attn.qkv.w`), [0, i * D], [D, D]), b: tf.slice(this.p(`h${l}.attn.qkv.b`), [i * D], [D]) };
+  /**
+   * Training: tokens [B, T] int32 from position 0 → logits [B, T, V], with no cache and a
+   * hand-written gradient for each block. The same values as `forward`, bit for bit.
+   */
+  logits(tokens: tf.Tensor2D, opts: TrainOptions = {}): tf.Tensor3D {
+    const heads = this.heads(tokens.shape[0]);
+    return this.run(tokens, 0, opts.dropoutSeed, (x, l) => {
+      const h = `h${l}`;
+      return attentionBlock(x, this.p(`${h}.attn.qkv.w`), this.p(`${h}.attn.qkv.b`), this.p(`${h}.attn.proj.w`), this.p(`${h}.attn.proj.b`), heads);
+    });
+  }
+
+  private heads(B: number): Heads {
+    return { B, H: this.config.heads, hd: this.headSize };
+  }
+
+  private layers(): number[] {
+    return Array.from({ length: this.config.layers }, (_, l) => l);
   }
 
   private p(name: string): tf.Variable {
@@ -134,88 +164,27 @@ export class CharModel {
     return v;
   }
 
-  /**
-   * tokens: [B, T] int32 → logits [B, T, V], and the cache extended by these T positions.
-   * The caller owns the returned tensors (call inside tf.tidy or dispose them).
-   * Activations stay [B·T, D] throughout, so a linear layer is one matmul and one add.
-   */
-  forward(tokens: tf.Tensor2D, opts: ForwardOptions = {}): { logits: tf.Tensor3D; cache: KvCache } {
+  /** The network around its attention sublayers: x [B·T, D] throughout, logits [B, T, V] out. */
+  private run(tokens: tf.Tensor2D, start: number, dropoutSeed: number | undefined, attention: (x: tf.Tensor, l: number) => tf.Tensor): tf.Tensor3D {
     const [B, T] = tokens.shape;
-    const start = opts.start ?? 0;
-    if (start + T > this.config.context) throw new Error(`CharModel.forward: positions ${start}..${start + T - 1} exceed the context ${this.config.context}`);
-    let seed = opts.dropoutSeed;
-    const drop = (x: tf.Tensor): tf.Tensor =>
-      seed === undefined || this.config.dropout === 0 ? x : tf.dropout(x, this.config.dropout, undefined, seed++);
+    const { context, dModel: D, vocabSize: V, dropout: rate } = this.config;
+    if (start + T > context) throw new Error(`CharModel.forward: positions ${start}..${start + T - 1} exceed the context ${context}`);
+    let seed = dropoutSeed;
+    const drop = (x: tf.Tensor): tf.Tensor => (seed === undefined || rate === 0 ? x : dropout(x, rate, seed++));
 
     // Embeddings as a one-hot matmul: gather's gradient needs UnsortedSegmentSum, which the
     // WASM backend lacks (and its gather kernel is slower than this matmul at our sizes).
-    const D = this.config.dModel;
-    const tok = matmul(tf.oneHot(tokens.reshape([-1]), this.config.vocabSize).toFloat(), this.p('wte')); // [B·T, D]
+    const tok = matmul(tf.oneHot(tokens.reshape([-1]), V).toFloat(), this.p('wte')); // [B·T, D]
     const pos = tf.slice(this.p('wpe'), [start, 0], [T, D]); // [T, D]
     let x = T === 1 ? tf.add(tok, pos) : tf.add(tok.reshape([B, T, D]), pos).reshape([B * T, D]); // [B·T, D]
     x = drop(x);
-    const cache: KvCache = { k: [], v: [] };
-    for (let l = 0; l < this.config.layers; l++) {
+    for (const l of this.layers()) {
       const h = `h${l}`;
-      const a = this.attention(layerNorm(x, this.p(`${h}.ln1.g`), this.p(`${h}.ln1.b`)), B, l, opts, cache);
-      x = tf.add(x, drop(a));
+      x = residual(x, drop(attention(layerNorm(x, this.p(`${h}.ln1.g`), this.p(`${h}.ln1.b`)), l)));
       const n2 = layerNorm(x, this.p(`${h}.ln2.g`), this.p(`${h}.ln2.b`));
-      const m = linear(gelu(linear(n2, this.p(`${h}.mlp.fc.w`), this.p(`${h}.mlp.fc.b`))), this.p(`${h}.mlp.proj.w`), this.p(`${h}.mlp.proj.b`));
-      x = tf.add(x, drop(m)); // [B·T, D]
+      x = residual(x, drop(mlp(n2, this.p(`${h}.mlp.fc.w`), this.p(`${h}.mlp.fc.b`), this.p(`${h}.mlp.proj.w`), this.p(`${h}.mlp.proj.b`)))); // [B·T, D]
     }
     x = layerNorm(x, this.p('lnf.g'), this.p('lnf.b'));
-    const logits = linear(x, this.p('head.w'), this.p('head.b')).reshape([B, T, this.config.vocabSize]) as tf.Tensor3D;
-    return { logits, cache };
+    return linear(x, this.p('head.w'), this.p('head.b')).reshape([B, T, V]) as tf.Tensor3D;
   }
-
-  /** Causal self-attention of x: [B·T, D] over the cached positions and its own. */
-  private attention(x: tf.Tensor, B: number, l: number, opts: ForwardOptions, out: KvCache): tf.Tensor {
-    const [N, D] = x.shape as [number, number];
-    const T = N / B;
-    const H = this.config.heads;
-    const hd = this.headSize;
-    // Three projections from slices of the fused weight, not one projection split three ways:
-    // on WASM, slicing activations is a JavaScript copy of the whole tensor per piece (~2 ms at
-    // training size), slicing the [D, 3D] weight is tiny.
-    const [q, kNew, vNew] = [0, 1, 2].map((i) => {
-      const { w, b } = opts.projections?.[l]![i]! ?? this.projection(l, i);
-      return toHeads(linear(x, w, b), B, T, H, hd); // [B·T, D] → [B, H, T, hd]
-    }) as [tf.Tensor4D, tf.Tensor4D, tf.Tensor4D];
-    const past = opts.cache;
-    const k = past ? tf.concat([past.k[l]!, kNew], 2) : kNew; // [B, H, S, hd], S = P + T
-    const v = past ? tf.concat([past.v[l]!, vNew], 2) : vNew;
-    out.k.push(k as tf.Tensor4D);
-    out.v.push(v as tf.Tensor4D);
-    const S = k.shape[2];
-    // The batch matmuls below take WASM's plain loop whatever their layout (XNNPACK serves only
-    // unbatched ones), so transposeB costs nothing there and saves a transpose kernel.
-    let att = tf.mul(tf.matMul(q.reshape([B * H, T, hd]), k.reshape([B * H, S, hd]), false, true), 1 / Math.sqrt(hd)); // [B·H, T, S]
-    if (T > 1) att = tf.add(att, causalMask(T, S)); // [T, S], broadcast
-    const y = tf.matMul(tf.softmax(att), v.reshape([B * H, S, hd])); // [B·H, T, hd]
-    const merged = T === 1 ? y.reshape([N, D]) : y.reshape([B, H, T, hd]).transpose([0, 2, 1, 3]).reshape([N, D]);
-    return linear(merged, this.p(`h${l}.attn.proj.w`), this.p(`h${l}.attn.proj.b`)); // [B·T, D]
-  }
-}
-
-/** [B·T, H·hd] → [B, H, T, hd]; for one position a reshape, else one transpose. */
-function toHeads(y: tf.Tensor, B: number, T: number, H: number, hd: number): tf.Tensor4D {
-  return (T === 1 ? y.reshape([B, H, 1, hd]) : y.reshape([B, T, H, hd]).transpose([0, 2, 1, 3])) as tf.Tensor4D;
-}
-
-const masks = new Map<string, Float32Array>();
-
-/**
- * The additive causal mask for T queries at positions S − T .. S − 1 over S keys: query i may
- * see keys 0 .. S − T + i. Values are -0 where allowed and -1e9 elsewhere, exactly what
- * (1 − allowed) · −1e9 gives. Built once per shape in plain memory, so no tensor outlives a call.
- */
-function causalMask(T: number, S: number): tf.Tensor2D {
-  const key = `${T}x${S}`;
-  let m = masks.get(key);
-  if (!m) {
-    m = new Float32Array(T * S).fill(-0);
-    for (let i = 0; i < T; i++) for (let j = S - T + i + 1; j < S; j++) m[i * S + j] = -1e9;
-    masks.set(key, m);
-  }
-  return tf.tensor2d(m, [T, S]);
 }

@@ -38,7 +38,7 @@ export function disposeBatch(batch: TokenBatch): void {
 export function supervisedLoss(model: CharModel, batch: TokenBatch, dropoutSeed?: number): tf.Scalar {
   return tf.tidy(() => {
     const { inputs, targets } = shiftTokens(batch.tokens);
-    const { logits } = model.forward(inputs, { dropoutSeed }); // [N, L-1, V]
+    const logits = model.logits(inputs, { dropoutSeed }); // [N, L-1, V]
     const logp = targetLogProbs(logits, targets); // [N, L-1]
     return tf.div(tf.neg(tf.sum(tf.mul(logp, batch.weights))), tf.maximum(tf.sum(batch.weights), 1)) as tf.Scalar;
   });

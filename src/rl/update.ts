@@ -55,7 +55,7 @@ export async function policyUpdate(
   if (c.updatesPerBatch > 1) {
     // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
     // ratio measures how far the later updates moved away from it and the clip can bite.
-    policy.oldLogp = tf.tidy(() => targetLogProbs(model.forward(inputs).logits, targets, c.temperature));
+    policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(inputs), targets, c.temperature));
   }
   const tg = now();
   let loss = NaN;
@@ -64,7 +64,7 @@ export async function policyUpdate(
     for (let k = 0; k < c.updatesPerBatch; k++) {
       let clip: tf.Scalar | undefined;
       const { value, grads } = tf.variableGrads(() => {
-        const { logits } = model.forward(inputs); // [N, L-1, V]
+        const logits = model.logits(inputs); // [N, L-1, V]
         const out = clippedLoss(logits, policy, c.clipEps, c.temperature);
         clip = tf.keep(out.clipFraction);
         return out.loss;
