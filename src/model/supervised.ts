@@ -4,6 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { CharModel } from './gpt';
+import { variableGrads } from './gradients';
 import { shiftTokens, targetLogProbs } from './logprobs';
 import { encode, PAD } from './vocab';
 
@@ -52,7 +53,7 @@ export interface SupervisedStepOptions {
 
 /** One optimiser step; returns the loss before the step. Decoupled weight decay on matrices (AdamW). */
 export async function supervisedStep(model: CharModel, optimizer: tf.Optimizer, batch: TokenBatch, opts: SupervisedStepOptions): Promise<number> {
-  const { value, grads } = tf.variableGrads(() => supervisedLoss(model, batch, opts.dropoutSeed), model.trainable);
+  const { value, grads } = variableGrads(() => supervisedLoss(model, batch, opts.dropoutSeed), model.trainable);
   optimizer.applyGradients(grads);
   if (opts.weightDecay > 0) {
     tf.tidy(() => {

@@ -7,6 +7,7 @@ import type { GrpoConfig } from '../config';
 import type { Author } from '../env/episode';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens, targetLogProbs } from '../model/logprobs';
+import { variableGrads } from '../model/gradients';
 import { disposeBatch, makeTokenBatch } from '../model/supervised';
 import { clippedLoss, type PolicyBatch } from './loss';
 
@@ -52,18 +53,19 @@ export async function policyUpdate(
   const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
   const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(kept.map((i) => advantages[i]!)), modelChars };
   const tl = now();
-  if (c.updatesPerBatch > 1) {
-    // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
-    // ratio measures how far the later updates moved away from it and the clip can bite.
-    policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(inputs), targets, c.temperature));
-  }
-  const tg = now();
   let loss = NaN;
   let clipFraction = NaN;
+  let tg = tl;
   try {
+    if (c.updatesPerBatch > 1) {
+      // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
+      // ratio measures how far the later updates moved away from it and the clip can bite.
+      policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(inputs), targets, c.temperature));
+    }
+    tg = now();
     for (let k = 0; k < c.updatesPerBatch; k++) {
       let clip: tf.Scalar | undefined;
-      const { value, grads } = tf.variableGrads(() => {
+      const { value, grads } = variableGrads(() => {
         const logits = model.logits(inputs); // [N, L-1, V]
         const out = clippedLoss(logits, policy, c.clipEps, c.temperature);
         clip = tf.keep(out.clipFraction);
