@@ -18,7 +18,7 @@ import { createRng, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens } from '../model/logprobs';
-import { disposeBatch, makeTokenBatch, supervisedStep, type TokenBatch } from '../model/supervised';
+import { disposeBatch, makeTokenBatch, makeTokenBatches, supervisedStep, type TokenBatch } from '../model/supervised';
 import { PAD, START } from '../model/vocab';
 import { evaluateGreedy } from '../rl/evaluate';
 
@@ -167,19 +167,19 @@ export class SupervisedStage {
     return { rows, weight: (row, j) => (rows[row]![j + 1] !== PAD ? 1 : 0) };
   }
 
-  private pretrainBatch(): TokenBatch {
+  private pretrainBatch(): TokenBatch[] {
     const { rows, weight } = this.worksheetRows(this.recipe.pretrain.batch);
-    return makeTokenBatch(rows, weight);
+    return makeTokenBatches(rows, weight);
   }
 
   /** The demonstrations (loss on the model's characters only) and a few worksheet rows. */
-  private sftBatch(): TokenBatch {
+  private sftBatch(): TokenBatch[] {
     const demos = SPLIT.demonstrations.slice(0, this.recipe.sft.demonstrations).map(demonstrationFor);
     const sheets = this.worksheetRows(this.recipe.sft.worksheetRows);
     const rows = [...demos.map((d) => d.text), ...sheets.rows];
     const weight = (row: number, j: number) =>
       row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : sheets.weight(row - demos.length, j);
-    return makeTokenBatch(rows, weight);
+    return makeTokenBatches(rows, weight);
   }
 }
 
