@@ -1,10 +1,11 @@
 /**
  * Causal multi-head self-attention, twice: `attend` for decoding (plain ops, grows a key/value
  * cache) and `attentionBlock` for training (no cache, a hand-written gradient; see ops.ts for
- * why). Both run the same kernels in the same order, so they give the same values bit for bit.
+ * why). Both compute the same sums in the same order, so they give the same values bit for bit.
  *
- * On WASM a batched matmul takes a plain loop whatever its layout (XNNPACK serves only unbatched
- * ones), so transpose flags cost nothing there and save transpose kernels.
+ * Activations are time-major, [T·B, D] = [T, B, H, hd]: the C = B·H heads of a position sit
+ * together, so queries, keys and values are [T, C, hd] by a reshape, and a cache grows along
+ * its first axis, which is one copy. The per-head matmuls are `groupMatMul`s (see there).
  */
 import * as tf from '@tensorflow/tfjs';
 import { sumRows } from './ops';
@@ -17,38 +18,35 @@ export interface Heads {
   hd: number;
 }
 
-/** [B·T, H·hd] → [B, H, T, hd]: one transpose, or a reshape for a single position. */
-export function toHeads(y: tf.Tensor, { B, H, hd }: Heads): tf.Tensor4D {
-  const T = y.shape[0]! / B;
-  return (T === 1 ? y.reshape([B, H, 1, hd]) : y.reshape([B, T, H, hd]).transpose([0, 2, 1, 3])) as tf.Tensor4D;
-}
-
-/** [B·H, T, hd] → [B·T, H·hd], the inverse of toHeads. */
-export function fromHeads(y: tf.Tensor, { B, H, hd }: Heads): tf.Tensor2D {
-  const T = y.shape[1]!;
-  return (T === 1 ? y.reshape([B, H * hd]) : y.reshape([B, H, T, hd]).transpose([0, 2, 1, 3]).reshape([B * T, H * hd])) as tf.Tensor2D;
-}
+/** Backends where a depthwise convolution (XNNPACK on WASM) beats the batched matmul. */
+const CONV_BACKENDS = new Set(['wasm', 'cpu']);
 
 /**
- * Attention weights of T queries over S keys, the queries at the last T positions: q [B·H, T, hd],
- * k [B·H, S, hd] → softmax(q·kᵀ/√hd + mask) [B·H, T, S].
+ * For each of C groups, the matmul a_c [M, K] @ b_c [K, N], with the group innermost:
+ * a [M, K, C], b [K, C, N] → [M, C, N]. On WASM a batched matmul takes a plain scalar loop
+ * (XNNPACK serves only unbatched ones); this is a depthwise convolution instead (a channel per
+ * group, a filter as wide as the input, N filters per channel), which XNNPACK runs ~5× faster
+ * at attention's sizes, summing over K in the same order, so with the same result. Elsewhere
+ * it is a batched matmul between transposes.
  */
-export function weights(q: tf.Tensor, k: tf.Tensor, hd: number): tf.Tensor3D {
-  const [, T] = q.shape as number[];
-  const S = k.shape[1]!;
-  let att = tf.mul(tf.matMul(q as tf.Tensor3D, k as tf.Tensor3D, false, true), 1 / Math.sqrt(hd)); // [B·H, T, S]
-  if (T! > 1) att = tf.add(att, causalMask(T!, S)); // [T, S], broadcast
-  return tf.softmax(att) as tf.Tensor3D;
+export function groupMatMul(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
+  const [M, K, C] = a.shape as [number, number, number];
+  const N = b.shape[2]!;
+  if (CONV_BACKENDS.has(tf.getBackend())) {
+    return tf.depthwiseConv2d(a.reshape([1, M, K, C]) as tf.Tensor4D, b.reshape([1, K, C, N]) as tf.Tensor4D, 1, 'valid').reshape([M, C, N]);
+  }
+  const y = tf.matMul(a.transpose([2, 0, 1]) as tf.Tensor3D, b.transpose([1, 0, 2]) as tf.Tensor3D); // [C, M, N]
+  return y.transpose([1, 0, 2]);
 }
 
 const masks = new Map<string, Float32Array>();
 
 /**
- * The additive causal mask for T queries at positions S − T .. S − 1 over S keys: query i may
- * see keys 0 .. S − T + i. Values are -0 where allowed and -1e9 elsewhere, exactly what
- * (1 − allowed) · −1e9 gives. Built once per shape in plain memory, so no tensor outlives a call.
+ * The additive causal mask [T, 1, S] for T queries at positions S − T .. S − 1 over S keys:
+ * query i may see keys 0 .. S − T + i. Values are -0 where allowed and -1e9 elsewhere, exactly
+ * what (1 − allowed) · −1e9 gives. Built once per shape in plain memory, so no tensor outlives a call.
  */
-function causalMask(T: number, S: number): tf.Tensor2D {
+function causalMask(T: number, S: number): tf.Tensor3D {
   const key = `${T}x${S}`;
   let m = masks.get(key);
   if (!m) {
@@ -56,7 +54,15 @@ function causalMask(T: number, S: number): tf.Tensor2D {
     for (let i = 0; i < T; i++) for (let j = S - T + i + 1; j < S; j++) m[i * S + j] = -1e9;
     masks.set(key, m);
   }
-  return tf.tensor2d(m, [T, S]);
+  return tf.tensor3d(m, [T, 1, S]);
+}
+
+/** Scores [T, C, S] → attention weights: scaled by 1/√hd, masked when T > 1, softmax over keys. */
+function weights(scores: tf.Tensor, hd: number): tf.Tensor3D {
+  const [T, , S] = scores.shape as [number, number, number];
+  let att = tf.mul(scores, 1 / Math.sqrt(hd));
+  if (T > 1) att = tf.add(att, causalMask(T, S));
+  return tf.softmax(att) as tf.Tensor3D;
 }
 
 /** Per projection (query, key, value): a weight [D, D] and a bias [D]. */
@@ -68,62 +74,60 @@ export function projection(w: tf.Tensor, b: tf.Tensor, i: number): Projection {
   return { w: tf.slice(w, [0, i * D], [D, D]), b: tf.slice(b, [i * D], [D]) };
 }
 
-/**
- * Decoding: x [B·T, D] at the T positions after the cached ones → the heads' outputs merged
- * [B·T, D] (before the output projection), and this layer's keys and values [B, H, S, hd].
- */
-export function attend(
-  x: tf.Tensor,
-  qkv: Projection[],
-  heads: Heads,
-  past: { k: tf.Tensor4D; v: tf.Tensor4D } | undefined,
-): { y: tf.Tensor2D; k: tf.Tensor4D; v: tf.Tensor4D } {
-  const { B, H, hd } = heads;
-  const [q, kNew, vNew] = qkv.map(({ w, b }) => toHeads(tf.add(tf.matMul(x as tf.Tensor2D, w as tf.Tensor2D), b), heads)) as [tf.Tensor4D, tf.Tensor4D, tf.Tensor4D];
-  const k = past ? (tf.concat([past.k, kNew], 2) as tf.Tensor4D) : kNew; // [B, H, S, hd], S = P + T
-  const v = past ? (tf.concat([past.v, vNew], 2) as tf.Tensor4D) : vNew;
-  const [T, S] = [q.shape[2], k.shape[2]];
-  const p = weights(q.reshape([B * H, T, hd]), k.reshape([B * H, S, hd]), hd);
-  const y = tf.matMul(p, v.reshape([B * H, S, hd]) as tf.Tensor3D); // [B·H, T, hd]
-  return { y: fromHeads(y, heads), k, v };
+/** x [T·B, D] → [T, C, hd] for each of query, key and value. */
+function project(x: tf.Tensor, qkv: Projection[], { B, H, hd }: Heads): tf.Tensor3D[] {
+  const T = x.shape[0]! / B;
+  return qkv.map(({ w, b }) => tf.add(tf.matMul(x as tf.Tensor2D, w as tf.Tensor2D), b).reshape([T, B * H, hd]));
+}
+
+/** A layer's cache: keys [S, hd, C] and values [S, C, hd], S the positions so far. */
+export interface LayerCache {
+  k: tf.Tensor3D;
+  v: tf.Tensor3D;
 }
 
 /**
- * Training: the whole attention sublayer, x [B·T, D] → [B·T, D], fused projection and output
- * projection included. Backward through softmax: dS = P ⊙ (dP − Σ dP ⊙ P).
+ * Decoding: x [T·B, D] at the T positions after the cached ones → the heads' outputs merged
+ * [T·B, D] (before the output projection), and the layer's cache grown by these positions.
+ * Scores come as keys·queryᵀ [S, C, T] (the cache's layout), the same sums as query·keyᵀ.
+ */
+export function attend(x: tf.Tensor, qkv: Projection[], heads: Heads, past: LayerCache | undefined): { y: tf.Tensor2D; cache: LayerCache } {
+  const [q, kNew, vNew] = project(x, qkv, heads); // [T, C, hd] each
+  const kRows = kNew!.transpose([0, 2, 1]); // [T, hd, C]
+  const k = (past ? tf.concat([past.k, kRows], 0) : kRows) as tf.Tensor3D; // [S, hd, C]
+  const v = (past ? tf.concat([past.v, vNew!], 0) : vNew!) as tf.Tensor3D; // [S, C, hd]
+  const scores = groupMatMul(k, q!.transpose([2, 1, 0])).transpose([2, 1, 0]); // [S, C, T] → [T, C, S]
+  const p = weights(scores, heads.hd);
+  const y = groupMatMul(p.transpose([0, 2, 1]), v); // [T, S, C] · [S, C, hd] → [T, C, hd]
+  return { y: y.reshape([x.shape[0]!, x.shape[1]!]) as tf.Tensor2D, cache: { k, v } };
+}
+
+/**
+ * Training: the whole attention sublayer, x [T·B, D] → [T·B, D], fused projection and output
+ * projection included; the weights must be variables (the backward reads them, unsaved).
+ * Backward through softmax: dS = P ⊙ (dP − Σ dP ⊙ P).
  */
 export function attentionBlock(x: tf.Tensor, wqkv: tf.Tensor, bqkv: tf.Tensor, wo: tf.Tensor, bo: tf.Tensor, heads: Heads): tf.Tensor {
-  const { B, H, hd } = heads;
   const f = tf.customGrad((...inputs: Array<tf.Tensor | tf.GradSaveFunc>) => {
     const [xs, save] = [inputs[0] as tf.Tensor2D, inputs[5] as tf.GradSaveFunc];
-    const T = xs.shape[0] / B;
-    const flat = (t: tf.Tensor, n: number) => t.reshape([B * H, n, hd]) as tf.Tensor3D;
-    const [q, k, v] = [0, 1, 2].map((i) => {
-      const { w, b } = projection(wqkv, bqkv, i);
-      return flat(toHeads(tf.add(tf.matMul(xs, w as tf.Tensor2D), b), heads), T);
-    }) as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D];
-    const p = weights(q, k, hd);
-    const merged = fromHeads(tf.matMul(p, v), heads);
-    save([xs, q, k, v, p, merged]);
+    const [N, D] = xs.shape;
+    const [q, k, v] = project(xs, [0, 1, 2].map((i) => projection(wqkv, bqkv, i)), heads); // [T, C, hd] each
+    const p = weights(groupMatMul(q!.transpose([0, 2, 1]), k!.transpose([2, 1, 0])), heads.hd); // [T, hd, C] · [hd, C, T] → [T, C, T]
+    const merged = groupMatMul(p.transpose([0, 2, 1]), v!).reshape([N, D]) as tf.Tensor2D; // [T, C, hd] → [T·B, D]
+    save([xs, q!, k!, v!, p, merged]);
     return {
       value: tf.add(tf.matMul(merged, wo as tf.Tensor2D), bo),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
         const [xt, qs, ks, vs, ps, ms] = saved as [tf.Tensor2D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor2D];
         const d = dy as tf.Tensor2D;
-        const dyh = flat(toHeads(tf.matMul(d, tf.transpose(wo as tf.Tensor2D)), heads), T); // [B·H, T, hd]
-        const dp = tf.matMul(dyh, vs, false, true); // [B·H, T, T]
-        const dv = tf.matMul(ps, dyh, true, false);
-        const ds = tf.mul(tf.mul(ps, tf.sub(dp, tf.sum(tf.mul(dp, ps), -1, true))), 1 / Math.sqrt(hd));
-        const dq = tf.matMul(ds, ks);
-        const dk = tf.matMul(ds, qs, true, false);
-        const dqkv = tf.concat([dq, dk, dv].map((g) => fromHeads(g, heads)), 1) as tf.Tensor2D; // [B·T, 3D]
-        return [
-          tf.matMul(dqkv, tf.transpose(wqkv as tf.Tensor2D)),
-          tf.matMul(tf.transpose(xt), dqkv),
-          sumRows(dqkv),
-          tf.matMul(tf.transpose(ms), d),
-          sumRows(d),
-        ];
+        const dY = tf.matMul(d, tf.transpose(wo as tf.Tensor2D)).reshape(qs.shape); // [T, C, hd]
+        const dp = groupMatMul(dY.transpose([0, 2, 1]), vs.transpose([2, 1, 0])); // dY·Vᵀ: [T, C, S]
+        const dv = groupMatMul(ps.transpose([2, 0, 1]), dY); // Pᵀ·dY: [S, C, hd]
+        const ds = tf.mul(tf.mul(ps, tf.sub(dp, tf.sum(tf.mul(dp, ps), -1, true))), 1 / Math.sqrt(heads.hd)); // [T, C, S]
+        const dq = groupMatMul(ds.transpose([0, 2, 1]), ks); // dS·K: [T, C, hd]
+        const dk = groupMatMul(ds.transpose([2, 0, 1]), qs); // dSᵀ·Q: [S, C, hd]
+        const dqkv = tf.concat([dq, dk, dv].map((g) => g.reshape([N, D])), 1) as tf.Tensor2D; // [T·B, 3D]
+        return [tf.matMul(dqkv, tf.transpose(wqkv as tf.Tensor2D)), tf.matMul(tf.transpose(xt), dqkv), sumRows(dqkv), tf.matMul(tf.transpose(ms), d), sumRows(d)];
       },
     };
   });

@@ -14,10 +14,10 @@ import { dropout, layerNorm, linear, matmul, mlp, residual } from './ops';
 export type Params = Record<string, tf.Variable>;
 export type ParamShapes = Record<string, number[]>;
 
-/** Keys and values of earlier positions, per layer: [B, H, P, hd] each. */
+/** Keys and values of earlier positions, per layer: keys [P, hd, C], values [P, C, hd], C = B·H. */
 export type KvCache = {
-  k: tf.Tensor4D[];
-  v: tf.Tensor4D[];
+  k: tf.Tensor3D[];
+  v: tf.Tensor3D[];
 };
 
 export interface ForwardOptions {
@@ -122,7 +122,8 @@ export class CharModel {
   /**
    * Decoding: tokens [B, T] int32 at positions start.. → logits [B, T, V], and the key/value
    * cache extended by these T positions. The caller owns the returned tensors (call inside
-   * tf.tidy or dispose them). Differentiable, but `logits` is the one to train with.
+   * tf.tidy or dispose them). For decoding only: train with `logits` (on WASM this forward's
+   * depthwise convolutions have no gradient kernels).
    */
   forward(tokens: tf.Tensor2D, opts: ForwardOptions = {}): { logits: tf.Tensor3D; cache: KvCache } {
     const cache: KvCache = { k: [], v: [] };
@@ -130,9 +131,9 @@ export class CharModel {
     const logits = this.run(tokens, opts.start ?? 0, undefined, (x, l) => {
       const qkv = opts.projections?.[l] ?? [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i));
       const past = opts.cache && { k: opts.cache.k[l]!, v: opts.cache.v[l]! };
-      const { y, k, v } = attend(x, qkv, heads, past);
-      cache.k.push(k);
-      cache.v.push(v);
+      const { y, cache: grown } = attend(x, qkv, heads, past);
+      cache.k.push(grown.k);
+      cache.v.push(grown.v);
       return linear(y, this.p(`h${l}.attn.proj.w`), this.p(`h${l}.attn.proj.b`));
     });
     return { logits, cache };
@@ -164,7 +165,7 @@ export class CharModel {
     return v;
   }
 
-  /** The network around its attention sublayers: x [B·T, D] throughout, logits [B, T, V] out. */
+  /** The network around its attention sublayers: x [T·B, D] throughout (time-major), logits [B, T, V] out. */
   private run(tokens: tf.Tensor2D, start: number, dropoutSeed: number | undefined, attention: (x: tf.Tensor, l: number) => tf.Tensor): tf.Tensor3D {
     const [B, T] = tokens.shape;
     const { context, dModel: D, vocabSize: V, dropout: rate } = this.config;
@@ -174,17 +175,19 @@ export class CharModel {
 
     // Embeddings as a one-hot matmul: gather's gradient needs UnsortedSegmentSum, which the
     // WASM backend lacks (and its gather kernel is slower than this matmul at our sizes).
-    const tok = matmul(tf.oneHot(tokens.reshape([-1]), V).toFloat(), this.p('wte')); // [B·T, D]
+    const ids = T === 1 ? tokens.reshape([B]) : tokens.transpose().reshape([T * B]); // time-major
+    const tok = matmul(tf.oneHot(ids, V).toFloat(), this.p('wte')); // [T·B, D]
     const pos = tf.slice(this.p('wpe'), [start, 0], [T, D]); // [T, D]
-    let x = T === 1 ? tf.add(tok, pos) : tf.add(tok.reshape([B, T, D]), pos).reshape([B * T, D]); // [B·T, D]
+    let x = T === 1 ? tf.add(tok, pos) : tf.add(tok.reshape([T, B, D]), pos.reshape([T, 1, D])).reshape([T * B, D]); // [T·B, D]
     x = drop(x);
     for (const l of this.layers()) {
       const h = `h${l}`;
       x = residual(x, drop(attention(layerNorm(x, this.p(`${h}.ln1.g`), this.p(`${h}.ln1.b`)), l)));
       const n2 = layerNorm(x, this.p(`${h}.ln2.g`), this.p(`${h}.ln2.b`));
-      x = residual(x, drop(mlp(n2, this.p(`${h}.mlp.fc.w`), this.p(`${h}.mlp.fc.b`), this.p(`${h}.mlp.proj.w`), this.p(`${h}.mlp.proj.b`)))); // [B·T, D]
+      x = residual(x, drop(mlp(n2, this.p(`${h}.mlp.fc.w`), this.p(`${h}.mlp.fc.b`), this.p(`${h}.mlp.proj.w`), this.p(`${h}.mlp.proj.b`)))); // [T·B, D]
     }
     x = layerNorm(x, this.p('lnf.g'), this.p('lnf.b'));
-    return linear(x, this.p('head.w'), this.p('head.b')).reshape([B, T, V]) as tf.Tensor3D;
+    const logits = linear(x, this.p('head.w'), this.p('head.b')); // [T·B, V]
+    return (T === 1 ? logits.reshape([B, 1, V]) : logits.reshape([T, B, V]).transpose([1, 0, 2])) as tf.Tensor3D;
   }
 }
