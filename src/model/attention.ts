@@ -30,11 +30,16 @@ const CONV_BACKENDS = new Set(['wasm', 'cpu']);
  * it is a batched matmul between transposes.
  */
 export function groupMatMul(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
+  return CONV_BACKENDS.has(tf.getBackend()) ? groupMatMulByConv(a, b) : groupMatMulBatched(a, b);
+}
+
+export function groupMatMulByConv(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
   const [M, K, C] = a.shape as [number, number, number];
   const N = b.shape[2]!;
-  if (CONV_BACKENDS.has(tf.getBackend())) {
-    return tf.depthwiseConv2d(a.reshape([1, M, K, C]) as tf.Tensor4D, b.reshape([1, K, C, N]) as tf.Tensor4D, 1, 'valid').reshape([M, C, N]);
-  }
+  return tf.depthwiseConv2d(a.reshape([1, M, K, C]) as tf.Tensor4D, b.reshape([1, K, C, N]) as tf.Tensor4D, 1, 'valid').reshape([M, C, N]);
+}
+
+export function groupMatMulBatched(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
   const y = tf.matMul(a.transpose([2, 0, 1]) as tf.Tensor3D, b.transpose([1, 0, 2]) as tf.Tensor3D); // [C, M, N]
   return y.transpose([1, 0, 2]);
 }
