@@ -91,7 +91,7 @@ const header = ['backend', 'steps', 'sample', 'logprobs', 'grad', 'eval', 'step'
 const table = [header, ...rows];
 const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
 const line = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
-console.log('\nmilliseconds per GRPO step (median over steps ≥ 1)');
+console.log('\nmilliseconds per GRPO step (median over steps ≥ 1; eval includes the next step\'s sampling, which shares its batch)');
 console.log(line(header));
 console.log('| ' + widths.map((w) => '-'.repeat(w)).join(' | ') + ' |');
 for (const r of rows) console.log(line(r));
