@@ -1,8 +1,9 @@
 /**
  * A small GPT-style character model (pre-LN, GELU, learned absolute positions, untied head,
  * std-0.02 init as nanoGPT), written with tf variables and ops so it runs the same on every
- * tfjs backend. One forward serves training (full sequences, causal mask, optional dropout)
- * and incremental decoding (new positions attend to a key/value cache of earlier ones).
+ * tfjs backend. Two entry points share one network: `logits` for training (full sequences,
+ * causal mask, optional dropout, hand-written gradients) and `forward` for incremental decoding
+ * (new positions attend to a key/value cache of earlier ones); they give the same logits.
  *
  * References: Radford et al. 2019 (GPT-2); Karpathy, nanoGPT.
  */
@@ -108,7 +109,7 @@ export class CharModel {
   /**
    * The same forward, for as long as the weights do not change (a rollout): the q, k, v slices
    * of each layer's fused projection are taken once, not at every position, so XNNPACK also
-   * packs those weights once.
+   * packs those weights once. For decoding only, like `forward`.
    */
   frozen(): FrozenModel {
     const projections = this.layers().map((l) => [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i)));
