@@ -96,7 +96,7 @@ console.log(line(header));
 console.log('| ' + widths.map((w) => '-'.repeat(w)).join(' | ') + ' |');
 for (const r of rows) console.log(line(r));
 console.log(`\nsupervised steps on node wasm (median of ${supervised.steps}): pre-training ${supervised.pretrainMs.toFixed(0)} ms, fine-tuning ${supervised.sftMs.toFixed(0)} ms`);
-console.log('\nkernels (node wasm; each costs ~15–35 µs of bookkeeping, whatever its size)');
+console.log('\nkernels (node wasm; each costs some µs of bookkeeping, whatever its size)');
 for (const l of formatOpCounts(kernels)) console.log('  ' + l);
 if (chunks) console.log(`\nchunks (gzip): main ${chunks.mainKB.toFixed(1)} KB, worker ${chunks.workerKB.toFixed(1)} KB (+ wasm ${chunks.wasmKB.toFixed(1)} KB, loaded only on the wasm backend)`);
 if (browser) {
