@@ -3,7 +3,7 @@ import type { PhaseTimings, StepRecord } from '../src/rl/trainer';
 
 export type PhaseMedians = PhaseTimings;
 
-const median = (xs: number[]): number => {
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((p, q) => p - q);
   const m = s.length >> 1;
   return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;

@@ -1,8 +1,11 @@
-// npm run bench -- [--steps 40] [--soak 200] [--skip-browser] [--out bench/results.json]
+// npm run bench -- [--steps 40] [--soak 200] [--skip-browser | --node-only] [--supervised-steps 30] [--out FILE]
 // Measures the workshop per phase and per backend: Node (wasm, cpu) and the headless-Chromium
-// worker (wasm, webgl, webgpu where an adapter exists); chunk sizes of the built page; the
+// worker (wasm, webgl, webgpu where an adapter exists); supervised steps (pre-training,
+// fine-tuning) and kernel counts per phase on Node's wasm; chunk sizes of the built page; the
 // longest main-thread task while training; tensors and heap over a long (soak) run. Prints a
 // table and writes the same figures as JSON. Figures, not pass/fail: nothing here is a test.
+// --node-only: Node's wasm backend only (no cpu backend, no browser, no build), written to
+// bench/node-results.json unless --out says otherwise.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
@@ -13,6 +16,8 @@ import { intOption } from './args';
 import { useBackend, type NodeBackend } from './backend';
 import { benchBrowser, chunkSizes, type BrowserBench } from './bench-browser';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
+import { formatOpCounts, opCounts } from './bench-ops';
+import { benchSupervised } from './bench-supervised';
 import { runWorkshop } from './run-workshop';
 
 const { values: a } = parseArgs({
@@ -21,12 +26,18 @@ const { values: a } = parseArgs({
     'cpu-steps': { type: 'string' },
     soak: { type: 'string' },
     'skip-browser': { type: 'boolean', default: false },
-    out: { type: 'string', default: 'bench/results.json' },
+    'node-only': { type: 'boolean', default: false },
+    'supervised-steps': { type: 'string' },
+    out: { type: 'string' },
   },
 });
 const steps = intOption('steps', a.steps, GRPO.steps, 1);
 const cpuSteps = intOption('cpu-steps', a['cpu-steps'], 3, 1);
 const soak = intOption('soak', a.soak, 200, 0);
+const supervisedSteps = intOption('supervised-steps', a['supervised-steps'], 30, 3);
+const nodeOnly = a['node-only']!;
+const out = a.out ?? (nodeOnly ? 'bench/node-results.json' : 'bench/results.json');
+const CHECKPOINT = 'public/checkpoints/agent';
 
 interface NodeBench {
   backend: NodeBackend;
@@ -59,10 +70,13 @@ const ms = (x: number | null | undefined) => (x == null ? '—' : x.toFixed(0).p
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGB: Math.round(totalmem() / 2 ** 30), node: process.version };
 
 console.log(`bench: ${steps} steps (cpu: ${cpuSteps}), machine ${machine.cpus}× ${machine.cpu}, ${machine.memoryGB} GB, Node ${machine.node}`);
-const node: NodeBench[] = [await benchNode('wasm', steps), await benchNode('cpu', cpuSteps)];
+const node: NodeBench[] = [await benchNode('wasm', steps)];
+const supervised = await benchSupervised(supervisedSteps); // still on wasm
+const kernels = await opCounts(CHECKPOINT);
+if (!nodeOnly) node.push(await benchNode('cpu', cpuSteps));
 let browser: BrowserBench | null = null;
-if (!a['skip-browser']) browser = await benchBrowser({ steps, soak });
-const chunks = await chunkSizes();
+if (!nodeOnly && !a['skip-browser']) browser = await benchBrowser({ steps, soak });
+const chunks = nodeOnly ? null : await chunkSizes();
 
 const rows: string[][] = [];
 for (const n of node) {
@@ -77,17 +91,20 @@ const header = ['backend', 'steps', 'sample', 'logprobs', 'grad', 'eval', 'step'
 const table = [header, ...rows];
 const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
 const line = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
-console.log('\nmilliseconds per GRPO step (median over steps ≥ 1)');
+console.log('\nmilliseconds per GRPO step (median over steps ≥ 1; eval includes the next step\'s sampling, which shares its batch)');
 console.log(line(header));
 console.log('| ' + widths.map((w) => '-'.repeat(w)).join(' | ') + ' |');
 for (const r of rows) console.log(line(r));
-console.log(`\nchunks (gzip): main ${chunks.mainKB.toFixed(1)} KB, worker ${chunks.workerKB.toFixed(1)} KB (+ wasm ${chunks.wasmKB.toFixed(1)} KB, loaded only on the wasm backend)`);
+console.log(`\nsupervised steps on node wasm (median of ${supervised.steps}): pre-training ${supervised.pretrainMs.toFixed(0)} ms, fine-tuning ${supervised.sftMs.toFixed(0)} ms`);
+console.log('\nkernels (node wasm; each costs some µs of bookkeeping, whatever its size)');
+for (const l of formatOpCounts(kernels)) console.log('  ' + l);
+if (chunks) console.log(`\nchunks (gzip): main ${chunks.mainKB.toFixed(1)} KB, worker ${chunks.workerKB.toFixed(1)} KB (+ wasm ${chunks.wasmKB.toFixed(1)} KB, loaded only on the wasm backend)`);
 if (browser) {
   const task = (x: number) => (x > 0 ? `${x.toFixed(0)} ms` : 'none over 50 ms');
   console.log(`longest main-thread task on the plate page (wasm): while training ${task(browser.longestTaskMs.training)}; while loading ${task(browser.longestTaskMs.loading)}`);
   if (browser.soak) console.log(`soak, ${browser.soak.steps} steps on wasm: tensors ${browser.soak.tensors.join(' → ')}, worker heap ${browser.soak.heapMB.map((h) => h.toFixed(1)).join(' → ')} MB`);
   console.log(`default backend here: ${browser.defaultBackend} (${browser.defaultReason})`);
 }
-mkdirSync(dirname(a.out!), { recursive: true });
-writeFileSync(a.out!, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, browser, chunks }, null, 1) + '\n');
-console.log(`wrote ${a.out}`);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, supervised, kernels, browser, chunks }, null, 1) + '\n');
+console.log(`wrote ${out}`);

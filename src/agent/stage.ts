@@ -15,9 +15,10 @@ import { demonstrationFor } from '../env/episode';
 import { SPLIT } from '../env/sums';
 import { singleDigitSums, worksheetLine, worksheetRow } from '../env/worksheets';
 import { createRng, type Rng } from '../lib/rng';
+import { adam } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens } from '../model/logprobs';
-import { disposeBatch, makeTokenBatch, supervisedStep, type TokenBatch } from '../model/supervised';
+import { disposeBatch, makeTokenBatch, makeTokenBatches, supervisedStep, type TokenBatch } from '../model/supervised';
 import { PAD, START } from '../model/vocab';
 import { evaluateGreedy } from '../rl/evaluate';
 
@@ -92,7 +93,7 @@ export class SupervisedStage {
     this.rng = stageRng(opts.seed, opts.stage);
     const r = opts.recipe;
     this.steps = opts.stage === 'pretrain' ? r.pretrain.steps : r.sft.steps;
-    this.optimizer = tf.train.adam(opts.stage === 'pretrain' ? r.pretrain.lr : r.sft.lr);
+    this.optimizer = adam(opts.stage === 'pretrain' ? r.pretrain.lr : r.sft.lr);
   }
 
   get step(): number {
@@ -166,19 +167,19 @@ export class SupervisedStage {
     return { rows, weight: (row, j) => (rows[row]![j + 1] !== PAD ? 1 : 0) };
   }
 
-  private pretrainBatch(): TokenBatch {
+  private pretrainBatch(): TokenBatch[] {
     const { rows, weight } = this.worksheetRows(this.recipe.pretrain.batch);
-    return makeTokenBatch(rows, weight);
+    return makeTokenBatches(rows, weight);
   }
 
   /** The demonstrations (loss on the model's characters only) and a few worksheet rows. */
-  private sftBatch(): TokenBatch {
+  private sftBatch(): TokenBatch[] {
     const demos = SPLIT.demonstrations.slice(0, this.recipe.sft.demonstrations).map(demonstrationFor);
     const sheets = this.worksheetRows(this.recipe.sft.worksheetRows);
     const rows = [...demos.map((d) => d.text), ...sheets.rows];
     const weight = (row: number, j: number) =>
       row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : sheets.weight(row - demos.length, j);
-    return makeTokenBatch(rows, weight);
+    return makeTokenBatches(rows, weight);
   }
 }
 
@@ -195,7 +196,7 @@ export async function worksheetAccuracy(model: CharModel, format: WorksheetForma
   const batch = makeTokenBatch(rows, () => 1);
   const hits = tf.tidy(() => {
     const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-    const guess = model.forward(inputs).logits.argMax(-1); // [N, L-1]
+    const guess = model.logits(inputs).argMax(-1); // [N, L-1]
     return tf.cast(tf.equal(guess, targets), 'int32'); // [N, L-1]
   });
   const L1 = hits.shape[1]!;

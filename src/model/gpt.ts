@@ -1,30 +1,44 @@
 /**
  * A small GPT-style character model (pre-LN, GELU, learned absolute positions, untied head,
  * std-0.02 init as nanoGPT), written with tf variables and ops so it runs the same on every
- * tfjs backend. One forward serves training (full sequences, causal mask, optional dropout)
- * and incremental decoding (new positions attend to a key/value cache of earlier ones).
+ * tfjs backend. Two entry points share one network: `logits` for training (full sequences,
+ * causal mask, optional dropout, hand-written gradients) and `forward` for incremental decoding
+ * (new positions attend to a key/value cache of earlier ones); they give the same logits.
  *
  * References: Radford et al. 2019 (GPT-2); Karpathy, nanoGPT.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../config';
-import { gelu, layerNorm, linear, matmul } from './ops';
+import { attend, attentionBlock, projection, type Heads, type Projection } from './attention';
+import { dropout, layerNorm, linear, matmul, mlp, residual } from './ops';
 
 export type Params = Record<string, tf.Variable>;
 export type ParamShapes = Record<string, number[]>;
 
-/** Keys and values of earlier positions, per layer: [B, H, P, hd] each. */
+/** Keys and values of earlier positions, per layer: keys [P, hd, C], values [P, C, hd], C = B·H. */
 export type KvCache = {
-  k: tf.Tensor4D[];
-  v: tf.Tensor4D[];
+  k: tf.Tensor3D[];
+  v: tf.Tensor3D[];
 };
 
 export interface ForwardOptions {
   /** Absolute position of tokens[:, 0] (the cache length when decoding). */
   start?: number;
   cache?: KvCache;
+  /** Projections sliced ahead by `frozen()`; absent = sliced at each call. */
+  projections?: Projection[][];
+}
+
+export interface TrainOptions {
   /** A seed turns dropout on (supervised training only). */
   dropoutSeed?: number;
+}
+
+/** A model whose weights stay fixed for a while (a rollout): forward only, then dispose. */
+export interface FrozenModel {
+  config: ModelConfig;
+  forward: CharModel['forward'];
+  dispose(): void;
 }
 
 export function paramShapes(c: ModelConfig): ParamShapes {
@@ -92,71 +106,89 @@ export class CharModel {
     disposeParams(this.params);
   }
 
+  /**
+   * The same forward, for as long as the weights do not change (a rollout): the q, k, v slices
+   * of each layer's fused projection are taken once, not at every position, so XNNPACK also
+   * packs those weights once. For decoding only, like `forward`.
+   */
+  frozen(): FrozenModel {
+    const projections = this.layers().map((l) => [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i)));
+    return {
+      config: this.config,
+      forward: (tokens, opts = {}) => this.forward(tokens, { ...opts, projections }),
+      dispose: () => tf.dispose(projections.flat().flatMap((p) => [p.w, p.b])),
+    };
+  }
+
+  /**
+   * Decoding: tokens [B, T] int32 at positions start.. → logits [B, T, V], and the key/value
+   * cache extended by these T positions. The caller owns the returned tensors (call inside
+   * tf.tidy or dispose them). For decoding only: train with `logits` (on WASM this forward's
+   * depthwise convolutions have no gradient kernels).
+   */
+  forward(tokens: tf.Tensor2D, opts: ForwardOptions = {}): { logits: tf.Tensor3D; cache: KvCache } {
+    const cache: KvCache = { k: [], v: [] };
+    const heads = this.heads(tokens.shape[0]);
+    const logits = this.run(tokens, opts.start ?? 0, undefined, (x, l) => {
+      const qkv = opts.projections?.[l] ?? [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i));
+      const past = opts.cache && { k: opts.cache.k[l]!, v: opts.cache.v[l]! };
+      const { y, cache: grown } = attend(x, qkv, heads, past);
+      cache.k.push(grown.k);
+      cache.v.push(grown.v);
+      return linear(y, this.p(`h${l}.attn.proj.w`), this.p(`h${l}.attn.proj.b`));
+    });
+    return { logits, cache };
+  }
+
+  /**
+   * Training: tokens [B, T] int32 from position 0 → logits [B, T, V], with no cache and a
+   * hand-written gradient for each block. The same values as `forward`, bit for bit.
+   */
+  logits(tokens: tf.Tensor2D, opts: TrainOptions = {}): tf.Tensor3D {
+    const heads = this.heads(tokens.shape[0]);
+    return this.run(tokens, 0, opts.dropoutSeed, (x, l) => {
+      const h = `h${l}`;
+      return attentionBlock(x, this.p(`${h}.attn.qkv.w`), this.p(`${h}.attn.qkv.b`), this.p(`${h}.attn.proj.w`), this.p(`${h}.attn.proj.b`), heads);
+    });
+  }
+
+  private heads(B: number): Heads {
+    return { B, H: this.config.heads, hd: this.headSize };
+  }
+
+  private layers(): number[] {
+    return Array.from({ length: this.config.layers }, (_, l) => l);
+  }
+
   private p(name: string): tf.Variable {
     const v = this.params[name];
     if (!v) throw new Error(`CharModel: no parameter named ${name}`);
     return v;
   }
 
-  /**
-   * tokens: [B, T] int32 → logits [B, T, V], and the cache extended by these T positions.
-   * The caller owns the returned tensors (call inside tf.tidy or dispose them).
-   */
-  forward(tokens: tf.Tensor2D, opts: ForwardOptions = {}): { logits: tf.Tensor3D; cache: KvCache } {
-    const T = tokens.shape[1];
-    const start = opts.start ?? 0;
-    if (start + T > this.config.context) throw new Error(`CharModel.forward: positions ${start}..${start + T - 1} exceed the context ${this.config.context}`);
-    let seed = opts.dropoutSeed;
-    const drop = (x: tf.Tensor): tf.Tensor =>
-      seed === undefined || this.config.dropout === 0 ? x : tf.dropout(x, this.config.dropout, undefined, seed++);
+  /** The network around its attention sublayers: x [T·B, D] throughout (time-major), logits [B, T, V] out. */
+  private run(tokens: tf.Tensor2D, start: number, dropoutSeed: number | undefined, attention: (x: tf.Tensor, l: number) => tf.Tensor): tf.Tensor3D {
+    const [B, T] = tokens.shape;
+    const { context, dModel: D, vocabSize: V, dropout: rate } = this.config;
+    if (start + T > context) throw new Error(`CharModel.forward: positions ${start}..${start + T - 1} exceed the context ${context}`);
+    let seed = dropoutSeed;
+    const drop = (x: tf.Tensor): tf.Tensor => (seed === undefined || rate === 0 ? x : dropout(x, rate, seed++));
 
-    // Embeddings as a one-hot matmul and a slice: gather's gradient needs UnsortedSegmentSum,
-    // which the WASM backend lacks.
-    const B = tokens.shape[0];
-    const D = this.config.dModel;
-    const V = this.config.vocabSize;
-    const tok = matmul(tf.oneHot(tokens.reshape([-1]), V).toFloat(), this.p('wte')).reshape([B, T, D]); // [B, T, D]
+    // Embeddings as a one-hot matmul: gather's gradient needs UnsortedSegmentSum, which the
+    // WASM backend lacks (and its gather kernel is slower than this matmul at our sizes).
+    const ids = T === 1 ? tokens.reshape([B]) : tokens.transpose().reshape([T * B]); // time-major
+    const tok = matmul(tf.oneHot(ids, V).toFloat(), this.p('wte')); // [T·B, D]
     const pos = tf.slice(this.p('wpe'), [start, 0], [T, D]); // [T, D]
-    let x = tf.add(tok, pos); // [B, T, D]
+    let x = T === 1 ? tf.add(tok, pos) : tf.add(tok.reshape([T, B, D]), pos.reshape([T, 1, D])).reshape([T * B, D]); // [T·B, D]
     x = drop(x);
-    const cache: KvCache = { k: [], v: [] };
-    for (let l = 0; l < this.config.layers; l++) {
+    for (const l of this.layers()) {
       const h = `h${l}`;
-      const a = this.attention(layerNorm(x, this.p(`${h}.ln1.g`), this.p(`${h}.ln1.b`)), l, opts.cache, cache);
-      x = tf.add(x, drop(a));
+      x = residual(x, drop(attention(layerNorm(x, this.p(`${h}.ln1.g`), this.p(`${h}.ln1.b`)), l)));
       const n2 = layerNorm(x, this.p(`${h}.ln2.g`), this.p(`${h}.ln2.b`));
-      const m = linear(gelu(linear(n2, this.p(`${h}.mlp.fc.w`), this.p(`${h}.mlp.fc.b`))), this.p(`${h}.mlp.proj.w`), this.p(`${h}.mlp.proj.b`));
-      x = tf.add(x, drop(m)); // [B, T, D]
+      x = residual(x, drop(mlp(n2, this.p(`${h}.mlp.fc.w`), this.p(`${h}.mlp.fc.b`), this.p(`${h}.mlp.proj.w`), this.p(`${h}.mlp.proj.b`)))); // [T·B, D]
     }
     x = layerNorm(x, this.p('lnf.g'), this.p('lnf.b'));
-    const logits = linear(x, this.p('head.w'), this.p('head.b')) as tf.Tensor3D; // [B, T, V]
-    return { logits, cache };
-  }
-
-  /** Causal self-attention of x: [B, T, D] over the cached positions and its own. */
-  private attention(x: tf.Tensor, l: number, past: KvCache | undefined, out: KvCache): tf.Tensor {
-    const [B, T, D] = x.shape as [number, number, number];
-    const H = this.config.heads;
-    const hd = this.headSize;
-    const qkv = linear(x, this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`)); // [B, T, 3D]
-    const heads = (t: tf.Tensor) => t.reshape([B, T, H, hd]).transpose([0, 2, 1, 3]) as tf.Tensor4D; // [B, H, T, hd]
-    const [q, kNew, vNew] = tf.split(qkv, 3, -1).map(heads) as [tf.Tensor4D, tf.Tensor4D, tf.Tensor4D];
-    const k = past ? tf.concat([past.k[l]!, kNew], 2) : kNew; // [B, H, S, hd], S = P + T
-    const v = past ? tf.concat([past.v[l]!, vNew], 2) : vNew;
-    out.k.push(k);
-    out.v.push(v);
-    const S = k.shape[2];
-    const P = S - T;
-    const qf = q.reshape([B * H, T, hd]);
-    const kT = k.reshape([B * H, S, hd]).transpose([0, 2, 1]); // [BH, hd, S]
-    let att = tf.mul(matmul(qf, kT), 1 / Math.sqrt(hd)); // [BH, T, S]
-    if (T > 1) {
-      // Query i sits at absolute position P + i and may see keys 0..P + i.
-      const allowed = tf.linalg.bandPart(tf.ones([T, S]), -1, P); // [T, S]
-      att = tf.add(att, tf.mul(tf.sub(1, allowed), -1e9));
-    }
-    const y = matmul(tf.softmax(att), v.reshape([B * H, S, hd])); // [BH, T, hd]
-    const merged = y.reshape([B, H, T, hd]).transpose([0, 2, 1, 3]).reshape([B, T, D]);
-    return linear(merged, this.p(`h${l}.attn.proj.w`), this.p(`h${l}.attn.proj.b`)); // [B, T, D]
+    const logits = linear(x, this.p('head.w'), this.p('head.b')); // [T·B, V]
+    return (T === 1 ? logits.reshape([B, 1, V]) : logits.reshape([T, B, V]).transpose([1, 0, 2])) as tf.Tensor3D;
   }
 }

@@ -4,6 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { CharModel } from './gpt';
+import { variableGrads } from './gradients';
 import { shiftTokens, targetLogProbs } from './logprobs';
 import { encode, PAD } from './vocab';
 
@@ -29,18 +30,49 @@ export function makeTokenBatch(rows: string[], weightOf: (row: number, j: number
   };
 }
 
-export function disposeBatch(batch: TokenBatch): void {
-  batch.tokens.dispose();
-  batch.weights.dispose();
+/**
+ * Rows to pad to one length together: all of them, or the shorter and the longer apart when that
+ * leaves out at least a fifth of the padded positions (fine-tuning's ~21-character demonstrations
+ * beside its 32-character worksheet lines: a quarter). Each group costs a forward and backward
+ * pass of its own (~500 kernels), and attention's work grows with the square of the length.
+ */
+export function lengthBuckets(lengths: readonly number[]): number[][] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]!);
+  const L = (i: number) => lengths[order[i]!]!;
+  const n = order.length;
+  let best = { cost: n * L(n - 1), split: n };
+  for (let k = 1; k < n; k++) {
+    const cost = k * L(k - 1) + (n - k) * L(n - 1);
+    if (cost < best.cost) best = { cost, split: k };
+  }
+  if (best.cost > 0.8 * n * L(n - 1)) return [lengths.map((_, i) => i)];
+  const inOrder = (g: number[]) => g.sort((a, b) => a - b);
+  return [inOrder(order.slice(0, best.split)), inOrder(order.slice(best.split))];
 }
 
-/** Weighted mean negative log-likelihood: a scalar. Dropout is on when a seed is given. */
-export function supervisedLoss(model: CharModel, batch: TokenBatch, dropoutSeed?: number): tf.Scalar {
+/** makeTokenBatch per length bucket; `weightOf(row, j)` gets the row's index in `rows`. */
+export function makeTokenBatches(rows: string[], weightOf: (row: number, j: number) => number): TokenBatch[] {
+  return lengthBuckets(rows.map((r) => r.length)).map((group) => makeTokenBatch(group.map((i) => rows[i]!), (k, j) => weightOf(group[k]!, j)));
+}
+
+export function disposeBatch(batch: TokenBatch | TokenBatch[]): void {
+  for (const b of [batch].flat()) tf.dispose([b.tokens, b.weights]);
+}
+
+/**
+ * Weighted mean negative log-likelihood over one batch or its length buckets: a scalar. Dropout
+ * is on when a seed is given; bucket i draws its masks from seed + 7919·i.
+ */
+export function supervisedLoss(model: CharModel, batch: TokenBatch | TokenBatch[], dropoutSeed?: number): tf.Scalar {
   return tf.tidy(() => {
-    const { inputs, targets } = shiftTokens(batch.tokens);
-    const { logits } = model.forward(inputs, { dropoutSeed }); // [N, L-1, V]
-    const logp = targetLogProbs(logits, targets); // [N, L-1]
-    return tf.div(tf.neg(tf.sum(tf.mul(logp, batch.weights))), tf.maximum(tf.sum(batch.weights), 1)) as tf.Scalar;
+    const batches = [batch].flat();
+    const sums = batches.map((b, i) => {
+      const { inputs, targets } = shiftTokens(b.tokens);
+      const logits = model.logits(inputs, { dropoutSeed: dropoutSeed === undefined ? undefined : dropoutSeed + 7919 * i }); // [N, L-1, V]
+      return tf.sum(tf.mul(targetLogProbs(logits, targets), b.weights)); // Σ weight · log p
+    });
+    const count = tf.maximum(tf.addN(batches.map((b) => tf.sum(b.weights))), 1);
+    return tf.div(tf.neg(tf.addN(sums)), count) as tf.Scalar;
   });
 }
 
@@ -51,8 +83,8 @@ export interface SupervisedStepOptions {
 }
 
 /** One optimiser step; returns the loss before the step. Decoupled weight decay on matrices (AdamW). */
-export async function supervisedStep(model: CharModel, optimizer: tf.Optimizer, batch: TokenBatch, opts: SupervisedStepOptions): Promise<number> {
-  const { value, grads } = tf.variableGrads(() => supervisedLoss(model, batch, opts.dropoutSeed), model.trainable);
+export async function supervisedStep(model: CharModel, optimizer: tf.Optimizer, batch: TokenBatch | TokenBatch[], opts: SupervisedStepOptions): Promise<number> {
+  const { value, grads } = variableGrads(() => supervisedLoss(model, batch, opts.dropoutSeed), model.trainable);
   optimizer.applyGradients(grads);
   if (opts.weightDecay > 0) {
     tf.tidy(() => {

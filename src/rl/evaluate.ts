@@ -2,7 +2,7 @@
 import { reliableCalculator } from '../env/calculator';
 import { REWARD_CORRECT } from '../env/episode';
 import type { Sum } from '../env/sums';
-import { rollout, type EpisodeRecord, type Policy } from './rollout';
+import { rollout, type EpisodeRecord, type Policy, type RolloutRow } from './rollout';
 
 export interface Evaluation {
   success: number;
@@ -12,7 +12,13 @@ export interface Evaluation {
 }
 
 export async function evaluateGreedy(model: Policy, sums: Sum[]): Promise<Evaluation> {
-  const episodes = await rollout(model, sums, { calculator: reliableCalculator, temperature: 1, greedy: true });
+  return scoreEvaluation(await rollout(model, sums, { calculator: reliableCalculator, temperature: 1, greedy: true }));
+}
+
+/** The rows of an evaluation, for a batch it shares with other rows. */
+export const evaluationRows = (sums: readonly Sum[]): RolloutRow[] => sums.map((sum) => ({ sum, calculator: reliableCalculator, greedy: true }));
+
+export function scoreEvaluation(episodes: EpisodeRecord[]): Evaluation {
   const correct = episodes.filter((e) => e.reward === REWARD_CORRECT).length;
-  return { success: correct / sums.length, correct, n: sums.length, episodes };
+  return { success: correct / episodes.length, correct, n: episodes.length, episodes };
 }

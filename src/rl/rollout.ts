@@ -1,9 +1,16 @@
 /**
- * Batched multi-turn rollouts. All rows advance in lockstep, one position per model call:
- * at each position a row either takes the next character the environment owes it (the
- * calculator's result), or samples one from the model, or pads once its episode is over.
- * So every row stays at the same absolute position and one key/value cache serves the batch:
- * each new character costs one [B, 1] forward, not a re-run of the whole prefix.
+ * Batched multi-turn rollouts. All rows advance in lockstep: at each position a row either
+ * takes the next character the environment owes it (the calculator's result), or samples one
+ * from the model, or pads once its episode is over. So every row stays at the same absolute
+ * position and one key/value cache serves the batch. Each model call feeds the positions
+ * decided since the last one: usually one character, but where no row needs the model
+ * (each owes the environment's characters or is padding) the next positions are decided
+ * without it and fed together as one [B, T] forward.
+ *
+ * Rows may differ in how they decode (greedy or sampled) and in their calculator, so the
+ * held-out evaluation and the next step's sampling can share one batch. Sampled rows draw from
+ * the rng in row order at each position, and calculators are called in row order, exactly as
+ * they would in a batch of their own.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Calculator } from '../env/calculator';
@@ -23,6 +30,14 @@ export interface RolloutOptions {
   rng?: Rng;
 }
 
+/** One row of a mixed batch. */
+export interface RolloutRow {
+  sum: Sum;
+  calculator: Calculator;
+  /** Argmax decoding at temperature 1 (held-out evaluation); else sampled at the batch's temperature. */
+  greedy: boolean;
+}
+
 export interface EpisodeRecord {
   sum: Sum;
   /** The whole transcript, prompt included, without padding. */
@@ -37,91 +52,145 @@ export interface EpisodeRecord {
   reason: EndReason;
 }
 
-/** What rollouts need of a model: its config and an incremental forward (a scripted policy in tests). */
-export type Policy = Pick<CharModel, 'config' | 'forward'>;
+/**
+ * What rollouts need of a model: its config and an incremental forward (a scripted policy in
+ * tests), and optionally a frozen copy for the rollout's many forwards with fixed weights.
+ */
+export type Policy = Pick<CharModel, 'config' | 'forward'> & Partial<Pick<CharModel, 'frozen'>>;
 
 const disposeCache = (c: KvCache): void => tf.dispose([...c.k, ...c.v]);
 
 /** Runs one episode per sum, as one batch. */
-export async function rollout(model: Policy, sums: Sum[], opts: RolloutOptions): Promise<EpisodeRecord[]> {
-  const B = sums.length;
-  const V = VOCAB.length;
-  const context = model.config.context;
-  if (!opts.greedy && !opts.rng) throw new Error('rollout: sampling needs an rng');
-  const episodes = sums.map((s) => new Episode(s, opts.calculator));
-  const texts = sums.map(promptFor);
-  const authors: Author[][] = sums.map(() => Array<Author>(PROMPT_LENGTH).fill('prompt'));
-  const logps: number[][] = sums.map(() => Array<number>(PROMPT_LENGTH).fill(0));
-  const owed = sums.map(() => ''); // characters the environment still has to append, per row
-
-  const promptIds = tf.tensor2d(texts.flatMap(encode), [B, PROMPT_LENGTH], 'int32');
-  let { probs, cache } = nextProbs(model, promptIds, 0, undefined, opts);
-  promptIds.dispose();
-
-  const next = new Int32Array(B);
-  for (let pos = PROMPT_LENGTH; ; pos++) {
-    const p = await probs.data(); // [B * V], the one readback per position
-    probs.dispose();
-    for (let r = 0; r < B; r++) {
-      const ep = episodes[r]!;
-      let ch: string;
-      let author: Author;
-      let lp = 0;
-      if (ep.done && owed[r] === '') {
-        ch = PAD;
-        author = 'pad';
-      } else if (owed[r] !== '') {
-        ch = owed[r]![0]!;
-        owed[r] = owed[r]!.slice(1);
-        author = 'env';
-      } else {
-        const id = opts.greedy ? argmax(p, r * V, V) : sample(p, r * V, V, opts.rng!);
-        ch = VOCAB[id]!;
-        author = 'model';
-        lp = Math.log(p[r * V + id]!);
-        owed[r] = ep.feed(ch);
-      }
-      next[r] = ch === PAD ? PAD_ID : encode(ch)[0]!;
-      if (author !== 'pad') {
-        texts[r] += ch;
-        authors[r]!.push(author);
-        logps[r]!.push(lp);
-      }
-    }
-    const active = episodes.some((ep, r) => !ep.done || owed[r] !== '');
-    if (!active || pos + 1 >= context) {
-      for (const ep of episodes) ep.stopAtContextLimit();
-      disposeCache(cache);
-      break;
-    }
-    const ids = tf.tensor2d(next, [B, 1], 'int32');
-    const stepped = nextProbs(model, ids, pos, cache, opts);
-    ids.dispose();
-    disposeCache(cache);
-    ({ probs, cache } = stepped);
-  }
-
-  return episodes.map((ep, r) => ({
-    sum: ep.sum,
-    text: texts[r]!,
-    authors: authors[r]!,
-    logp: logps[r]!,
-    result: ep.result,
-    answer: ep.answer,
-    reward: ep.reward,
-    reason: ep.reason!,
-  }));
+export function rollout(model: Policy, sums: readonly Sum[], opts: RolloutOptions): Promise<EpisodeRecord[]> {
+  return rolloutRows(model, sums.map((sum) => ({ sum, calculator: opts.calculator, greedy: opts.greedy })), opts);
 }
 
-/** ids: [B, T] at positions start..start+T-1 → next-character probabilities [B, V] and the grown cache. */
-function nextProbs(model: Policy, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, opts: RolloutOptions): { probs: tf.Tensor2D; cache: KvCache } {
-  return tf.tidy(() => {
-    const { logits, cache: grown } = model.forward(ids, { start, cache }); // logits: [B, T, V]
-    const [B, T, V] = logits.shape;
-    const last = logits.slice([0, T - 1, 0], [B, 1, V]).reshape([B, V]); // [B, V]
-    const t = opts.greedy ? 1 : opts.temperature;
-    return { probs: tf.softmax(t === 1 ? last : tf.div(last, t)) as tf.Tensor2D, cache: grown };
-  });
+/** Runs one episode per row, as one batch; rows may mix greedy and sampled decoding. */
+export async function rolloutRows(model: Policy, rows: readonly RolloutRow[], opts: { temperature: number; rng?: Rng }): Promise<EpisodeRecord[]> {
+  if (rows.some((r) => !r.greedy) && !opts.rng) throw new Error('rollout: sampling needs an rng');
+  const B = rows.length;
+  const context = model.config.context;
+  const batch = new Transcripts(rows);
+  // Greedy rows read probabilities at temperature 1, sampled rows at the batch's.
+  const temperatures = rows.map((r) => (r.greedy ? 1 : opts.temperature));
+  const frozen = model.frozen?.();
+  const policy = frozen ?? model;
+  let probs: tf.Tensor2D | undefined;
+  let cache: KvCache | undefined;
+  try {
+    let chunk = rows.map((r) => encode(promptFor(r.sum))); // [B][T]: the positions to feed next
+    let start = 0;
+    for (;;) {
+      const T = chunk[0]!.length;
+      const past = cache;
+      ({ probs, cache } = tf.tidy(() => nextProbs(policy, tf.tensor2d(chunk.flat(), [B, T], 'int32'), start, past, temperatures)));
+      if (past) disposeCache(past);
+      start += T;
+      const p = await probs.data(); // [B * V], the one readback per model call
+      probs.dispose();
+      probs = undefined;
+      // Decide position `start` from p, then the positions after it that need no model.
+      chunk = rows.map(() => []);
+      for (let pos = start, withModel = true; ; pos++, withModel = false) {
+        if (!withModel && batch.needsModel()) break;
+        batch.decide(withModel ? p : null, opts.rng).forEach((id, r) => chunk[r]!.push(id));
+        if (!batch.active() || pos + 1 >= context) {
+          batch.stopAtContextLimit();
+          return batch.records();
+        }
+      }
+    }
+  } finally {
+    tf.dispose(probs ?? []);
+    if (cache) disposeCache(cache);
+    frozen?.dispose();
+  }
+}
+
+/** The rows' transcripts as they grow, and who wrote what. */
+class Transcripts {
+  private readonly episodes: Episode[];
+  private readonly texts: string[];
+  private readonly authors: Author[][];
+  private readonly logps: number[][];
+  /** Characters the environment still has to append, per row. */
+  private readonly owed: string[];
+
+  constructor(private readonly rows: readonly RolloutRow[]) {
+    this.episodes = rows.map((r) => new Episode(r.sum, r.calculator));
+    this.texts = rows.map((r) => promptFor(r.sum));
+    this.authors = rows.map(() => Array<Author>(PROMPT_LENGTH).fill('prompt'));
+    this.logps = rows.map(() => Array<number>(PROMPT_LENGTH).fill(0));
+    this.owed = rows.map(() => '');
+  }
+
+  /** Some row's next character is the model's to write. */
+  needsModel(): boolean {
+    return this.episodes.some((ep, r) => !ep.done && this.owed[r] === '');
+  }
+
+  /** Some row is still writing or still owed characters. */
+  active(): boolean {
+    return this.episodes.some((ep, r) => !ep.done || this.owed[r] !== '');
+  }
+
+  /**
+   * Every row's character at the next position, as vocabulary ids (padding for finished rows).
+   * p: next-character probabilities [B * V], needed only when some row's character is the model's.
+   */
+  decide(p: ArrayLike<number> | null, rng: Rng | undefined): number[] {
+    const V = VOCAB.length;
+    return this.rows.map((row, r) => {
+      const ep = this.episodes[r]!;
+      if (ep.done && this.owed[r] === '') return PAD_ID;
+      let ch: string;
+      let lp = 0;
+      if (this.owed[r] !== '') {
+        ch = this.owed[r]![0]!;
+        this.owed[r] = this.owed[r]!.slice(1);
+        this.authors[r]!.push('env');
+      } else {
+        if (!p) throw new Error('rollout: a row needs the model at a position decided without it');
+        const id = row.greedy ? argmax(p, r * V, V) : sample(p, r * V, V, rng!);
+        ch = VOCAB[id]!;
+        lp = Math.log(p[r * V + id]!);
+        this.authors[r]!.push('model');
+        this.owed[r] = ep.feed(ch);
+      }
+      this.texts[r] += ch;
+      this.logps[r]!.push(lp);
+      return ch === PAD ? PAD_ID : encode(ch)[0]!;
+    });
+  }
+
+  stopAtContextLimit(): void {
+    for (const ep of this.episodes) ep.stopAtContextLimit();
+  }
+
+  records(): EpisodeRecord[] {
+    return this.episodes.map((ep, r) => ({
+      sum: ep.sum,
+      text: this.texts[r]!,
+      authors: this.authors[r]!,
+      logp: this.logps[r]!,
+      result: ep.result,
+      answer: ep.answer,
+      reward: ep.reward,
+      reason: ep.reason!,
+    }));
+  }
+}
+
+/**
+ * ids: [B, T] at positions start..start+T-1 → probabilities of the character after the last
+ * [B, V], at each row's temperature, and the grown cache.
+ */
+function nextProbs(model: Policy, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, temperatures: number[]): { probs: tf.Tensor2D; cache: KvCache } {
+  const { logits, cache: grown } = model.forward(ids, { start, cache }); // logits: [B, T, V]
+  const [B, T, V] = logits.shape;
+  const last = T === 1 ? logits.reshape([B, V]) : logits.slice([0, T - 1, 0], [B, 1, V]).reshape([B, V]); // [B, V]
+  const scaled = temperatures.every((t) => t === 1) ? last : tf.div(last, tf.tensor2d(temperatures, [B, 1])); // x / 1 is exact
+  return { probs: tf.softmax(scaled) as tf.Tensor2D, cache: grown };
 }
 
 function argmax(p: ArrayLike<number>, offset: number, n: number): number {

@@ -4,6 +4,12 @@
  * evaluate greedily on the held-out sums. One StepRecord per step; the caller decides what to do
  * with it (print it, post it to the page, test it). No global state: everything lives here.
  *
+ * The evaluation after an update and the next step's sampling use the same weights, so they run
+ * as one batch (30 greedy rows and 64 sampled ones): one rollout's fixed cost, not two. The
+ * random draws are those of separate rollouts (the evaluation draws nothing), so a seed gives
+ * the same run either way; a step taken without that batch (the first one when `initial()` was
+ * skipped, or one past the planned last step) samples on its own.
+ *
  * References: Shao et al., DeepSeekMath (GRPO), arXiv:2402.03300.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -11,11 +17,12 @@ import type { GrpoConfig } from '../config';
 import { faultyCalculator, reliableCalculator, type Calculator } from '../env/calculator';
 import { SPLIT, type Sum } from '../env/sums';
 import { createRng, shuffled, type Rng } from '../lib/rng';
+import { adam } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { groupStats } from './advantages';
 import { episodeAdvantages } from './credit';
-import { evaluateGreedy } from './evaluate';
-import { rollout, type EpisodeRecord } from './rollout';
+import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
+import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { policyUpdate } from './update';
 import { toView, type EpisodeView } from './view';
 
@@ -29,9 +36,11 @@ export interface TrainerOptions {
 }
 
 export interface PhaseTimings {
+  /** Sampling this step's episodes on their own; 0 when the previous evaluation's batch sampled them. */
   sample: number;
   logprobs: number;
   gradient: number;
+  /** The held-out evaluation after the update, with the next step's sampling when it shared the batch. */
   evaluate: number;
   total: number;
 }
@@ -81,6 +90,10 @@ export class GrpoTrainer {
   private readonly trainSums: Sum[];
   private readonly heldOutSums: Sum[];
   private stepIndex = 0;
+  /** Episodes for the next step, sampled in the last evaluation's batch. */
+  private ahead: EpisodeRecord[] | null = null;
+  /** The last step planned: the evaluation after it samples nothing ahead. */
+  private horizon: number;
 
   constructor(opts: TrainerOptions) {
     this.config = opts.config;
@@ -88,9 +101,10 @@ export class GrpoTrainer {
     this.rng = createRng(opts.seed);
     // The calculator draws from its own stream, so switching it on does not reshuffle the sums.
     this.calculator = opts.faulty ? faultyCalculator(createRng(opts.seed ^ 0x5eed), opts.config.faultyRate) : reliableCalculator;
-    this.optimizer = tf.train.adam(opts.config.lr);
+    this.optimizer = adam(opts.config.lr);
     this.trainSums = opts.trainSums ?? SPLIT.train;
     this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
+    this.horizon = opts.config.steps;
     if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoTrainer: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
   }
 
@@ -101,7 +115,7 @@ export class GrpoTrainer {
   /** Step 0: the held-out success of the starting policy. */
   async initial(): Promise<StepRecord> {
     const t0 = now();
-    const ev = await evaluateGreedy(this.model, this.heldOutSums);
+    const ev = await this.evaluate(0);
     const ms = now() - t0;
     return {
       step: 0, heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
@@ -112,14 +126,13 @@ export class GrpoTrainer {
     };
   }
 
-  /** One GRPO step: sample, score, update, evaluate. */
+  /** One GRPO step: sample (unless sampled ahead), score, update, evaluate. */
   async next(): Promise<StepRecord> {
     const c = this.config;
     const step = this.stepIndex + 1;
     const t0 = now();
-    const sums = shuffled(this.trainSums, this.rng).slice(0, c.sumsPerStep);
-    const rows = sums.flatMap((s) => Array<Sum>(c.episodesPerSum).fill(s)); // groups are contiguous
-    const episodes = await rollout(this.model, rows, { calculator: this.calculator, temperature: c.temperature, greedy: false, rng: this.rng });
+    const episodes = this.ahead ?? (await rolloutRows(this.model, this.sampleRows(), { temperature: c.temperature, rng: this.rng }));
+    this.ahead = null;
     const t1 = now();
 
     const rewards = episodes.map((e) => e.reward);
@@ -127,7 +140,7 @@ export class GrpoTrainer {
     const { update, timings } = await policyUpdate(this.model, this.optimizer, episodes, advantages, c, step);
     const t3 = now();
 
-    const ev = await evaluateGreedy(this.model, this.heldOutSums);
+    const ev = await this.evaluate(step);
     const t4 = now();
     this.stepIndex = step;
 
@@ -151,8 +164,25 @@ export class GrpoTrainer {
     };
   }
 
+  /** Rows for one step's sampling: this step's sums, each `episodesPerSum` times, groups contiguous. */
+  private sampleRows(): RolloutRow[] {
+    const c = this.config;
+    const sums = shuffled(this.trainSums, this.rng).slice(0, c.sumsPerStep);
+    return sums.flatMap((sum) => Array.from({ length: c.episodesPerSum }, () => ({ sum, calculator: this.calculator, greedy: false })));
+  }
+
+  /** The held-out evaluation after `step`, and the next step's sampling in the same batch if one is planned. */
+  private async evaluate(step: number): Promise<Evaluation> {
+    const held = evaluationRows(this.heldOutSums);
+    const ahead = step < this.horizon ? this.sampleRows() : [];
+    const episodes = await rolloutRows(this.model, [...held, ...ahead], { temperature: this.config.temperature, rng: this.rng });
+    if (ahead.length > 0) this.ahead = episodes.slice(held.length);
+    return scoreEvaluation(episodes.slice(0, held.length));
+  }
+
   /** Runs steps 0..steps; stops early (between steps) when `shouldStop` says so. */
   async *run(steps = this.config.steps, shouldStop: () => boolean = () => false): AsyncGenerator<StepRecord> {
+    this.horizon = steps;
     if (this.stepIndex === 0) yield await this.initial();
     while (this.stepIndex < steps && !shouldStop()) yield await this.next();
   }

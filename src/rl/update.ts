@@ -7,7 +7,8 @@ import type { GrpoConfig } from '../config';
 import type { Author } from '../env/episode';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens, targetLogProbs } from '../model/logprobs';
-import { disposeBatch, makeTokenBatch } from '../model/supervised';
+import { variableGrads } from '../model/gradients';
+import { disposeBatch, lengthBuckets, makeTokenBatch } from '../model/supervised';
 import { trainedCount, trainedOn } from './credit';
 import { clippedLoss, type PolicyBatch } from './loss';
 
@@ -49,26 +50,32 @@ export async function policyUpdate(
   // as it would), and a loss that is NaN — a broken model — is still caught below.
   const signal = advantages.flatMap((a, i) => (a !== 0 ? [i] : []));
   const kept = signal.length > 0 ? signal : advantages.map((_, i) => i);
-  const batch = makeTokenBatch(kept.map((i) => episodes[i]!.text), (row, j) => (isModel(episodes[kept[row]!]!, j) ? 1 : 0));
-  const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-  const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(kept.map((i) => advantages[i]!)), modelChars };
+  // Rows padded to one length, or to two when that pays (see lengthBuckets); each bucket's
+  // loss is a sum over its characters divided by all of them, so the buckets' losses add up.
+  const rows = kept.map((i) => episodes[i]!);
+  const buckets = lengthBuckets(rows.map((e) => e.text.length)).map((group) => {
+    const batch = makeTokenBatch(group.map((k) => rows[k]!.text), (r, j) => (isModel(rows[group[r]!]!, j) ? 1 : 0));
+    const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
+    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(group.map((k) => advantages[kept[k]!]!)), modelChars };
+    return { batch, inputs, policy };
+  });
   const tl = now();
-  if (c.updatesPerBatch > 1) {
-    // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
-    // ratio measures how far the later updates moved away from it and the clip can bite.
-    policy.oldLogp = tf.tidy(() => targetLogProbs(model.forward(inputs).logits, targets, c.temperature));
-  }
-  const tg = now();
   let loss = NaN;
   let clipFraction = NaN;
+  let tg = tl;
   try {
+    if (c.updatesPerBatch > 1) {
+      // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
+      // ratio measures how far the later updates moved away from it and the clip can bite.
+      for (const b of buckets) b.policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(b.inputs), b.policy.targets, c.temperature));
+    }
+    tg = now();
     for (let k = 0; k < c.updatesPerBatch; k++) {
       let clip: tf.Scalar | undefined;
-      const { value, grads } = tf.variableGrads(() => {
-        const { logits } = model.forward(inputs); // [N, L-1, V]
-        const out = clippedLoss(logits, policy, c.clipEps, c.temperature);
-        clip = tf.keep(out.clipFraction);
-        return out.loss;
+      const { value, grads } = variableGrads(() => {
+        const parts = buckets.map((b) => clippedLoss(model.logits(b.inputs), b.policy, c.clipEps, c.temperature)); // logits: [N, L-1, V]
+        clip = tf.keep(tf.addN(parts.map((p) => p.clipFraction)));
+        return tf.addN(parts.map((p) => p.loss));
       }, model.trainable);
       const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
       tf.dispose([value, clip!]);
@@ -82,9 +89,10 @@ export async function policyUpdate(
       tf.dispose(grads);
     }
   } finally {
-    tf.dispose([inputs, targets, policy.advantages, policy.oldLogp ?? []]);
-    disposeBatch(batch);
+    for (const b of buckets) {
+      tf.dispose([b.inputs, b.policy.targets, b.policy.advantages, b.policy.oldLogp ?? []]);
+      disposeBatch(b.batch);
+    }
   }
   return { update: { loss, clipFraction }, timings: { logprobs: tg - tl, gradient: now() - tg } };
 }
-

@@ -5,7 +5,7 @@ import { demonstrationFor } from '../../src/env/episode';
 import { SPLIT } from '../../src/env/sums';
 import { CharModel, countParams } from '../../src/model/gpt';
 import { gelu } from '../../src/model/ops';
-import { disposeBatch, makeTokenBatch, supervisedLoss, supervisedStep } from '../../src/model/supervised';
+import { disposeBatch, lengthBuckets, makeTokenBatch, makeTokenBatches, supervisedLoss, supervisedStep } from '../../src/model/supervised';
 import { encode } from '../../src/model/vocab';
 import { TINY, useWasm } from '../tf';
 
@@ -69,6 +69,25 @@ describe('fine-tuning', () => {
     after.dispose();
     opt.dispose();
     disposeBatch(b);
+    model.dispose();
+  });
+
+  it('pads short and long rows apart only when that leaves out at least a fifth of the positions', () => {
+    expect(lengthBuckets([20, 22, 20, 32, 21])).toEqual([[0, 1, 2, 4], [3]]);
+    expect(lengthBuckets([30, 32, 31, 29])).toEqual([[0, 1, 2, 3]]);
+    expect(lengthBuckets([22, 20, 22, 21])).toEqual([[0, 1, 2, 3]]);
+  });
+
+  it('gives the same loss over length buckets as over one padded batch', async () => {
+    const model = CharModel.create(TINY, 2);
+    const rows = [...demos.map((d) => d.text), '^1+2=3|4+5=9|7+7=14|0+0=0|9+9=18|'];
+    const weight = (row: number, j: number) => (row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : 1);
+    const [one, split] = [makeTokenBatch(rows, weight), makeTokenBatches(rows, weight)];
+    expect(split).toHaveLength(2);
+    const [a, b] = [supervisedLoss(model, one), supervisedLoss(model, split)];
+    expect((await b.data())[0]).toBeCloseTo((await a.data())[0]!, 5);
+    tf.dispose([a, b]);
+    disposeBatch([one, ...split]);
     model.dispose();
   });
 

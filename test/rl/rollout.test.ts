@@ -4,6 +4,8 @@ import { faultyCalculator, reliableCalculator } from '../../src/env/calculator';
 import { createRng } from '../../src/lib/rng';
 import { evaluateGreedy } from '../../src/rl/evaluate';
 import { rollout } from '../../src/rl/rollout';
+import { loadCheckpoint } from '../../scripts/checkpoint-fs';
+import type { CharModel } from '../../src/model/gpt';
 import { scriptedPolicy, useWasm } from '../tf';
 
 beforeAll(useWasm);
@@ -75,5 +77,38 @@ describe('held-out evaluation', () => {
     expect(ev.episodes.every((e) => e.result && !e.result.lied)).toBe(true);
     expect(ev.success).toBe(1);
     expect(ev.correct).toBe(30);
+  });
+});
+
+describe('rollouts of the shipped agent', () => {
+  const sums = [{ a: 23, b: 45 }, { a: 99, b: 99 }, { a: 10, b: 11 }];
+  const agent = () => loadCheckpoint('public/checkpoints/agent').model;
+
+  it('leave tf.memory().numTensors where it was, the key/value cache included', async () => {
+    const model = agent();
+    const before = tf.memory().numTensors;
+    const eps = await rollout(model, sums, { calculator: reliableCalculator, temperature: 1, greedy: false, rng: createRng(2) });
+    expect(Math.max(...eps.map((e) => e.text.length))).toBeGreaterThan(15); // many positions, a long cache
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+  });
+
+  it('free their tensors when the model’s forward throws partway through', async () => {
+    const model = agent();
+    const failing = (calls: number) => {
+      let n = 0;
+      const forward: CharModel['forward'] = (tokens, opts) => {
+        if (++n === calls) throw new Error('forward failed');
+        return model.forward(tokens, opts);
+      };
+      return forward;
+    };
+    const before = tf.memory().numTensors;
+    const plain = { config: model.config, forward: failing(3) }; // no frozen copy
+    await expect(rollout(plain, sums, { calculator: reliableCalculator, temperature: 1, greedy: true })).rejects.toThrow('forward failed');
+    const frozen = { config: model.config, forward: model.forward.bind(model), frozen: () => ({ ...model.frozen(), forward: failing(4) }) };
+    await expect(rollout(frozen, sums, { calculator: reliableCalculator, temperature: 1, greedy: true })).rejects.toThrow('forward failed');
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * Adam (Kingma & Ba 2015, arXiv:1412.6980) exactly as tf.train.adam computes it, on backends
+ * whose tensors live in CPU memory (wasm, cpu), in plain JavaScript: the same float32
+ * operations in the same order, so the same bits, with no kernels. On WASM, tfjs's Adam runs
+ * 14 kernels per variable (364 per step for this model), whose bookkeeping costs more than the
+ * arithmetic. Float64 arithmetic rounded to float32 after each operation gives float32's
+ * correctly rounded result for + − × ÷ √ (53 ≥ 2·24 + 2 bits), which is what the kernels give.
+ */
+import * as tf from '@tensorflow/tfjs';
+
+const f32 = Math.fround;
+
+/** Backends whose tensors are CPU memory: reading gradients back there is a copy, not a stall. */
+const CPU_BACKENDS = new Set(['wasm', 'cpu']);
+
+/** The Adam the trainers use: the JavaScript one where reading tensors is cheap, else tfjs's. */
+export function adam(learningRate: number): tf.Optimizer {
+  return CPU_BACKENDS.has(tf.getBackend()) ? new CpuAdam(learningRate) : tf.train.adam(learningRate);
+}
+
+export class CpuAdam extends tf.Optimizer {
+  static get className(): string {
+    return 'CpuAdam';
+  }
+
+  private readonly moments = new Map<string, { m: Float32Array; v: Float32Array }>();
+  // As tfjs holds them: float32 scalars, the powers β^t updated by a float32 multiply.
+  private readonly beta1: number;
+  private readonly beta2: number;
+  private readonly oneMinusBeta1: number;
+  private readonly oneMinusBeta2: number;
+  private readonly negLr: number;
+  private readonly epsilon: number;
+  private accBeta1: number;
+  private accBeta2: number;
+
+  constructor(
+    readonly learningRate: number,
+    beta1 = 0.9,
+    beta2 = 0.999,
+    epsilon = tf.backend().epsilon(),
+  ) {
+    super();
+    this.beta1 = f32(beta1);
+    this.beta2 = f32(beta2);
+    this.oneMinusBeta1 = f32(1 - beta1);
+    this.oneMinusBeta2 = f32(1 - beta2);
+    this.negLr = f32(-learningRate);
+    this.epsilon = f32(epsilon);
+    this.accBeta1 = this.beta1;
+    this.accBeta2 = this.beta2;
+  }
+
+  applyGradients(variableGradients: tf.NamedTensorMap | { name: string; tensor: tf.Tensor }[]): void {
+    const named = Array.isArray(variableGradients) ? variableGradients : Object.entries(variableGradients).map(([name, tensor]) => ({ name, tensor }));
+    const c1 = f32(1 - this.accBeta1);
+    const c2 = f32(1 - this.accBeta2);
+    for (const { name, tensor } of named) {
+      if (tensor == null) continue;
+      const variable = tf.engine().registeredVariables[name];
+      if (!variable) throw new Error(`CpuAdam: no variable named ${name}`);
+      const g = tensor.dataSync() as Float32Array;
+      const w = Float32Array.from(variable.dataSync() as Float32Array);
+      let state = this.moments.get(name);
+      if (!state) this.moments.set(name, (state = { m: new Float32Array(g.length), v: new Float32Array(g.length) }));
+      const { m, v } = state;
+      for (let i = 0; i < g.length; i++) {
+        const gi = g[i]!;
+        const mi = f32(f32(m[i]! * this.beta1) + f32(gi * this.oneMinusBeta1));
+        const vi = f32(f32(v[i]! * this.beta2) + f32(f32(gi * gi) * this.oneMinusBeta2));
+        m[i] = mi;
+        v[i] = vi;
+        const step = f32(f32(mi / c1) / f32(f32(Math.sqrt(f32(vi / c2))) + this.epsilon));
+        w[i] = f32(f32(step * this.negLr) + w[i]!);
+      }
+      const updated = tf.tensor(w, variable.shape, 'float32');
+      variable.assign(updated);
+      updated.dispose(); // the variable holds the data now
+    }
+    this.accBeta1 = f32(this.accBeta1 * this.beta1);
+    this.accBeta2 = f32(this.accBeta2 * this.beta2);
+    this.incrementIterations();
+  }
+
+  override dispose(): void {
+    this.moments.clear();
+  }
+
+  getConfig(): tf.serialization.ConfigDict {
+    return { learningRate: this.learningRate };
+  }
+}
