@@ -1,13 +1,23 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * In the browser, `@tensorflow/tfjs` is only what the plate uses (src/model/tfjs-browser.ts):
+ * the worker chunk is smaller by the umbrella's layers, converter, data and core-js. Node (the
+ * scripts, the unit tests: mode 'test') keeps the umbrella, whose CommonJS build registers the
+ * gradients there. vite.lib.config.ts uses the same alias.
+ */
+export const tfjsBrowserAlias = [{ find: /^@tensorflow\/tfjs$/, replacement: fileURLToPath(new URL('./src/model/tfjs-browser.ts', import.meta.url)) }];
+
 // Relative base: the built page works from any sub-path of any static host.
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   base: './',
   plugins: [react()],
-  // Pre-bundle from the page and its worker only: the test fixtures' HTML imports a package name
-  // that only their build aliases, and a failed scan (or a dependency first met in the worker)
-  // would make the dev server reload the page while a reader may be pressing Run.
+  resolve: { alias: mode === 'test' ? [] : tfjsBrowserAlias },
+  // Pre-bundle from the page and its worker only: the package test's consumer app imports a
+  // package that only exists once packed, and a failed scan (or a dependency first met in the
+  // worker) would make the dev server reload the page while a reader may be pressing Run.
   optimizeDeps: { entries: ['index.html', 'src/worker/trainer.worker.ts'] },
   // The training worker is a module worker; its code-split chunks (tfjs backends) need ES output.
   worker: { format: 'es' },
@@ -31,4 +41,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -5,10 +5,12 @@
 // `new URL(…, import.meta.url)`, so the consumer's bundler emits them too (src/ui/bundled-assets.ts).
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { tfjsBrowserAlias } from './vite.config';
 
 export default defineConfig({
   base: './',
   plugins: [react()],
+  resolve: { alias: tfjsBrowserAlias },
   worker: { format: 'es', rolldownOptions: { output: { codeSplitting: false, minify: true } } },
   build: {
     outDir: 'dist-lib',

@@ -1,13 +1,11 @@
 // Per-phase medians of a run's step records (steps ≥ 1; step 0 is evaluation only).
+import { median as d3median } from 'd3';
 import type { PhaseTimings, StepRecord } from '../src/rl/trainer';
 
 export type PhaseMedians = PhaseTimings;
 
-export const median = (xs: number[]): number => {
-  const s = [...xs].sort((p, q) => p - q);
-  const m = s.length >> 1;
-  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
+/** d3's median, NaN for no values. */
+export const median = (xs: readonly number[]): number => d3median(xs) ?? NaN;
 
 export function phaseMedians(records: readonly Pick<StepRecord, 'step' | 'timings'>[]): PhaseMedians {
   const steps = records.filter((r) => r.step >= 1);

@@ -129,6 +129,7 @@ async function startWebGl(forced: boolean): Promise<Started> {
   const renderer = webGlRenderer();
   if (renderer === null) throw new Skip('no WebGL2 context');
   if (SOFTWARE.test(renderer) && !forced) throw new Skip(`software WebGL renderer (${renderer}), slower than WASM on the same CPU`);
+  await import('@tensorflow/tfjs-backend-webgl');
   await setBackend('webgl');
   return { what: `WebGL on ${renderer}` };
 }

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { BackendName, StepRecord, WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS, type BackendName, type StepRecord, type WorkerEvent } from '../../src/protocol/messages';
 import { launch, openHarness, type Harness } from '../../scripts/browser/chromium';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -110,7 +110,7 @@ describe('the training worker, through the useTrainer hook', () => {
     await h.until((t) => t.status === 'done');
     await h.configure({ faulty: true, seed: 3, steps: 2 });
     const s = await h.until((t) => t.status === 'done' && t.run!.config.faulty);
-    expect(s.run!.config).toEqual({ start: 'agent', faulty: true, seed: 3, steps: 2 });
+    expect(s.run!.config).toEqual({ start: 'agent', seed: 3, steps: 2, ...PLATE_SETTINGS, faulty: true });
     expect(s.run!.from).toBe(s.previous.at(-1)!.runId);
     expect(s.run!.steps[0]!.heldOut).toBe(s.previous.at(-1)!.steps[0]!.heldOut);
     expect(s.previous.at(-1)!.end).toBe('done');
@@ -210,7 +210,7 @@ describe('a broken checkpoint', () => {
 });
 
 describe('a worker driven by raw messages', () => {
-  const config = { start: 'agent', faulty: true, seed: 5, steps: 4 };
+  const config = { start: 'agent', seed: 5, steps: 4, ...PLATE_SETTINGS, faulty: true };
   let events: WorkerEvent[] = [];
   let warnings: string[] = [];
 
@@ -243,7 +243,19 @@ describe('a worker driven by raw messages', () => {
 
   it('ignores malformed and unknown commands with a console warning', () => {
     expect(warnings.filter((w) => w.includes('ignored a malformed or unknown command'))).toHaveLength(6);
-    expect(events.map((e) => e.type)).toEqual(['loading', 'loading', 'ready', 'started', 'step', 'step', 'paused', 'resumed', 'step', 'step', 'step', 'done']);
+    const types = events.map((e) => e.type);
+    expect(types.slice(0, 4)).toEqual(['loading', 'loading', 'ready', 'started']);
+    expect(types.filter((t) => t === 'step')).toHaveLength(config.steps + 1);
+    expect(types.at(-1)).toBe('done');
+  });
+
+  it('streams nothing between paused and resumed, whenever the pause lands', () => {
+    const types = events.map((e) => e.type);
+    const paused = types.indexOf('paused');
+    expect(paused).toBeGreaterThan(types.indexOf('step')); // honoured after a step, never before step 0
+    expect(types[paused + 1]).toBe('resumed');
+    const steps = events.flatMap((e) => (e.type === 'step' ? [e.record.step] : []));
+    expect(steps).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('keeps tf.memory().numTensors flat across steps once the optimiser is warm', () => {
