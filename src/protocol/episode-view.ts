@@ -5,6 +5,8 @@
  */
 import type { Author, EndReason } from '../env/episode';
 import type { Sum } from '../env/sums';
+import type { StageRecord } from '../pipeline/run';
+import type { StageView } from './messages';
 
 /** p = prompt, m = model, e = environment. */
 export type AuthorCode = 'p' | 'm' | 'e';
@@ -37,4 +39,10 @@ export interface EpisodeLike {
 
 export function toView(e: EpisodeLike, advantage: number): EpisodeView {
   return { sum: e.sum, text: e.text, authors: codes(e.authors), reward: e.reward, advantage, lied: e.result?.lied ?? false, reason: e.reason };
+}
+
+/** A stage's record for the page: a GRPO step's episodes as views, the rest as it is. */
+export function stageView(r: StageRecord): StageView {
+  if (r.stage !== 'grpo') return r;
+  return { stage: 'grpo', record: { ...r.record, episodes: r.record.episodes.map((e) => toView(e, e.advantage)) } };
 }

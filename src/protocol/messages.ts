@@ -6,14 +6,24 @@
  */
 import type { SupervisedRecord } from '../agent/stage';
 import type { RunSummary } from '../rl/summary';
-import type { StepRecord } from '../rl/trainer';
+import type { StepRecord as GrpoRecord } from '../rl/trainer';
+import type { EpisodeView } from './episode-view';
 import type { StageRecord } from '../pipeline/run';
 import type { RunConfig, Stage } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
 export { ADVANTAGES, PLATE_SETTINGS, STARTS, stagesFrom, TEMPERATURES } from '../pipeline/stages';
 export type { Advantage, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
-export type { BackendName, RunSummary, StageRecord, StepRecord, SupervisedRecord };
+export type { BackendName, RunSummary, SupervisedRecord };
+
+/**
+ * A GRPO step as it crosses to the page: its figures, and its episodes as compact views (one
+ * letter per character for who wrote it) instead of the trainer's full records.
+ */
+export type StepRecord = Omit<GrpoRecord, 'episodes'> & { episodes: EpisodeView[] };
+
+/** A record of any stage as it crosses to the page. */
+export type StageView = { stage: 'grpo'; record: StepRecord } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;
 
 /**
  * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it
@@ -92,7 +102,7 @@ export type WorkerEvent =
    * earlier stages are that run's), or null.
    */
   | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null }
-  | ({ type: 'step'; runId: number; memory: WorkerMemory } & StageRecord)
+  | ({ type: 'step'; runId: number; memory: WorkerMemory } & StageView)
   /** New GRPO settings for a run that has not reached GRPO yet. */
   | { type: 'configured'; runId: number; config: RunConfig }
   | { type: 'paused'; runId: number; stage: Stage; step: number }

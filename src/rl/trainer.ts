@@ -24,7 +24,6 @@ import { episodeAdvantages } from './credit';
 import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { policyUpdate } from './update';
-import { toView, type EpisodeView } from './view';
 
 export interface TrainerOptions {
   model: CharModel;
@@ -70,10 +69,13 @@ export interface StepRecord {
   /** Milliseconds per phase. */
   timings: PhaseTimings;
   /** All sampled episodes of the step, group after group (empty at step 0). */
-  episodes: EpisodeView[];
+  episodes: ScoredEpisode[];
 }
 
 export { NonFiniteLossError } from './update';
+
+/** A sampled episode with the advantage the update gave it. */
+export type ScoredEpisode = EpisodeRecord & { advantage: number };
 
 /** The answer is the calculator's result, whether or not the result was true. */
 export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'>): boolean =>
@@ -160,7 +162,7 @@ export class GrpoTrainer {
       copied: episodes.filter(copiesTool).length,
       malformed: episodes.filter((e) => e.reason !== 'answered').length,
       timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - t3, total: t4 - t0 },
-      episodes: episodes.map((e, i) => toView(e, advantages[i]!)),
+      episodes: episodes.map((e, i) => ({ ...e, advantage: advantages[i]! })),
     };
   }
 

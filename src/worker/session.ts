@@ -11,6 +11,7 @@ import { NonFiniteLossError } from '../rl/trainer';
 import type { BackendChoice, BackendRequest } from './backend';
 import type { CheckpointFiles } from '../model/checkpoint';
 import { BACKEND_LABEL } from '../protocol/backends';
+import { stageView } from '../protocol/episode-view';
 import type { BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
 import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job } from './session-table';
@@ -171,7 +172,7 @@ export class TrainerSession {
     }
     const { complete, ...record } = out;
     const { numTensors, numBytes } = tf.memory();
-    this.deps.post({ type: 'step', runId: work.id, memory: { numTensors, numBytes }, ...record });
+    this.deps.post({ type: 'step', runId: work.id, memory: { numTensors, numBytes }, ...stageView(record) });
     this.input({ type: 'stepped', stage: record.stage, step: record.record.step, complete });
     await (this.deps.yieldToMessages ?? macrotask)();
   }

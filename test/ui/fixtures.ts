@@ -1,6 +1,6 @@
 // Hand-made step records and runs for the figure's tests.
-import type { StepRecord } from '../../src/rl/trainer';
-import type { EpisodeView } from '../../src/rl/view';
+import type { StepRecord } from '../../src/protocol/messages';
+import type { EpisodeView } from '../../src/protocol/episode-view';
 import { PLATE_SETTINGS } from '../../src/protocol/messages';
 import type { RunView } from '../../src/trainer/trainer-state';
 

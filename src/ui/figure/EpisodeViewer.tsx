@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { GRPO } from '../../config';
 import type { RunConfig } from '../../protocol/messages';
-import type { StepRecord } from '../../rl/trainer';
+import type { StepRecord } from '../../protocol/messages';
 import { AUTHOR_LABEL, Transcript } from './Transcript';
 
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;

@@ -6,7 +6,7 @@ import type { ChartId, StatedNumber } from '../../plate/types';
 import type { RunConfig, Stage } from '../../protocol/messages';
 import { mean } from 'd3';
 import { READOUT_WINDOW } from '../../rl/summary';
-import type { StepRecord } from '../../rl/trainer';
+import type { StepRecord } from '../../protocol/messages';
 import { pct } from '../format';
 import { toneOf, type Dash, type Marker, type RunView, type Series } from './types';
 
