@@ -121,7 +121,7 @@ export class SupervisedStage {
     const weightDecay = this.stage === 'pretrain' ? 0 : this.recipe.sft.weightDecay;
     let loss: number;
     try {
-      loss = await supervisedStep(this.model, this.optimizer, batch, { dropoutSeed: this.rng.seed(), lr, weightDecay });
+      loss = await supervisedStep(this.model, this.optimizer, batch, { dropoutSeed: this.rng.seed(), lr, weightDecay, step, stage: this.stage === 'sft' ? 'fine-tuning' : 'pre-training' });
     } finally {
       disposeBatch(batch);
     }

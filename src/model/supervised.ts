@@ -4,6 +4,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { CharModel } from './gpt';
+import { NonFiniteLossError } from './non-finite';
 import { variableGrads } from './gradients';
 import { shiftTokens, targetLogProbs } from './logprobs';
 import { encode, PAD } from './vocab';
@@ -80,11 +81,20 @@ export interface SupervisedStepOptions {
   dropoutSeed?: number;
   lr: number;
   weightDecay: number;
+  /** Name the step in a NonFiniteLossError: its number and stage ("fine-tuning"). */
+  step?: number;
+  stage?: string;
 }
 
 /** One optimiser step; returns the loss before the step. Decoupled weight decay on matrices (AdamW). */
 export async function supervisedStep(model: CharModel, optimizer: tf.Optimizer, batch: TokenBatch | TokenBatch[], opts: SupervisedStepOptions): Promise<number> {
   const { value, grads } = variableGrads(() => supervisedLoss(model, batch, opts.dropoutSeed), model.trainable);
+  const loss = (await value.data())[0]!;
+  value.dispose();
+  if (!Number.isFinite(loss)) {
+    tf.dispose(grads);
+    throw new NonFiniteLossError(opts.step ?? 0, loss, opts.stage);
+  }
   optimizer.applyGradients(grads);
   if (opts.weightDecay > 0) {
     tf.tidy(() => {
@@ -92,7 +102,5 @@ export async function supervisedStep(model: CharModel, optimizer: tf.Optimizer, 
     });
   }
   tf.dispose(grads);
-  const loss = (await value.data())[0]!;
-  value.dispose();
   return loss;
 }

@@ -8,19 +8,12 @@ import type { Author } from '../env/episode';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens, targetLogProbs } from '../model/logprobs';
 import { variableGrads } from '../model/gradients';
+import { NonFiniteLossError } from '../model/non-finite';
 import { disposeBatch, lengthBuckets, makeTokenBatch } from '../model/supervised';
 import { trainedCount, trainedOn } from './credit';
 import { clippedLoss, type PolicyBatch } from './loss';
 
-export class NonFiniteLossError extends Error {
-  constructor(
-    readonly step: number,
-    readonly value: number,
-  ) {
-    super(`the loss became ${value} at step ${step}; the run stopped before applying that update`);
-    this.name = 'NonFiniteLossError';
-  }
-}
+export { NonFiniteLossError };
 
 export interface UpdateResult {
   update: { loss: number; clipFraction: number };

@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
 import { CheckpointError } from '../model/checkpoint';
-import { NonFiniteLossError } from '../rl/trainer';
+import { NonFiniteLossError } from '../model/non-finite';
 import type { BackendChoice, BackendRequest } from './backend';
 import type { CheckpointFiles } from '../model/checkpoint';
 import { BACKEND_LABEL } from '../protocol/backends';

@@ -1,3 +1,4 @@
+import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_RECIPE, type AgentRecipe } from '../../src/config';
 import { initialModel, runStage } from '../../src/agent/train';
@@ -31,5 +32,16 @@ describe('runStage', () => {
     expect(quiet.params['head.w']!.arraySync()).toEqual(heard.params['head.w']!.arraySync());
     quiet.dispose();
     heard.dispose();
+  });
+});
+
+describe('a supervised stage', () => {
+  it('stops at a step whose loss is not finite, naming the stage, with the weights left as they were', async () => {
+    const model = initialModel(recipe, 1);
+    model.params['lnf.g']!.assign(tf.fill([TINY.dModel], 3e38)); // the logits overflow: the loss is NaN
+    const before = model.params['wte']!.arraySync();
+    await expect(runStage(model, recipe, 'sft', { seed: 1 })).rejects.toThrow(/^the loss became NaN at fine-tuning step 1; the run stopped before applying that update$/);
+    expect(model.params['wte']!.arraySync()).toEqual(before);
+    model.dispose();
   });
 });
