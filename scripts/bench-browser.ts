@@ -9,6 +9,7 @@ import { launch, openHarness } from './browser/chromium';
 import { buildPage } from './browser/page-site';
 import { buildSite, removeSite, serve } from './browser/site';
 import type { BackendName } from '../src/protocol/backends';
+import type { TrainerState } from '../src/trainer/trainer-state';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
 
 export interface BrowserBackendBench {
@@ -21,7 +22,23 @@ export interface BrowserBackendBench {
   error?: string;
 }
 
+/** The whole pipeline from random weights in the Chromium worker on wasm (issue 10's figures). */
+export interface PipelineBench {
+  /** Seconds from the start command to the last record of each stage, as the page saw them. */
+  wall: { pretrain: number; sft: number; done: number };
+  /** Seconds of computing per stage, as the worker timed them. */
+  compute: Partial<Record<'pretrain' | 'sft' | 'grpo', number>>;
+  /** tf.memory().numTensors in the worker after each stage's first and last record. */
+  tensors: Record<'pretrain' | 'sft' | 'grpo', [number, number]>;
+  /** The worker's JS heap after a default 40-step run, then after the run from random weights. */
+  heapMB: { afterDefault: number | null; afterScratch: number | null };
+  /** Longest main-thread task on the plate page during a run from random weights (0: none over 50 ms). */
+  longestTaskMs: number;
+  heldOut: { sft: number | null; end: number };
+}
+
 export interface BrowserBench {
+  pipeline: PipelineBench | null;
   backends: BrowserBackendBench[];
   defaultBackend: string;
   defaultReason: string;
@@ -121,7 +138,7 @@ async function soakRun(browser: Browser, url: string, steps: number) {
  * The real page, training on wasm: the longest tasks the main thread ran (PerformanceObserver),
  * while the page loaded and while it trained (tasks that began with the status line at "Training").
  */
-export async function longestTasks(browser: Browser, url: string, steps: number): Promise<{ loading: number; training: number }> {
+export async function longestTasks(browser: Browser, url: string, steps: number, query = ''): Promise<{ loading: number; training: number }> {
   // Tall enough that the figure is on screen: the page pauses training while it is out of sight.
   const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
   await page.addInitScript(() => {
@@ -140,8 +157,8 @@ export async function longestTasks(browser: Browser, url: string, steps: number)
       }
     }, 10);
   });
-  await page.goto(`${url}index.html?backend=wasm&autorun=1&steps=${steps}`);
-  await page.waitForFunction(() => document.body.innerText.includes('Finished'), undefined, { timeout: 300_000, polling: 500 });
+  await page.goto(`${url}index.html?backend=wasm&autorun=1&steps=${steps}${query}`);
+  await page.waitForFunction(() => document.querySelector('.status-word')?.textContent === 'Finished', undefined, { timeout: 600_000, polling: 500 });
   const longest = await page.evaluate(() => {
     const w = window as unknown as { tasks: [number, number][]; trainingFrom: number };
     // No named helpers in here: the page would not know tsx's __name wrapper.
@@ -151,6 +168,45 @@ export async function longestTasks(browser: Browser, url: string, steps: number)
   });
   await page.close();
   return longest;
+}
+
+/**
+ * In the worker on wasm: a default run (from the shipped agent), then one from random weights
+ * through pre-training and fine-tuning into GRPO, timed from the start command; the tensor count
+ * at each stage's ends; the worker's heap after each run. Then the real page's longest main-thread
+ * task during a run from random weights.
+ */
+async function pipelineRun(browser: Browser, harnessUrl: string, plateUrl: string, steps: number): Promise<PipelineBench> {
+  const h = await openHarness(browser, harnessUrl, '?backend=wasm');
+  try {
+    await h.until((s) => s.status === 'ready', 120_000);
+    await h.start({ steps });
+    await h.until((s) => s.status === 'done', 300_000);
+    const afterDefault = await workerHeapMB(h.page);
+    const t0 = Date.now();
+    await h.start({ start: 'scratch', steps });
+    const tensors = { pretrain: [0, 0], sft: [0, 0], grpo: [0, 0] } as Record<'pretrain' | 'sft' | 'grpo', [number, number]>;
+    const wall = { pretrain: 0, sft: 0, done: 0 };
+    const at = async (test: (s: TrainerState) => boolean) => (await h.until(test, 600_000)).memory?.numTensors ?? NaN;
+    tensors.pretrain[0] = await at((s) => (s.run?.pretrain.length ?? 0) >= 1);
+    tensors.pretrain[1] = await at((s) => (s.run?.pretrain.length ?? 0) >= 101);
+    wall.pretrain = (Date.now() - t0) / 1000;
+    tensors.sft[0] = await at((s) => (s.run?.sft.length ?? 0) >= 1);
+    tensors.sft[1] = await at((s) => (s.run?.sft.length ?? 0) >= 201);
+    wall.sft = (Date.now() - t0) / 1000;
+    tensors.grpo[0] = await at((s) => (s.run?.steps.length ?? 0) >= 1);
+    const done = await h.until((s) => s.status === 'done', 600_000);
+    wall.done = (Date.now() - t0) / 1000;
+    tensors.grpo[1] = done.memory?.numTensors ?? NaN;
+    const afterScratch = await workerHeapMB(h.page);
+    const longest = await longestTasks(browser, plateUrl, steps, '&start=scratch');
+    return {
+      wall, compute: done.run?.stageSeconds ?? {}, tensors, heapMB: { afterDefault, afterScratch }, longestTaskMs: longest.training,
+      heldOut: { sft: done.run?.sftHeldOut ?? null, end: done.run?.steps.at(-1)?.heldOut ?? NaN },
+    };
+  } finally {
+    await h.page.close();
+  }
 }
 
 export async function benchBrowser(opts: { steps: number; soak: number }): Promise<BrowserBench> {
@@ -170,9 +226,11 @@ export async function benchBrowser(opts: { steps: number; soak: number }): Promi
     }
     console.log('longest main-thread task…');
     const longestTaskMs = await longestTasks(browser, plate.url, opts.steps);
+    console.log('pipeline from random weights…');
+    const pipeline = await pipelineRun(browser, harness.url, plate.url, opts.steps);
     console.log(opts.soak ? `soak (${opts.soak} steps)…` : '');
     const soak = opts.soak ? await soakRun(browser, harness.url, opts.soak) : null;
-    return { backends, defaultBackend: ready.ready?.backend ?? 'none', defaultReason: ready.ready?.reason ?? ready.error?.message ?? '', longestTaskMs, soak };
+    return { pipeline, backends, defaultBackend: ready.ready?.backend ?? 'none', defaultReason: ready.ready?.reason ?? ready.error?.message ?? '', longestTaskMs, soak };
   } finally {
     await browser.close();
     await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
@@ -181,8 +239,11 @@ export async function benchBrowser(opts: { steps: number; soak: number }): Promi
   }
 }
 
-/** Builds the page and sums gzip sizes: the entry chunk(s) vs the worker's. */
-export async function chunkSizes(): Promise<{ mainKB: number; workerKB: number; wasmKB: number; files: Record<string, number> }> {
+/**
+ * Builds the page and sums gzip sizes: the entry chunk(s), all of the worker's chunks, and what
+ * the worker loads on the WASM path (its entry, their static imports, the WASM backend's chunk).
+ */
+export async function chunkSizes(): Promise<{ mainKB: number; workerKB: number; workerWasmPathKB: number; wasmKB: number; files: Record<string, number> }> {
   const dir = await buildPage();
   const assets = join(dir, 'assets');
   const files: Record<string, number> = {};
@@ -198,6 +259,19 @@ export async function chunkSizes(): Promise<{ mainKB: number; workerKB: number; 
     else if (html.includes(f)) main += kb; // what index.html loads before anything else
     else if (f.endsWith('.js')) worker += kb;
   }
+  const text = (f: string) => readFileSync(join(assets, f), 'utf8');
+  const imports = (f: string) => [...text(f).matchAll(/from\s*["'`]\.\/([^"'`]+\.js)["'`]/g)].map((m) => m[1]!);
+  const entry = readdirSync(assets).find((f) => f.startsWith('trainer.worker') && f.endsWith('.js'))!;
+  const wasmChunk = readdirSync(assets).find((f) => f.endsWith('.js') && f !== entry && text(f).includes('setWasmPaths'));
+  const path = new Set<string>();
+  const visit = (f: string) => {
+    if (path.has(f)) return;
+    path.add(f);
+    imports(f).forEach(visit);
+  };
+  visit(entry);
+  if (wasmChunk) visit(wasmChunk);
+  const workerWasmPath = [...path].reduce((kb, f) => kb + files[f]!, 0);
   removeSite(dir);
-  return { mainKB: main, workerKB: worker, wasmKB: wasm, files };
+  return { mainKB: main, workerKB: worker, workerWasmPathKB: workerWasmPath, wasmKB: wasm, files };
 }

@@ -98,12 +98,24 @@ for (const r of rows) console.log(line(r));
 console.log(`\nsupervised steps on node wasm (median of ${supervised.steps}): pre-training ${supervised.pretrainMs.toFixed(0)} ms, fine-tuning ${supervised.sftMs.toFixed(0)} ms`);
 console.log('\nkernels (node wasm; each costs some µs of bookkeeping, whatever its size)');
 for (const l of formatOpCounts(kernels)) console.log('  ' + l);
-if (chunks) console.log(`\nchunks (gzip): main ${chunks.mainKB.toFixed(1)} KB, worker ${chunks.workerKB.toFixed(1)} KB (+ wasm ${chunks.wasmKB.toFixed(1)} KB, loaded only on the wasm backend)`);
+if (chunks) {
+  console.log(`\nchunks (gzip): main ${chunks.mainKB.toFixed(1)} KB; worker, all chunks ${chunks.workerKB.toFixed(1)} KB, on the WASM path ${chunks.workerWasmPathKB.toFixed(1)} KB (+ the .wasm, ${chunks.wasmKB.toFixed(1)} KB)`);
+}
 if (browser) {
   const task = (x: number) => (x > 0 ? `${x.toFixed(0)} ms` : 'none over 50 ms');
   console.log(`longest main-thread task on the plate page (wasm): while training ${task(browser.longestTaskMs.training)}; while loading ${task(browser.longestTaskMs.loading)}`);
   if (browser.soak) console.log(`soak, ${browser.soak.steps} steps on wasm: tensors ${browser.soak.tensors.join(' → ')}, worker heap ${browser.soak.heapMB.map((h) => h.toFixed(1)).join(' → ')} MB`);
   console.log(`default backend here: ${browser.defaultBackend} (${browser.defaultReason})`);
+  const pl = browser.pipeline;
+  if (pl) {
+    const s = (x: number | undefined) => (x === undefined ? '—' : `${x.toFixed(1)} s`);
+    console.log(
+      `\npipeline from random weights, Chromium worker on wasm: pre-training 100 steps ${s(pl.compute.pretrain)}, fine-tuning 200 steps ${s(pl.compute.sft)}, GRPO ${steps} steps ${s(pl.compute.grpo)} (worker's timing); ` +
+        `from Run to the last GRPO step ${s(pl.wall.done)} (pre-training done at ${s(pl.wall.pretrain)}, fine-tuning at ${s(pl.wall.sft)})`,
+    );
+    console.log(`  fine-tuned agent ${(100 * (pl.heldOut.sft ?? NaN)).toFixed(0)}% held-out, after GRPO ${(100 * pl.heldOut.end).toFixed(0)}%; tensors per stage (first → last record): ${Object.entries(pl.tensors).map(([k, [a, b]]) => `${k} ${a}→${b}`).join(', ')}`);
+    console.log(`  worker heap after a default run ${pl.heapMB.afterDefault?.toFixed(1) ?? '—'} MB, after the run from random weights ${pl.heapMB.afterScratch?.toFixed(1) ?? '—'} MB; longest main-thread task during it: ${task(pl.longestTaskMs)}`);
+  }
 }
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, supervised, kernels, browser, chunks }, null, 1) + '\n');
