@@ -62,7 +62,7 @@ describe('the figure', () => {
   it('labels the reference band as precomputed, and says so when it is a placeholder', () => {
     const ref = { note: '', steps: 40, placeholder: true, runs: [{ seed: 1, faulty: false, heldOut: Array(41).fill(0.8), meanReward: Array(40).fill(0.7) }] };
     const html = render({ reference: { runs: ref } });
-    expect(html).toContain('reference runs like this one (precomputed, 5 seeds) — placeholder curves, not real runs');
+    expect(html).toContain('reference runs like this one (precomputed, 1 seed) — placeholder curves, not real runs');
     expect(html.match(/class="band" d="M/g)).toHaveLength(2); // the file has no diagnostics curves
   });
 

@@ -7,11 +7,11 @@
 import type { PlateText } from '../../plate/types';
 import type { RunConfig } from '../../protocol/messages';
 import { Legend } from './Legend';
-import { LineChart } from './LineChart';
+import { LineChart, PERCENT, type YAxis } from './LineChart';
 import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf, type GrpoChart } from './model';
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
-import { referenceBand, type ReferenceMetric, type ReferenceRuns } from './reference';
+import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRuns } from './reference';
 import { toneOf, type RunView } from './types';
 
 interface Props {
@@ -43,11 +43,15 @@ const DIAGNOSTICS: readonly Chart[] = [
   { id: 'malformed', name: 'Malformed episodes', metric: 'malformed', plate: false },
 ];
 
+/** The diagnostics' short charts: fewer gridlines. */
+const SMALL_PERCENT: YAxis = { ...PERCENT, ticks: [0, 0.5, 1] };
+
 export function GrpoPanel({ plate, run, previous, config, steps, totalSteps, reference }: Props) {
   const earlier = earlierRuns(run, previous);
   const calculators = [...new Set([...earlier.map((r) => r.config.faulty), config.faulty])];
   const band = (metric: ReferenceMetric) => (reference ? referenceBand(reference, config, metric) : []);
-  const refLabel = reference ? `reference runs like this one (precomputed, 5 seeds)${reference.placeholder ? ' — placeholder curves, not real runs' : ''}` : null;
+  const seeds = reference && band('heldOut').length > 0 ? runsLike(reference, config).length : 0;
+  const refLabel = seeds > 0 ? `reference runs like this one (precomputed, ${seeds} seed${seeds === 1 ? '' : 's'})${reference!.placeholder ? ' — placeholder curves, not real runs' : ''}` : null;
   const legend = [...earlier, ...(run ? [run] : [])].map((r) => seriesOf(r, 'heldOut', r !== run));
   const notes = settingNotes(config, reference);
 
@@ -64,6 +68,7 @@ export function GrpoPanel({ plate, run, previous, config, steps, totalSteps, ref
           band={band(c.metric)}
           markers={c.plate ? markers(plate.numbers.rows, c.id as 'heldOut' | 'reward', calculators) : []}
           height={height}
+          y={height ? SMALL_PERCENT : undefined}
         />
         <Readout
           name={c.name}

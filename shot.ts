@@ -1,0 +1,13 @@
+import { launch } from './scripts/browser/chromium';
+import { serve } from './scripts/browser/site';
+const [query, wait, out, width] = process.argv.slice(2);
+const { url, server } = await serve('dist');
+const b = await launch();
+const p = await b.newPage({ viewport: { width: Number(width ?? 1280), height: 1000 } });
+p.on('pageerror', (e) => console.log('pageerror', e.message));
+await p.goto(url + 'index.html' + (query ?? ''));
+await p.locator('.plate-figure').scrollIntoViewIfNeeded();
+await p.waitForFunction((w) => document.querySelector('.status-word')?.textContent === w, wait ?? 'Finished', { timeout: 300_000, polling: 200 });
+await p.locator('.plate-figure').screenshot({ path: out ?? '/work/tmp/shot.png' });
+await b.close();
+server.close();
