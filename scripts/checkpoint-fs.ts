@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CHECKPOINTS } from '../src/config';
 import {
   checkWeights, CheckpointError, decodeCheckpoint, encodeCheckpoint, MANIFEST_FILE, parseManifest,
-  type CheckpointCard, type CheckpointFiles, type Manifest,
+  weightsDigest, type CheckpointCard, type CheckpointFiles, type Manifest,
 } from '../src/model/checkpoint';
 import type { CharModel } from '../src/model/gpt';
 
@@ -13,6 +13,7 @@ export const SHIPPED = { agent: join('public', CHECKPOINTS.agent), pretrained: j
 
 export async function saveCheckpoint(dir: string, model: CharModel, card: CheckpointCard): Promise<void> {
   const { manifest, weights } = await encodeCheckpoint(model, card);
+  manifest.card.weightsDigest = weightsDigest(weights); // the bits, for a check that a rebuild matches
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
   writeFileSync(join(dir, manifest.weightsFile), new Uint8Array(weights));

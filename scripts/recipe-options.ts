@@ -19,9 +19,10 @@ export const RECIPE_OPTIONS = {
 export type RecipeArgs = Partial<Record<keyof typeof RECIPE_OPTIONS, string>>;
 
 /** AGENT_RECIPE with the given overrides; exits with a one-line error on a bad value. */
-export function recipeFrom(a: RecipeArgs, seed: number, r: AgentRecipe = AGENT_RECIPE): AgentRecipe {
+export function recipeFrom(a: RecipeArgs, seed: number, r: AgentRecipe = AGENT_RECIPE, sftSeed = seed): AgentRecipe {
   return {
     seed,
+    sftSeed,
     model: { ...r.model, dropout: numberOption('dropout', a.dropout, r.model.dropout) },
     pretrain: {
       ...r.pretrain,

@@ -56,7 +56,7 @@ const runKey = (pretrainSeed: number, sftSeed: number) => `${recipeKey}|${pretra
 
 interface RunLine {
   label: string;
-  recipe: Omit<AgentRecipe, 'seed'>;
+  recipe: Omit<AgentRecipe, 'seed' | 'sftSeed'>;
   pretrainSeed: number;
   sftSeed: number;
   validation: number;
@@ -111,7 +111,7 @@ async function fineTune(model: CharModel, recipe: AgentRecipe, seed: number): Pr
 }
 
 async function run(pretrainSeed: number, sftSeed: number): Promise<RunLine> {
-  const recipe = { ...base, seed: sftSeed };
+  const recipe = { ...base, seed: sftSeed, sftSeed };
   const model = await pretrained(recipe, pretrainSeed);
   try {
     const worksheetBefore = (await worksheetAccuracy(model, recipe.pretrain.format)).success;

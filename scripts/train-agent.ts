@@ -18,11 +18,14 @@ const { values: a } = parseArgs({
     seed: { type: 'string' },
     out: { type: 'string', default: 'public/checkpoints' },
     backend: { type: 'string' },
+    'sft-seed': { type: 'string' },
     ...RECIPE_OPTIONS,
     quiet: { type: 'boolean', default: false },
   },
 });
-const recipe: AgentRecipe = recipeFrom(a, intOption('seed', a.seed, AGENT_RECIPE.seed));
+// --seed N seeds every stage; without options, the shipped recipe's own two seeds.
+const seed = intOption('seed', a.seed, AGENT_RECIPE.seed);
+const recipe: AgentRecipe = recipeFrom(a, seed, AGENT_RECIPE, intOption('sft-seed', a['sft-seed'], a.seed === undefined ? AGENT_RECIPE.sftSeed : seed));
 
 const backend = await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 const pct = (x: number) => `${Math.round(100 * x)}%`;
@@ -38,8 +41,8 @@ const success = async (m: CharModel) => ({
   demonstrations: (await evaluateGreedy(m, SPLIT.demonstrations)).success,
 });
 
-console.log(`training the agent: seed ${recipe.seed}, backend ${backend}, ${countParams(recipe.model)} parameters`);
-const common = { seed: recipe.seed, backend, recipe, split: { seed: SPLIT.seed, train: SPLIT.train.length, heldOut: SPLIT.heldOut.length } };
+console.log(`training the agent: pre-training seed ${recipe.seed}, fine-tuning seed ${recipe.sftSeed}, backend ${backend}, ${countParams(recipe.model)} parameters`);
+const common = { seed: recipe.seed, sftSeed: recipe.sftSeed, backend, recipe, split: { seed: SPLIT.seed, train: SPLIT.train.length, heldOut: SPLIT.heldOut.length } };
 const { agent: model, pretrainLog: pre, sftLog: sft } = await trainAgent(recipe, {
   evalEvery: 25,
   onRecord,
@@ -58,4 +61,4 @@ await saveCheckpoint(join(a.out!, 'agent'), model, {
 });
 console.log(`pre-train ${pre.seconds.toFixed(1)} s (loss ${pre.firstLoss.toFixed(3)} → ${pre.lastLoss.toFixed(3)}), fine-tune ${sft.seconds.toFixed(1)} s (loss ${sft.firstLoss.toFixed(3)} → ${sft.lastLoss.toFixed(3)}), eval ${evalSeconds.toFixed(1)} s`);
 console.log(`held-out ${pct(scores.heldOut)}, validation ${pct(scores.validation)}, demonstrations ${pct(scores.demonstrations)} → ${a.out}`);
-console.log(JSON.stringify({ seed: recipe.seed, ...scores, selected: sft.selected, pretrainSeconds: pre.seconds, sftSeconds: sft.seconds }));
+console.log(JSON.stringify({ seed: recipe.seed, sftSeed: recipe.sftSeed, ...scores, selected: sft.selected, pretrainSeconds: pre.seconds, sftSeconds: sft.seconds }));

@@ -69,7 +69,7 @@ await main(async () => {
     );
   });
   const g = run.grpo;
-  const summary = { start, faulty: a.faulty!, masking, advantage, temperature, seed, steps, backend, ...g, heldOut: run.heldOut, meanReward: run.meanReward, sftHeldOut: run.sftHeldOut, stageSeconds: run.seconds };
+  const summary = { start, faulty: a.faulty!, masking, advantage, temperature, seed, steps, backend, ...g, heldOut: run.heldOut, meanReward: run.meanReward, sftHeldOut: run.sftHeldOut, agentDigest: run.agentDigest, stageSeconds: run.seconds };
   const sft = run.sftHeldOut === null ? '' : `fine-tuned agent ${pct(run.sftHeldOut)} held-out; `;
   const perStage = Object.entries(run.seconds).map(([s, sec]) => `${s} ${sec!.toFixed(1)} s`).join(', ');
   console.log(`${sft}held-out ${pct(g.heldOutStart)} → ${pct(g.heldOutEnd)}; mean reward, last 5 steps ${pct(g.rewardLast5)} (first 5: ${pct(g.rewardFirst5)}); ${perStage}`);

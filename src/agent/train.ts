@@ -48,6 +48,6 @@ export async function trainAgent(
   const opts = { evalEvery: hooks.evalEvery, onRecord: hooks.onRecord };
   const pretrainLog = await runStage(model, recipe, 'pretrain', opts);
   await hooks.afterPretrain?.(model, pretrainLog);
-  const sftLog = await runStage(model, recipe, 'sft', opts);
+  const sftLog = await runStage(model, recipe, 'sft', { ...opts, seed: recipe.sftSeed });
   return { agent: model, pretrainLog, sftLog };
 }

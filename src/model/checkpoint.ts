@@ -42,6 +42,14 @@ export interface CheckpointFiles {
   where: string;
 }
 
+/** FNV-1a over a weights file's bytes, as 8 hex digits: two checkpoints with the same digest hold the same bits. */
+export function weightsDigest(weights: ArrayBuffer): string {
+  const bytes = new Uint8Array(weights);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
 export class CheckpointError extends Error {
   constructor(
     readonly file: string,

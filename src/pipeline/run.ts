@@ -9,7 +9,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe, GrpoConfig } from '../config';
 import { SupervisedStage, type SupervisedRecord } from '../agent/stage';
 import { initialModel } from '../agent/train';
-import { decodeCheckpoint, encodeCheckpoint, type CheckpointFiles } from '../model/checkpoint';
+import { decodeCheckpoint, encodeCheckpoint, weightsDigest, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
 import { summarise, type RunSummary } from '../rl/summary';
 import { GrpoTrainer, type StepRecord } from '../rl/trainer';
@@ -28,6 +28,8 @@ export interface PipelineSummary {
   grpo: RunSummary;
   /** Greedy held-out success of the run's fine-tuned agent (null when it starts from the shipped one). */
   sftHeldOut: number | null;
+  /** weightsDigest of the agent this run fine-tuned (null when it fine-tuned none). */
+  agentDigest: string | null;
   /** Seconds of computing per stage. */
   seconds: Partial<Record<Stage, number>>;
 }
@@ -121,7 +123,8 @@ export class PipelineRun {
 
   summary(): PipelineSummary {
     const seconds = this.grpoCurve.reduce((t, r) => t + r.timings.total, 0) / 1000;
-    return { grpo: summarise(this.grpoCurve, seconds), sftHeldOut: this.sftHeldOut, seconds: { ...this.seconds } };
+    const agentDigest = this.stages.includes('sft') && this.agentWeights ? weightsDigest(this.agentWeights.weights) : null;
+    return { grpo: summarise(this.grpoCurve, seconds), sftHeldOut: this.sftHeldOut, agentDigest, seconds: { ...this.seconds } };
   }
 
   dispose(): void {

@@ -110,9 +110,10 @@ export type WorkerEvent =
   | { type: 'reset' }
   /**
    * The run's last stage ended. summary: its GRPO readouts; sftHeldOut: held-out success of
-   * the agent it fine-tuned (null if it fine-tuned none); stageSeconds: computing per stage.
+   * the agent it fine-tuned (null if it fine-tuned none), agentDigest: that agent's weights digest;
+   * stageSeconds: computing per stage.
    */
-  | { type: 'done'; runId: number; summary: RunSummary; sftHeldOut: number | null; stageSeconds: Partial<Record<Stage, number>> }
+  | { type: 'done'; runId: number; summary: RunSummary; sftHeldOut: number | null; agentDigest: string | null; stageSeconds: Partial<Record<Stage, number>> }
   /**
    * The backend failed (e.g. a lost GPU device); a live run goes on from its last completed
    * `step` of `stage` on `to`, after replaying that stage's steps there (`replayed`).

@@ -1,11 +1,12 @@
 /**
  * The clipped policy objective of GRPO / PPO (Schulman et al. 2017, arXiv:1707.06347), over the
- * characters the model wrote and no others: prompt, environment and padding characters carry
- * weight 0 — observation masking. Per character j of episode i:
+ * characters the loss covers (rl/credit.ts): with observation masking, the ones the model wrote
+ * and no others — prompt, environment and padding characters carry weight 0. Per character j of
+ * episode i:
  *
  *   ratio = exp(logp_new − logp_old)
  *   obj   = min(ratio · A_i, clip(ratio, 1 − ε, 1 + ε) · A_i)
- *   loss  = − Σ w·obj / Σ w            (a mean over all model characters in the batch)
+ *   loss  = − Σ w·obj / Σ w            (a mean over all trained characters in the batch)
  */
 import * as tf from '@tensorflow/tfjs';
 import { targetLogProbs } from '../model/logprobs';
@@ -14,22 +15,22 @@ import { stopGradient } from '../model/ops';
 export interface PolicyBatch {
   /** [N, L-1] int32: the next character at every position. */
   targets: tf.Tensor2D;
-  /** [N, L-1] float32: 1 where the target was written by the model, else 0. */
+  /** [N, L-1] float32: 1 where the loss covers the target (the model wrote it, with masking on), else 0. */
   weights: tf.Tensor2D;
   /** [N] float32: the episode's group-relative advantage. */
   advantages: tf.Tensor1D;
   /** [N, L-1] float32: log-probs under the sampling policy; absent = the current policy (ratio 1). */
   oldLogp?: tf.Tensor2D;
   /**
-   * The number of model characters the mean is taken over; default Σ weights. Episodes whose
+   * The number of trained characters the mean is taken over; default Σ weights. Episodes whose
    * advantage is 0 add nothing to the sum, so they may be left out of the batch and counted here.
    */
-  modelChars?: number;
+  trainedChars?: number;
 }
 
 export interface ClippedLoss {
   loss: tf.Scalar;
-  /** Fraction of model characters whose ratio was clipped (their gradient is zero). */
+  /** Fraction of trained characters whose ratio was clipped (their gradient is zero). */
   clipFraction: tf.Scalar;
 }
 
@@ -44,7 +45,7 @@ export function clippedLoss(logits: tf.Tensor3D, batch: PolicyBatch, clipEps: nu
     const unclipped = tf.mul(ratio, adv);
     const clipped = tf.mul(tf.clipByValue(ratio, 1 - clipEps, 1 + clipEps), adv);
     const objective = tf.minimum(unclipped, clipped); // [N, L-1]
-    const count = batch.modelChars === undefined ? tf.maximum(tf.sum(batch.weights), 1) : tf.scalar(Math.max(batch.modelChars, 1));
+    const count = batch.trainedChars === undefined ? tf.maximum(tf.sum(batch.weights), 1) : tf.scalar(Math.max(batch.trainedChars, 1));
     const loss = tf.div(tf.neg(tf.sum(tf.mul(objective, batch.weights))), count) as tf.Scalar;
     const isClipped = tf.cast(tf.less(clipped, unclipped), 'float32'); // the min took the clipped side
     const clipFraction = tf.div(tf.sum(tf.mul(isClipped, batch.weights)), count) as tf.Scalar;

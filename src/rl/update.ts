@@ -1,6 +1,6 @@
 /**
  * The policy update of one GRPO step: the clipped objective over the sampled episodes'
- * model-written characters, `updatesPerBatch` Adam steps on the same batch.
+ * characters it covers (rl/credit.ts), `updatesPerBatch` Adam steps on the same batch.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { GrpoConfig } from '../config';
@@ -33,9 +33,9 @@ export async function policyUpdate(
   step: number,
 ): Promise<UpdateResult> {
   const now = () => performance.now();
-  const isModel = (e: (typeof episodes)[number], j: number) => trainedOn(e.authors[j + 1], c.lossMask);
+  const trained = (e: (typeof episodes)[number], j: number) => trainedOn(e.authors[j + 1], c.lossMask);
   // Targets are characters 1.. of each transcript (character 0, `^`, is never predicted).
-  const modelChars = episodes.reduce((n, e) => n + trainedCount(e.authors, c.lossMask), 0);
+  const trainedChars = episodes.reduce((n, e) => n + trainedCount(e.authors, c.lossMask), 0);
   // An episode with advantage 0 (every episode of a zero-spread group) adds exactly 0 to the
   // objective and its gradient: leave it out of the forward and backward passes, but keep its
   // characters in the mean's denominator, so the loss and the update are what they would be.
@@ -47,9 +47,9 @@ export async function policyUpdate(
   // loss is a sum over its characters divided by all of them, so the buckets' losses add up.
   const rows = kept.map((i) => episodes[i]!);
   const buckets = lengthBuckets(rows.map((e) => e.text.length)).map((group) => {
-    const batch = makeTokenBatch(group.map((k) => rows[k]!.text), (r, j) => (isModel(rows[group[r]!]!, j) ? 1 : 0));
+    const batch = makeTokenBatch(group.map((k) => rows[k]!.text), (r, j) => (trained(rows[group[r]!]!, j) ? 1 : 0));
     const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(group.map((k) => advantages[kept[k]!]!)), modelChars };
+    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(group.map((k) => advantages[kept[k]!]!)), trainedChars };
     return { batch, inputs, policy };
   });
   const tl = now();

@@ -40,6 +40,8 @@ export interface RunView {
   steps: StepRecord[];
   summary?: RunSummary;
   sftHeldOut?: number | null;
+  /** The weights digest of the agent this run fine-tuned. */
+  agentDigest?: string | null;
   stageSeconds?: Partial<Record<Stage, number>>;
   end?: RunEnd;
 }
@@ -126,8 +128,8 @@ export function reduce(s: TrainerState, e: TrainerEvent): TrainerState {
       return { ...retire(s, 'stopped'), status: 'ready', error: null, run: null, stepsPerSecond: null };
     case 'done': {
       if (e.runId !== s.run?.runId) return s;
-      const { summary, sftHeldOut, stageSeconds } = e;
-      return { ...s, status: 'done', run: { ...s.run, summary, sftHeldOut, stageSeconds, end: 'done' } };
+      const { summary, sftHeldOut, agentDigest, stageSeconds } = e;
+      return { ...s, status: 'done', run: { ...s.run, summary, sftHeldOut, agentDigest, stageSeconds, end: 'done' } };
     }
     case 'backend-switched': {
       const { from, to, cause, reason, skipped, stage, step } = e;

@@ -179,8 +179,8 @@ export class TrainerSession {
 
   private finish(): void {
     const work = this.work!;
-    const { grpo, sftHeldOut, seconds } = work.summary();
-    this.deps.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, stageSeconds: seconds });
+    const { grpo, sftHeldOut, agentDigest, seconds } = work.summary();
+    this.deps.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, agentDigest, stageSeconds: seconds });
     this.input({ type: 'finished' });
   }
 

@@ -2,9 +2,11 @@
 // choice, the step stream, pause/resume/reset/configure through the hook, broken checkpoints,
 // the tensor count, and the same numbers as the Node workshop. Per-step times are printed.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AGENT_RECIPE, CHECKPOINTS } from '../../src/config';
 import { PLATE_SETTINGS, type BackendName, type StepRecord, type WorkerEvent } from '../../src/protocol/messages';
 import { launch, openHarness, type Harness } from '../../scripts/browser/chromium';
 
@@ -116,6 +118,17 @@ describe('the training worker, through the useTrainer hook', () => {
     expect(s.previous.at(-1)!.end).toBe('done');
     expect(s.previous.at(-1)!.config.faulty).toBe(false);
     expect(s.run!.steps.slice(1).some((r) => r.lies > 0)).toBe(true);
+    await h.page.close();
+  });
+
+  it('fine-tunes the shipped worksheet model at the shipped seed into the shipped agent, bit for bit', async () => {
+    const card = JSON.parse(readFileSync(resolve(ROOT, 'public', CHECKPOINTS.agent, 'manifest.json'), 'utf8')).card;
+    const h = await ready('?backend=wasm');
+    await h.start({ start: 'pretrained', seed: AGENT_RECIPE.sftSeed, steps: 1 });
+    const s = await h.until((t) => t.status === 'done', 120_000);
+    expect(s.run!.agentDigest).toBe(card.weightsDigest); // the same bits as `npm run train:agent` wrote in Node
+    expect(s.run!.sftHeldOut).toBe(card.success.heldOut);
+    expect(s.run!.steps[0]!.heldOut).toBe(card.success.heldOut);
     await h.page.close();
   });
 

@@ -27,7 +27,7 @@ const credit = { ...GRPO, episodesPerSum: 4 };
 function gradients(model: CharModel, mask: LossMask, advantages: number[], modelChars?: number) {
   const b = makeTokenBatch(TEXTS, (_, j) => (trainedOn(AUTHORS[j + 1], mask) ? 1 : 0));
   const { inputs, targets } = shiftTokens(b.tokens);
-  const policy = { targets, weights: b.weights, advantages: tf.tensor1d(advantages), modelChars };
+  const policy = { targets, weights: b.weights, advantages: tf.tensor1d(advantages), trainedChars: modelChars };
   const logits = tf.tidy(() => model.logits(inputs));
   const dLogits = tf.grad((x: tf.Tensor) => clippedLoss(x as tf.Tensor3D, policy, 0.2, 1).loss)(logits);
   const { grads } = tf.variableGrads(() => clippedLoss(model.logits(inputs), policy, 0.2, 1).loss, model.trainable);

@@ -96,7 +96,7 @@ describe('leaving out episodes whose advantage is 0', () => {
     const lossOf = (rows: number[], modelChars?: number) => {
       const b = makeTokenBatch(rows.map((r) => texts[r]!), (_, j) => (who[j + 1] === 'm' ? 1 : 0));
       const { inputs, targets } = shiftTokens(b.tokens);
-      const policy: PolicyBatch = { targets, weights: b.weights, advantages: tf.tensor1d(rows.map((r) => adv[r]!)), modelChars };
+      const policy: PolicyBatch = { targets, weights: b.weights, advantages: tf.tensor1d(rows.map((r) => adv[r]!)), trainedChars: modelChars };
       const out = tf.variableGrads(() => clippedLoss(model.logits(inputs), policy, 0.2, 1).loss, model.trainable);
       tf.dispose([b.tokens, b.weights, inputs, targets, policy.advantages]);
       return out;

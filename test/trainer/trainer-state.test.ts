@@ -18,7 +18,7 @@ const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] =
 const step = (runId: number, n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, stage: 'grpo', record: record(n, ms), memory });
 const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, stage, record: supervised(stage, n, ms), memory });
 const done = (runId: number): WorkerEvent => ({
-  type: 'done', runId, summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 }, sftHeldOut: null, stageSeconds: { grpo: 1 },
+  type: 'done', runId, summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 }, sftHeldOut: null, agentDigest: null, stageSeconds: { grpo: 1 },
 });
 const fold = (...events: TrainerEvent[]): TrainerState => reduceEvents(INITIAL_STATE, events);
 
