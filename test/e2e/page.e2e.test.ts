@@ -118,7 +118,7 @@ describe('the plate page', () => {
       expect(await page.locator(`.chart-${chart} path.series.tone-reliable.dim`).getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);
       expect(await page.locator(`.chart-${chart} path.series.tone-faulty:not(.dim)`).getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);
     }
-    expect(await page.locator('.legend').first().innerText()).toContain('earlier run, reliable calculator');
+    expect(await page.locator('.chart-legend').innerText()).toContain('earlier run: reliable');
     await page.screenshot({ path: join(RESULTS, 'page-1280.png'), fullPage: true });
     expectClean(o);
     await page.context().close();
