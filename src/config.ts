@@ -69,9 +69,13 @@ export interface AgentRecipe {
  * 200 steps on 30 demonstrations from memorising them. Chosen on the 40 validation sums only.
  */
 export const AGENT_RECIPE: AgentRecipe = {
-  // Of seeds 1–5, the one whose validation success is the median (0.80), not the best (1.00).
+  // The shipped worksheet model: of pre-training seeds 1–5, the one whose fine-tunes (seeds 1–10)
+  // have the median validation success nearest the plate's 77% (81%), so a reader who fine-tunes
+  // it in the page with any seed lands near the plate most often.
   seed: 2,
-  sftSeed: 2,
+  // The shipped agent: of fine-tuning seeds 1–5 from it, the one whose validation success is the
+  // median (88%, seeds 1 and 2; the lower, which is also the page's default seed), not the best.
+  sftSeed: 1,
   model: MODEL,
   pretrain: { steps: 100, batch: 32, lr: 1e-3, format: 'plain' },
   sft: { steps: 200, lr: 1e-3, demonstrations: 30, weightDecay: 0.1, worksheetRows: 8, selectEvery: 0 },
