@@ -41,8 +41,12 @@ export class TrainerSession {
   private backend: BackendName | null = null;
   private work: PipelineRun | null = null;
   private driving = false;
-  /** Rejects the step in flight when the backend's device is lost. */
-  private lost = deferredLoss();
+  /**
+   * Rejects the step in flight when the backend's device is lost; null between steps. A fresh
+   * promise per step: racing every step against one long-lived promise would leave a reaction
+   * on it per step, each holding that step's record for the life of the worker.
+   */
+  private abortStep: ((e: Error) => void) | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     this.grpo = deps.grpo ?? GRPO;
@@ -58,7 +62,7 @@ export class TrainerSession {
 
   /** The backend failed under us (a lost GPU device): continue on the next one. */
   backendLost(cause: string): void {
-    this.lost.reject(new BackendLost(cause));
+    this.abortStep?.(new BackendLost(cause));
     this.input({ type: 'lost', cause });
   }
 
@@ -162,13 +166,16 @@ export class TrainerSession {
     const pending = work.step();
     let out: Awaited<typeof pending>;
     try {
-      out = await Promise.race([pending, this.lost.promise]);
+      const lost = new Promise<never>((_, reject) => (this.abortStep = reject));
+      out = await Promise.race([pending, lost]);
     } catch (e) {
       pending.catch(() => {}); // a step abandoned on a lost device may still reject later
       if (e instanceof BackendLost || e instanceof Abandoned) return; // the switch waits at the head of the queue
       if (e instanceof NonFiniteLossError) return this.fail('non-finite-loss', e.message.replace(/^the/, 'The'));
       if (e instanceof CheckpointError) return this.fail('checkpoint', `The worksheet model could not be loaded: ${e.message}`);
       throw e;
+    } finally {
+      this.abortStep = null;
     }
     const { complete, ...record } = out;
     const { numTensors, numBytes } = tf.memory();
@@ -198,7 +205,6 @@ export class TrainerSession {
   /** Moves to the next backend; a live run replays its current stage there and goes on. */
   private async switchBackend(cause: string): Promise<void> {
     const from = this.backend!;
-    this.lost = deferredLoss();
     const run = this.state.run;
     let choice: BackendChoice;
     try {
@@ -231,11 +237,4 @@ export class TrainerSession {
     this.work = null;
     if (work) tryDispose(() => work.dispose());
   }
-}
-
-function deferredLoss(): { promise: Promise<never>; reject: (e: Error) => void } {
-  let reject!: (e: Error) => void;
-  const promise = new Promise<never>((_, r) => (reject = r));
-  promise.catch(() => {}); // rejected only while a step may be racing it
-  return { promise, reject };
 }
