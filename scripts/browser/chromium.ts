@@ -1,6 +1,6 @@
 // Headless Chromium for the browser tests and the bench: Debian's /usr/bin/chromium through playwright-core
 // (no browser download), and helpers to open the harness page and wait on the hook's state.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { PLATE_SETTINGS, type RunConfig } from '../../src/protocol/messages';
 import type { TrainerState } from '../../src/trainer/trainer-state';
 
@@ -56,4 +56,23 @@ export async function openHarness(browser: Browser, siteUrl: string, query = '')
     start: (config) => page.evaluate((c) => window.trainer!.start(c), { ...DEFAULT_RUN, ...config }),
     configure: (config) => page.evaluate((c) => window.trainer!.configure(c), { ...DEFAULT_RUN, ...config }),
   };
+}
+
+/** What a page did that a test may not allow: console errors (its workers' too) and requests off its origin. */
+export interface Watched {
+  errors: string[];
+  foreign: string[];
+}
+
+/** Starts recording `page`'s errors and the context's requests to anywhere but `origin` (data: and blob: are fine). */
+export function watch(context: BrowserContext, page: Page, origin: string): Watched {
+  const w: Watched = { errors: [], foreign: [] };
+  page.on('console', (m) => m.type() === 'error' && w.errors.push(m.text()));
+  page.on('pageerror', (e) => w.errors.push(e.message));
+  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && w.errors.push(`worker: ${m.text()}`)));
+  context.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) w.foreign.push(r.url());
+  });
+  return w;
 }

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { launch } from '../../scripts/browser/chromium';
+import { launch, watch } from '../../scripts/browser/chromium';
 import { removeSite, serve } from '../../scripts/browser/site';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -50,17 +50,9 @@ afterAll(async () => {
 async function open(page: string): Promise<{ p: Page; errors: string[]; foreign: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const p = await context.newPage();
-  const errors: string[] = [];
-  const foreign: string[] = [];
-  const origin = new URL(site.url).origin;
-  p.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  p.on('pageerror', (e) => errors.push(e.message));
-  context.on('request', (r) => {
-    const u = new URL(r.url());
-    if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) foreign.push(r.url());
-  });
+  const watched = watch(context, p, new URL(site.url).origin);
   await p.goto(site.url + page);
-  return { p, errors, foreign };
+  return { p, ...watched };
 }
 
 const finished = (p: Page, selector: string) =>

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { launch } from '../../scripts/browser/chromium';
+import { launch, watch } from '../../scripts/browser/chromium';
 import { buildPage } from '../../scripts/browser/page-site';
 import { removeSite, serve } from '../../scripts/browser/site';
 
@@ -39,18 +39,9 @@ interface Opened {
 async function open(path: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
-  const errors: string[] = [];
-  const foreign: string[] = [];
-  const origin = new URL(site.url).origin;
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && errors.push(`worker: ${m.text()}`)));
-  context.on('request', (r) => {
-    const u = new URL(r.url());
-    if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) foreign.push(r.url());
-  });
+  const watched = watch(context, page, new URL(site.url).origin);
   await page.goto(site.url + path);
-  return { page, errors, foreign };
+  return { page, ...watched };
 }
 
 const statusWord = (page: Page) => page.locator('.status-word').innerText();
@@ -305,15 +296,13 @@ describe('the plate page under a strict Content-Security-Policy', () => {
   it('loads, trains a short run and logs no error', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && errors.push(`worker: ${m.text()}`)));
+    const watched = watch(context, page, new URL(strict.url).origin);
     await page.goto(strict.url + 'index.html?steps=2&autorun=1');
     await page.locator('.plate-figure').scrollIntoViewIfNeeded();
     await waitForStatus(page, 'Finished');
     expect(await page.locator('.band').count()).toBeGreaterThan(0);
-    expect(errors).toEqual([]);
+    expect(watched.errors).toEqual([]); // a CSP violation is a console error
+    expect(watched.foreign).toEqual([]);
     await context.close();
   });
 });
