@@ -53,15 +53,7 @@ export function Controls({ status, settings, canReset, onRun, onPause, onReset, 
           Reset
         </button>
       </div>
-      <fieldset className="choice" disabled={status === 'dead'}>
-        <legend>Start from</legend>
-        {(Object.keys(START_LABEL) as StartFrom[]).map((start) => (
-          <label key={start}>
-            <input type="radio" name={`${id}-start`} checked={settings.start === start} onChange={() => set({ start })} />
-            {START_LABEL[start]}
-          </label>
-        ))}
-      </fieldset>
+      <Choice legend="Start from" name={`${id}-start`} labels={START_LABEL} value={settings.start} disabled={status === 'dead'} onChange={(start) => set({ start })} />
       <div className="grpo-settings">
         <label className="switch">
           <input type="checkbox" role="switch" checked={settings.faulty} disabled={status === 'dead'} onChange={(e) => set({ faulty: e.currentTarget.checked })} />
@@ -75,15 +67,7 @@ export function Controls({ status, settings, canReset, onRun, onPause, onReset, 
             Observation masking <span className="hint">(train on the model’s characters only)</span>
           </span>
         </label>
-        <fieldset className="choice" disabled={status === 'dead'}>
-          <legend>Advantage</legend>
-          {(Object.keys(ADVANTAGE_LABEL) as Advantage[]).map((advantage) => (
-            <label key={advantage}>
-              <input type="radio" name={`${id}-advantage`} checked={settings.advantage === advantage} onChange={() => set({ advantage })} />
-              {ADVANTAGE_LABEL[advantage]}
-            </label>
-          ))}
-        </fieldset>
+        <Choice legend="Advantage" name={`${id}-advantage`} labels={ADVANTAGE_LABEL} value={settings.advantage} disabled={status === 'dead'} onChange={(advantage) => set({ advantage })} />
         <label className="select">
           Temperature{' '}
           <select value={settings.temperature} disabled={status === 'dead'} onChange={(e) => set({ temperature: Number(e.currentTarget.value) as Temperature })}>
@@ -97,5 +81,20 @@ export function Controls({ status, settings, canReset, onRun, onPause, onReset, 
         </label>
       </div>
     </div>
+  );
+}
+
+/** A radio group with a visible legend: one of `labels`' keys. */
+function Choice<K extends string>(p: { legend: string; name: string; labels: Record<K, string>; value: K; disabled: boolean; onChange: (k: K) => void }) {
+  return (
+    <fieldset className="choice" disabled={p.disabled}>
+      <legend>{p.legend}</legend>
+      {(Object.keys(p.labels) as K[]).map((k) => (
+        <label key={k}>
+          <input type="radio" name={p.name} checked={p.value === k} onChange={() => p.onChange(k)} />
+          {p.labels[k]}
+        </label>
+      ))}
+    </fieldset>
   );
 }
