@@ -24,7 +24,7 @@ describe('the figure', () => {
     expect(html).toContain('role="img" aria-label="Held-out success, no data yet"');
     expect(html).toContain('role="img" aria-label="Mean reward, no data yet"');
     expect(html).toMatch(/<button type="button" class="run" aria-disabled="true">.*Run<\/button>/);
-    expect(html).toMatch(/<label class="switch"><input type="checkbox" role="switch"[^>]*>\s*<span>Faulty calculator/);
+    expect(html).toMatch(/<label class="switch faulty"><input type="checkbox" role="switch"[^>]*>\s*<span>Faulty calculator/);
     expect(html).toContain('<progress aria-label="Loading TensorFlow.js and the checkpoint"');
   });
 

@@ -55,7 +55,7 @@ export function Controls({ status, settings, canReset, onRun, onPause, onReset, 
       </div>
       <Choice legend="Start from" name={`${id}-start`} labels={START_LABEL} value={settings.start} disabled={status === 'dead'} onChange={(start) => set({ start })} />
       <div className="grpo-settings">
-        <label className="switch">
+        <label className="switch faulty">
           <input type="checkbox" role="switch" checked={settings.faulty} disabled={status === 'dead'} onChange={(e) => set({ faulty: e.currentTarget.checked })} />
           <span>
             Faulty calculator <span className="hint">(wrong {Math.round(GRPO.faultyRate * 100)}% of the time)</span>

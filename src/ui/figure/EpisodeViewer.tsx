@@ -3,7 +3,7 @@
  * advantage. It says what the run's configuration trains on: with masking off the calculator's
  * characters are trained on too; with the raw reward, the advantage is the reward.
  */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { GRPO } from '../../config';
 import type { RunConfig } from '../../protocol/messages';
 import type { StepRecord } from '../../protocol/messages';
@@ -18,7 +18,7 @@ interface Props {
   groupSize?: number;
 }
 
-export function EpisodeViewer({ record, config, groupSize = GRPO.episodesPerSum }: Props) {
+export const EpisodeViewer = memo(function EpisodeViewer({ record, config, groupSize = GRPO.episodesPerSum }: Props) {
   const masking = config?.masking ?? true;
   const raw = config?.advantage === 'raw';
   const [group, setGroup] = useState(0);
@@ -88,4 +88,4 @@ export function EpisodeViewer({ record, config, groupSize = GRPO.episodesPerSum 
       )}
     </section>
   );
-}
+});

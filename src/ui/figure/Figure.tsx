@@ -3,8 +3,9 @@
  * the ones that run here), the GRPO charts, the episode viewer and the plate's numbers beside
  * the reader's run.
  */
+import { useMemo } from 'react';
 import { AGENT_RECIPE } from '../../config';
-import { stagesFrom } from '../../protocol/messages';
+import { stagesFrom, type SupervisedRecord } from '../../protocol/messages';
 import type { PlateText } from '../../plate/types';
 import type { TrainerState } from '../../trainer/trainer-state';
 import type { AutoPauseReason } from '../useAutoPause';
@@ -39,6 +40,14 @@ export interface FigureProps {
   onRestart: () => void;
 }
 
+const NONE: readonly SupervisedRecord[] = [];
+
+/** The plate's 77% for a fine-tuned agent, marked at the end of fine-tuning. */
+function sftMarker(plate: PlateText): Marker | undefined {
+  const row = plate.numbers.rows.find((r) => r.chart === 'heldOut' && r.step === 0);
+  return row && { step: AGENT_RECIPE.sft.steps, value: row.value, label: `plate ${row.plate.replace(/\s*\(.*\)$/, '')}`, tone: toneOf(false) };
+}
+
 export function Figure(p: FigureProps) {
   const t = p.trainer;
   const steps = p.run?.config.steps ?? p.totalSteps;
@@ -47,9 +56,14 @@ export function Figure(p: FigureProps) {
   const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
   const latestWithEpisodes = [...(p.run?.steps ?? [])].reverse().find((r) => r.episodes.length > 0) ?? null;
   const notes = p.reference && 'unavailable' in p.reference ? [...p.notes, p.reference.unavailable] : p.notes;
-  const earlierWith = (stage: 'pretrain' | 'sft') => [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0 && r !== p.run) ?? null;
-  const plate77 = p.plate.numbers.rows.find((r) => r.chart === 'heldOut' && r.step === 0);
-  const sftMarker: Marker | undefined = plate77 && { step: AGENT_RECIPE.sft.steps, value: plate77.value, label: `plate ${plate77.plate.replace(/\s*\(.*\)$/, '')}`, tone: toneOf(false) };
+  const earlierWith = (stage: 'pretrain' | 'sft') => [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
+  const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
+  // GRPO's panel draws only the run's GRPO side: a new object only when that changes, so a
+  // fine-tuning step does not re-render the GRPO charts.
+  const run = p.run;
+  const grpoRun = useMemo(() => run, [run?.runId, run?.config, run?.steps]);
+  const shownConfig = p.run?.config ?? p.settings;
+  const marker = useMemo(() => sftMarker(p.plate), [p.plate]);
 
   return (
     <div className="figure-body">
@@ -77,11 +91,13 @@ export function Figure(p: FigureProps) {
       />
       <StageStrip start={start} run={p.run} />
       <TaughtData />
-      {pipeline.includes('pretrain') && <StagePanel stage="pretrain" run={p.run} earlier={earlierWith('pretrain')} steps={AGENT_RECIPE.pretrain.steps} />}
-      {pipeline.includes('sft') && (
-        <StagePanel stage="sft" run={p.run} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={ref ? sftBand(ref) : undefined} plateMarker={sftMarker} />
+      {pipeline.includes('pretrain') && (
+        <StagePanel stage="pretrain" records={p.run?.pretrain ?? NONE} earlier={earlierWith('pretrain')} steps={AGENT_RECIPE.pretrain.steps} />
       )}
-      <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} config={p.run?.config ?? p.settings} steps={steps} totalSteps={p.totalSteps} reference={ref} />
+      {pipeline.includes('sft') && (
+        <StagePanel stage="sft" records={p.run?.sft ?? NONE} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={sftBandOf} plateMarker={marker} />
+      )}
+      <GrpoPanel plate={p.plate} run={grpoRun} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
       {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
         <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} />

@@ -4,6 +4,7 @@
  * answers copy the calculator, how many episodes are malformed — and notes on any setting that
  * is not the plate's.
  */
+import { memo } from 'react';
 import type { PlateText } from '../../plate/types';
 import type { RunConfig } from '../../protocol/messages';
 import { Legend } from './Legend';
@@ -46,7 +47,7 @@ const DIAGNOSTICS: readonly Chart[] = [
 /** The diagnostics' short charts: fewer gridlines. */
 const SMALL_PERCENT: YAxis = { ...PERCENT, ticks: [0, 0.5, 1] };
 
-export function GrpoPanel({ plate, run, previous, config, steps, totalSteps, reference }: Props) {
+export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config, steps, totalSteps, reference }: Props) {
   const earlier = earlierRuns(run, previous);
   const calculators = [...new Set([...earlier.map((r) => r.config.faulty), config.faulty])];
   const band = (metric: ReferenceMetric) => (reference ? referenceBand(reference, config, metric) : []);
@@ -97,4 +98,4 @@ export function GrpoPanel({ plate, run, previous, config, steps, totalSteps, ref
       )}
     </section>
   );
-}
+});

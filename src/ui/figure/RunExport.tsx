@@ -1,5 +1,8 @@
-/** "Take this run away": the run as JSON and CSV files, and a link that sets up its configuration again. */
-import { useEffect, useMemo } from 'react';
+/**
+ * "Take this run away": the run as JSON and CSV files, and a link that sets up its configuration
+ * again. The files are made when a link is clicked (not on every step the figure draws).
+ */
+import type { MouseEvent } from 'react';
 import type { StepRecord } from '../../protocol/messages';
 import { reproduceUrl, runCsv, runFileName, runJson } from './export';
 import type { RunView } from './types';
@@ -12,22 +15,26 @@ interface Props {
   plate: string;
 }
 
-/** An object URL for `text`, revoked when it changes or the component goes. */
-function useBlobUrl(text: string, type: string): string {
-  const url = useMemo(() => URL.createObjectURL(new Blob([text], { type })), [text, type]);
-  useEffect(() => () => URL.revokeObjectURL(url), [url]);
-  return url;
-}
+/** Points the clicked link at a fresh object URL before the browser follows it; frees it after. */
+const offer = (make: () => string, type: string) => (e: MouseEvent<HTMLAnchorElement>) => {
+  const url = URL.createObjectURL(new Blob([make()], { type }));
+  e.currentTarget.href = url;
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+};
 
 export function RunExport({ run, backend, shown, plate }: Props) {
   const name = runFileName(run.config);
-  const json = useBlobUrl(runJson(run, { plate, backend, shown }), 'application/json');
-  const csv = useBlobUrl(runCsv(run), 'text/csv');
   const link = typeof location === 'undefined' ? null : reproduceUrl(location.href, run.config);
   return (
     <p className="run-export">
-      Take this run away: <a href={json} download={`${name}.json`}>the run as JSON</a> (every step, the episodes shown) ·{' '}
-      <a href={csv} download={`${name}.csv`}>the curves as CSV</a>
+      Take this run away:{' '}
+      <a href="#run-json" download={`${name}.json`} onClick={offer(() => runJson(run, { plate, backend, shown }), 'application/json')}>
+        the run as JSON
+      </a>{' '}
+      (every step, the episodes shown) ·{' '}
+      <a href="#run-csv" download={`${name}.csv`} onClick={offer(() => runCsv(run), 'text/csv')}>
+        the curves as CSV
+      </a>
       {link && (
         <>
           {' '}

@@ -3,18 +3,22 @@
  * success while fine-tuning, single-digit sums while pre-training), with readouts; the plate's
  * 77% and the precomputed fine-tuning runs on the fine-tuning chart.
  */
+import { memo } from 'react';
+import type { SupervisedRecord } from '../../protocol/messages';
 import type { BandPoint, Marker } from './types';
 import { LineChart, lossAxis } from './LineChart';
 import { Readout } from './Readout';
 import { stageReadout, stageSeries, type StageMetric, type SupervisedStage } from './stages';
 import { STAGE_NAME } from './StatusLine';
-import type { RunView } from './types';
 
 interface Props {
   stage: SupervisedStage;
-  /** The run whose records are drawn live, and an earlier run with this stage, dimmed. */
-  run: RunView | null;
-  earlier: RunView | null;
+  /**
+   * The stage's records in the live run, and in an earlier run (dimmed). Arrays keep their
+   * identity until a record of this stage arrives, so the panel re-renders only then.
+   */
+  records: readonly SupervisedRecord[];
+  earlier: readonly SupervisedRecord[] | null;
   steps: number;
   band?: { loss: BandPoint[]; score: BandPoint[] };
   /** The plate's held-out number for a fine-tuned agent, marked on the score chart. */
@@ -24,23 +28,23 @@ interface Props {
 const SCORE: Record<SupervisedStage, string> = { pretrain: 'single-digit sums right', sft: 'held-out success' };
 const LOSS: Record<SupervisedStage, string> = { pretrain: 'worksheet loss', sft: 'loss on the training batch' };
 
-export function StagePanel({ stage, run, earlier, steps, band, plateMarker }: Props) {
+export const StagePanel = memo(function StagePanel({ stage, records, earlier, steps, band, plateMarker }: Props) {
   const prefix = STAGE_NAME[stage];
   const charts: { metric: StageMetric; name: string }[] = [
     { metric: 'score', name: `${prefix} ${SCORE[stage]}` },
     { metric: 'loss', name: `${prefix} ${LOSS[stage]}` },
   ];
-  const losses = [...(run?.[stage] ?? []), ...(earlier?.[stage] ?? [])].flatMap((r) => (r.loss === null ? [] : [r.loss]));
+  const losses = [...records, ...(earlier ?? [])].flatMap((r) => (r.loss === null ? [] : [r.loss]));
   const loss = lossAxis([...losses, ...(band?.loss.map((b) => b.hi) ?? [])]);
   return (
     <section className={`stage-panel stage-${stage}`} aria-label={prefix}>
       <h3 className="stage-title">{prefix}</h3>
       <div className="charts">
         {charts.map((c) => {
-          const live = run && run[stage].length > 0 ? stageSeries(run, stage, c.metric, false) : null;
-          const dim = earlier && earlier[stage].length > 0 ? stageSeries(earlier, stage, c.metric, true) : null;
+          const live = records.length > 0 ? stageSeries(records, c.metric, false) : null;
+          const dim = earlier && earlier.length > 0 ? stageSeries(earlier, c.metric, true) : null;
           const y = c.metric === 'loss' ? loss : undefined;
-          const values = stageReadout(run?.[stage] ?? [], c.metric);
+          const values = stageReadout(records, c.metric);
           return (
             <div key={c.metric} className={`chart-row chart-${stage}-${c.metric}`}>
               <LineChart
@@ -61,4 +65,4 @@ export function StagePanel({ stage, run, earlier, steps, band, plateMarker }: Pr
       </div>
     </section>
   );
-}
+});

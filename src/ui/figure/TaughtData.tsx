@@ -1,4 +1,5 @@
 /** What the agent is taught before GRPO, in full: the 30 demonstrations and a few worksheet lines. */
+import { memo } from 'react';
 import { AGENT_RECIPE } from '../../config';
 import { demonstrationFor } from '../../env/episode';
 import { SPLIT } from '../../env/sums';
@@ -11,7 +12,8 @@ const DEMOS = SPLIT.demonstrations.slice(0, AGENT_RECIPE.sft.demonstrations).map
 // Three rows as the pre-training stream draws them (a fixed seed: the same lines on every visit).
 const SHEETS = Array.from({ length: 3 }, ((rng) => () => worksheetRow(rng, AGENT_RECIPE.model.context, AGENT_RECIPE.pretrain.format))(createRng(7)));
 
-export function TaughtData() {
+/** Fixed content: rendered once, never again while the figure updates. */
+export const TaughtData = memo(function TaughtData() {
   return (
     <details className="taught">
       <summary>
@@ -37,4 +39,4 @@ export function TaughtData() {
       </ul>
     </details>
   );
-}
+});

@@ -19,8 +19,8 @@ export function stagePoints(records: readonly SupervisedRecord[], metric: StageM
   });
 }
 
-export function stageSeries(run: RunView, stage: SupervisedStage, metric: StageMetric, dim: boolean): Series {
-  return { id: `run-${run.runId}-${stage}`, label: dim ? 'earlier run' : 'this run', tone: toneOf(false), dim, dash: 'solid', points: stagePoints(run[stage], metric) };
+export function stageSeries(records: readonly SupervisedRecord[], metric: StageMetric, dim: boolean): Series {
+  return { id: dim ? 'earlier' : 'live', label: dim ? 'earlier run' : 'this run', tone: toneOf(false), dim, dash: 'solid', points: stagePoints(records, metric) };
 }
 
 /** The first and latest value of a stage's curve. */
