@@ -73,12 +73,13 @@ describe('the packed library in a fresh Vite app', () => {
     expect(() => run(join(app, 'node_modules/.bin/tsc'), ['--noEmit', '-p', '.'], app)).not.toThrow();
   });
 
-  it('builds with the consumer’s own vite build, emitting the worker, the .wasm, the checkpoints and the reference runs with hashed names', () => {
+  it('builds with the consumer’s own vite build, emitting the worker, the .wasm it loads, the checkpoints and the reference runs with hashed names', () => {
     run(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], app);
     const assets = readdirSync(join(app, 'dist/assets'));
     const hashed = (re: RegExp) => assets.filter((f) => re.test(f));
     expect(hashed(/^trainer\.worker-[\w-]+\.js$/)).toHaveLength(1);
     expect(hashed(/^tfjs-backend-wasm-simd-[\w-]+\.wasm$/)).toHaveLength(1);
+    expect(hashed(/threaded/), 'the threaded .wasm is never loaded, so it is not shipped').toHaveLength(0);
     expect(hashed(/^weights-[\w-]+\.bin$/)).toHaveLength(2);
     expect(hashed(/^reference-runs-[\w-]+\.json$/)).toHaveLength(1);
   });
