@@ -73,7 +73,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
       worker.terminate();
       clearInterval(watch);
       if (workerRef.current === worker) workerRef.current = null;
-      pending.push({ type: 'died', message: `The training worker stopped: ${why}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
+      pending.push({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
       cancelAnimationFrame(frame);
       flush();
     };
