@@ -16,6 +16,7 @@ import { SPLIT, type Sum } from '../src/env/sums';
 import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, intOption } from './args';
+import { median } from './bench-stats';
 import { useBackend } from './backend';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './recipe-options';
@@ -134,11 +135,6 @@ async function run(pretrainSeed: number, sftSeed: number): Promise<RunLine> {
   }
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((x, y) => x - y);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const pct = (x: number) => Math.round(100 * x);
 
 await useBackend('wasm');
