@@ -47,6 +47,16 @@ async function open(path: string, viewport = { width: 1280, height: 900 }): Prom
 const statusWord = (page: Page) => page.locator('.status-word').innerText();
 const waitForStatus = (page: Page, word: string, timeout = 90_000) =>
   page.waitForFunction((w) => document.querySelector('.status-word')?.textContent === w, word, { timeout, polling: 100 });
+/** Autorun waits while the figure is out of view (auto-pause): bring it into view. */
+const showFigure = (page: Page) => page.locator('.plate-figure').scrollIntoViewIfNeeded();
+
+/** Opens `path` (an autorun query), brings the figure into view and waits for the run to finish. */
+async function openFinished(path: string, viewport?: { width: number; height: number }, timeout?: number): Promise<Opened> {
+  const o = await open(path, viewport);
+  await showFigure(o.page);
+  await waitForStatus(o.page, 'Finished', timeout);
+  return o;
+}
 const chartLabel = (page: Page, chart: 'heldOut' | 'reward') => page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
 
 function expectClean(o: Opened) {
@@ -77,10 +87,8 @@ describe('the plate page', () => {
   });
 
   it('runs ?steps=3&autorun=1 on both charts, then a faulty run over the dimmed reliable one', async () => {
-    const o = await open('index.html?steps=3&autorun=1');
+    const o = await openFinished('index.html?steps=3&autorun=1');
     const { page } = o;
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
-    await waitForStatus(page, 'Finished');
     expect(await chartLabel(page, 'heldOut')).toMatch(/^Held-out success, step 3 of 3: \d+%$/);
     expect(await chartLabel(page, 'reward')).toMatch(/^Mean reward, step 3 of 3: \d+%$/);
     expect(await page.locator('.chart-heldOut .points circle').count()).toBe(4);
@@ -183,10 +191,8 @@ describe('the plate page', () => {
   });
 
   it('fits a 390 px screen without horizontal scrolling', async () => {
-    const o = await open('index.html?steps=3&autorun=1', { width: 390, height: 844 });
+    const o = await openFinished('index.html?steps=3&autorun=1', { width: 390, height: 844 });
     const { page } = o;
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
-    await waitForStatus(page, 'Finished');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBe(0);
     const svgWidth = await page.locator('.chart-heldOut svg').evaluate((e) => e.getBoundingClientRect().width);
@@ -202,7 +208,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
   it('says the trainer stopped when its worker dies silently mid-run, and Restart brings back a working one', async () => {
     const o = await open('index.html?autorun=1&faulty=1');
     const { page } = o;
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await showFigure(page);
     await page.waitForFunction(() => document.querySelectorAll('.chart-heldOut .points circle').length >= 3, null, { timeout: 90_000 });
     void page.workers()[0]!.evaluate(() => self.close()).catch(() => {}); // no error event, no more messages
     await waitForStatus(page, 'Stopped', 20_000);
@@ -218,10 +224,8 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
   });
 
   it('keeps keyboard focus on the control that was used when it cannot act any more', async () => {
-    const o = await open('index.html?steps=2&autorun=1');
+    const o = await openFinished('index.html?steps=2&autorun=1');
     const { page } = o;
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
-    await waitForStatus(page, 'Finished');
     const reset = page.getByRole('button', { name: 'Reset' });
     await reset.focus();
     await page.keyboard.press('Enter');
@@ -243,7 +247,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
   it('shows “Pausing…” at once while the step in flight finishes', async () => {
     const o = await open('index.html?backend=cpu&autorun=1'); // seconds per step on the CPU backend
     const { page } = o;
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await showFigure(page);
     await page.waitForFunction(() => document.querySelectorAll('.chart-heldOut .points circle').length >= 2, null, { timeout: 90_000 });
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByRole('button', { name: 'Pausing…' }).waitFor({ timeout: 1000 });
@@ -273,7 +277,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
       const page = await context.newPage();
       await page.goto(site.url + 'index.html?steps=2&autorun=1&faulty=1');
-      await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+      await showFigure(page);
       await waitForStatus(page, 'Finished');
       await page.locator('.taught summary').click(); // the demonstrations' transcripts too
       const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -298,7 +302,7 @@ describe('the plate page under a strict Content-Security-Policy', () => {
     const page = await context.newPage();
     const watched = watch(context, page, new URL(strict.url).origin);
     await page.goto(strict.url + 'index.html?steps=2&autorun=1');
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await showFigure(page);
     await waitForStatus(page, 'Finished');
     expect(await page.locator('.band').count()).toBeGreaterThan(0);
     expect(watched.errors).toEqual([]); // a CSP violation is a console error
@@ -309,10 +313,8 @@ describe('the plate page under a strict Content-Security-Policy', () => {
 
 describe('the whole pipeline in the page', () => {
   it('trains from random weights through pre-training and fine-tuning into GRPO, each stage on its own charts', async () => {
-    const o = await open('index.html?start=scratch&steps=1&autorun=1');
+    const o = await openFinished('index.html?start=scratch&steps=1&autorun=1', undefined, 240_000);
     const { page } = o;
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
-    await waitForStatus(page, 'Finished', 240_000);
     const label = (chart: string) => page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
     expect(await label('pretrain-score')).toMatch(/^Pre-training single-digit sums right, step 100 of 100: \d+%$/);
     expect(await label('pretrain-loss')).toMatch(/^Pre-training worksheet loss, step 100 of 100: [\d.]+$/);
@@ -330,7 +332,7 @@ describe('the whole pipeline in the page', () => {
   it('pauses, resumes and resets in the middle of fine-tuning', async () => {
     const o = await open('index.html?start=pretrained&autorun=1');
     const { page } = o;
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await showFigure(page);
     const stepText = page.getByTestId('status-step');
     await page.waitForFunction(
       () => {
@@ -376,30 +378,26 @@ describe('the switches that break the terms', () => {
     await bad.page.context().close();
   });
 
-  for (const [query, note] of [
-    ['masking=off', /Observation masking is off/],
-    ['advantage=raw', /The advantage is the raw reward/],
-    ['temperature=1.5', /Sampling at temperature 1.5/],
+  for (const [query, note, legend] of [
+    ['masking=off', /Observation masking is off/, 'masking off'],
+    ['advantage=raw', /The advantage is the raw reward/, 'raw reward'],
+    ['temperature=1.5', /Sampling at temperature 1.5/, 'temperature 1.5'],
   ] as const) {
     it(`runs a short run with ${query}, drawing what the episodes do, and says what to expect`, async () => {
-      const o = await open(`index.html?steps=2&autorun=1&${query}`);
+      const o = await openFinished(`index.html?steps=2&autorun=1&${query}`);
       const { page } = o;
-      await page.locator('.plate-figure').scrollIntoViewIfNeeded();
-      await waitForStatus(page, 'Finished');
       expect(await page.locator('.chart-copy svg[role="img"]').getAttribute('aria-label')).toMatch(/^Answers that copy the tool, step 2 of 2: \d+%$/);
       expect(await page.locator('.chart-malformed .points circle').count()).toBe(2);
       expect(await page.locator('.figure-notes').innerText()).toMatch(note);
-      expect(await page.locator('.chart-legend').innerText()).toContain(`this run: reliable, ${query === 'masking=off' ? 'masking off' : query === 'advantage=raw' ? 'raw reward' : 'temperature 1.5'}`);
+      expect(await page.locator('.chart-legend').innerText()).toContain(`this run: reliable, ${legend}`);
       expectClean(o);
       await page.context().close();
     });
   }
 
   it('lets the reader take the run away as JSON and CSV, with a link that sets it up again', async () => {
-    const o = await open('index.html?steps=2&autorun=1&masking=off&seed=3');
+    const o = await openFinished('index.html?steps=2&autorun=1&masking=off&seed=3');
     const { page } = o;
-    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
-    await waitForStatus(page, 'Finished');
     const save = async (name: RegExp) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
       return { file: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
