@@ -12,15 +12,17 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Served under a sub-path: nothing may assume the site sits at the host's root. */
 export const SUB_PATH = '/some/sub/path/';
 const AGENT = join(ROOT, 'public/checkpoints/agent');
+/** index.html: the worker hook's harness; element.html: the custom element, from the source. */
+const HARNESS = join(ROOT, 'scripts/browser/harness');
 
 export async function buildSite(): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'plate-e2e-'));
   await build({
     configFile: join(ROOT, 'vite.config.ts'),
-    root: join(ROOT, 'scripts/browser/harness'),
+    root: HARNESS,
     publicDir: join(ROOT, 'public'),
     logLevel: 'error',
-    build: { outDir, emptyOutDir: true },
+    build: { outDir, emptyOutDir: true, rolldownOptions: { input: { index: join(HARNESS, 'index.html'), element: join(HARNESS, 'element.html') } } },
   });
   writeBrokenCheckpoints(join(outDir, 'broken'));
   return outDir;

@@ -16,6 +16,8 @@ export interface UseTrainerOptions {
   backend?: BackendName;
   /** tfjs's .wasm binaries, as the page's bundler emitted them. */
   wasm: WasmFiles;
+  /** The worker's module script, when the site builds it itself; otherwise the bundler's (createTrainerWorker). */
+  workerUrl?: string;
 }
 
 export interface TrainerActions {
@@ -33,8 +35,12 @@ export interface TrainerActions {
 
 export type Trainer = TrainerState & TrainerActions;
 
-/** The module worker; Vite bundles it and its .wasm files under the page's base path. */
-export function createTrainerWorker(): Worker {
+/**
+ * The module worker, in the form bundlers recognise: Vite bundles it for the page, and the library
+ * build leaves this literal for the consumer's Vite or webpack to bundle (scripts/lib-plugins.ts).
+ */
+export function createTrainerWorker(workerUrl?: string): Worker {
+  if (workerUrl !== undefined) return new Worker(workerUrl, { type: 'module', name: 'trainer' });
   return new Worker(new URL('../worker/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' });
 }
 
@@ -42,7 +48,7 @@ const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
 export function useTrainer(options: UseTrainerOptions): Trainer {
-  const { checkpoints, backend, wasm } = options;
+  const { checkpoints, backend, wasm, workerUrl } = options;
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<TrainerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
@@ -50,7 +56,14 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
   const pushRef = useRef<(e: TrainerEvent) => void>(() => {});
 
   useEffect(() => {
-    const worker = createTrainerWorker();
+    let worker: Worker;
+    try {
+      worker = createTrainerWorker(workerUrl);
+    } catch (e) {
+      // A worker URL the browser refuses outright (another origin, not a URL).
+      setState({ ...INITIAL_STATE, status: 'dead', loading: null, error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` } });
+      return;
+    }
     workerRef.current = worker;
     setState(INITIAL_STATE);
     let pending: TrainerEvent[] = [];
@@ -99,7 +112,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
       worker.terminate();
       if (workerRef.current === worker) workerRef.current = null;
     };
-  }, [agent, pretrained, backend, wasm, generation]);
+  }, [agent, pretrained, backend, wasm, workerUrl, generation]);
 
   const actions = useMemo<TrainerActions>(() => {
     const send = (cmd: Command) => workerRef.current?.postMessage(cmd);

@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { AGENT_RECIPE } from '../../config';
-import { stagesFrom, type SupervisedRecord } from '../../protocol/messages';
+import { stagesFrom, type RunConfig, type SupervisedRecord } from '../../protocol/messages';
 import type { PlateText } from '../../plate/types';
 import type { TrainerState } from '../../trainer/trainer-state';
 import type { AutoPauseReason } from '../useAutoPause';
@@ -38,6 +38,8 @@ export interface FigureProps {
   onReset: () => void;
   onSettings: (s: Settings) => void;
   onRestart: () => void;
+  /** The host's link that sets a run's configuration up again (RunExport). */
+  reproduceUrl?: (config: RunConfig) => string;
 }
 
 const NONE: readonly SupervisedRecord[] = [];
@@ -100,7 +102,7 @@ export function Figure(p: FigureProps) {
       <GrpoPanel plate={p.plate} run={grpoRun} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
       {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
-        <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} />
+        <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} reproduceUrl={p.reproduceUrl} />
       )}
       <NumbersTable heading={p.plate.numbers.heading} rows={p.plate.numbers.rows} runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]} />
     </div>
