@@ -10,22 +10,26 @@
 // bundler resolves them once for the page and the worker and splits tfjs's backends into chunks
 // that load only when the worker tries that backend. scripts/lib-plugins.ts says how.
 import react from '@vitejs/plugin-react';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
-import { publicLayout, workerForTheConsumer } from './scripts/lib-plugins';
-import { tfjsBrowserAlias } from './vite.config';
+import { publicLayout, tfjsForTheConsumer, workerForTheConsumer } from './scripts/lib-plugins';
 
 /**
- * The package's runtime dependencies and peers: imported by name, resolved by the consumer. Not
- * `@tensorflow/tfjs` itself, which the alias turns into the few parts the plate uses.
+ * The package's runtime dependencies and peers: imported by name, resolved by the consumer.
+ * (`@tensorflow/tfjs` itself becomes tfjs-core: tfjsForTheConsumer.)
  */
 const external = (id: string) => !id.includes('?') && /^(react|react-dom|d3|d3-[a-z-]+|@tensorflow\/tfjs-[a-z-]+)(\/|$)/.test(id);
 
 const layout = publicLayout(import.meta.dirname);
 
+// The library is a production build whoever runs it: under vitest (NODE_ENV=test) Vite would
+// otherwise build for development, and React's plugin would write jsxDEV calls that a
+// consumer's production React does not have.
+process.env.NODE_ENV = 'production';
+
 export default defineConfig({
   base: './',
-  plugins: [react(), workerForTheConsumer(), layout.plugin],
-  resolve: { alias: tfjsBrowserAlias },
+  plugins: [react(), workerForTheConsumer(), tfjsForTheConsumer(resolve(import.meta.dirname, 'src/model/tfjs-setup.ts')), layout.plugin],
   build: {
     outDir: 'dist-lib',
     emptyOutDir: true,

@@ -1,6 +1,7 @@
 // Two Vite plugins for the library build (vite.lib.config.ts), so that the package is ES modules
 // a consumer's bundler understands:
 //   - the training worker stays a worker for the consumer's bundler to build, with code-splitting;
+//   - `@tensorflow/tfjs` becomes tfjs-core's own namespace, which the consumer's bundler tree-shakes;
 //   - the plate's files (.wasm, weights, manifests, reference runs) keep the layout of public/
 //     under dist-lib/assets/, with fixed names, so a site can copy that folder for `asset-base`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -45,8 +46,33 @@ export function workerForTheConsumer(): Plugin {
           const rel = posix.relative(posix.dirname(chunk.fileName), workers.get(placeholder)!);
           return `new URL(${JSON.stringify(rel.startsWith('.') ? rel : `./${rel}`)},import.meta.url)${options.replace(/`([^`$\\]*)`/g, '"$1"')}`;
         });
+        // Dynamic imports of the backends too: `import("@tensorflow/tfjs-backend-wasm")`.
+        chunk.code = chunk.code.replace(/\bimport\(`([^`$\\]+)`\)/g, 'import("$1")');
         if (chunk.code.includes('__PLATE_WORKER_')) this.error(`${chunk.fileName}: a worker URL was minified into a form this plugin cannot restore`);
       }
+    },
+  };
+}
+
+/**
+ * In the library, `import * as tf from '@tensorflow/tfjs'` imports `@tensorflow/tfjs-core` itself
+ * (a dependency, external), after src/model/tfjs-setup.ts's registrations. Not through the page's
+ * alias module (src/model/tfjs-browser.ts): its `export * from` an external package leaves Rolldown
+ * a namespace object to fill at run time, and a consumer's bundler that sees the whole namespace
+ * escape keeps all of tfjs-core (measured: the Vite consumer's worker 29 KB gzipped heavier).
+ */
+export function tfjsForTheConsumer(setup: string): Plugin {
+  const IMPORT = /from\s*['"]@tensorflow\/tfjs['"]/;
+  return {
+    name: 'plate:tfjs-for-the-consumer',
+    enforce: 'pre',
+    resolveId(id) {
+      return id === '@tensorflow/tfjs' ? { id: '@tensorflow/tfjs-core', external: true } : null;
+    },
+    transform(code) {
+      if (!IMPORT.test(code)) return null;
+      // First, so that the registrations run before this module's own imports of tfjs.
+      return { code: `import ${JSON.stringify(setup)};\n${code}`, map: null };
     },
   };
 }

@@ -69,8 +69,11 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-/** Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/, HTML with `htmlHeaders` (e.g. a CSP). */
-export async function serve(dir: string, htmlHeaders: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
+/**
+ * Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/, HTML with `htmlHeaders` (e.g. a CSP);
+ * `onServe` hears each file sent, by its path under `dir` (the byte budgets count them).
+ */
+export async function serve(dir: string, htmlHeaders: Record<string, string> = {}, onServe?: (path: string, body: Buffer) => void): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     if (!path.startsWith(SUB_PATH)) return void res.writeHead(404).end('not found');
@@ -82,6 +85,7 @@ export async function serve(dir: string, htmlHeaders: Record<string, string> = {
     } catch {
       return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
+    onServe?.(rel.endsWith('/') ? rel + 'index.html' : rel, body);
     const type = TYPES[extname(rel)] ?? (rel.endsWith('/') ? TYPES['.html']! : 'application/octet-stream');
     res.writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? htmlHeaders : {}) }).end(body);
   });

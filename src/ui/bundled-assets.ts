@@ -9,10 +9,9 @@ import agentWeights from '../../public/checkpoints/agent/weights.bin?url&no-inli
 import pretrainedManifest from '../../public/checkpoints/pretrained/manifest.json';
 import pretrainedWeights from '../../public/checkpoints/pretrained/weights.bin?url&no-inline';
 import referenceRuns from '../../public/reference-runs.json?url&no-inline';
+import { absolute } from './absolute';
 import type { PlateAssets } from './assets';
 import { WASM } from './wasm-files';
-
-const absolute = (url: string) => new URL(url, import.meta.url).href;
 
 export const BUNDLED: PlateAssets = {
   checkpoints: {

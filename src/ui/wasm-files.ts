@@ -4,8 +4,7 @@
  */
 import simd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url&no-inline';
 import type { WasmFiles } from '../protocol/messages';
-
-const absolute = (url: string) => new URL(url, import.meta.url).href;
+import { absolute } from './absolute';
 
 /**
  * Only the SIMD build is shipped: every current browser runs WebAssembly SIMD, the plain build
