@@ -22,7 +22,8 @@ export async function buildSite(): Promise<string> {
     root: HARNESS,
     publicDir: join(ROOT, 'public'),
     logLevel: 'error',
-    build: { outDir, emptyOutDir: true, rolldownOptions: { input: { index: join(HARNESS, 'index.html'), element: join(HARNESS, 'element.html') } } },
+    // public/ copied: the worker tests load checkpoints by their folders, as assetBase does.
+    build: { outDir, emptyOutDir: true, copyPublicDir: true, rolldownOptions: { input: { index: join(HARNESS, 'index.html'), element: join(HARNESS, 'element.html') } } },
   });
   writeBrokenCheckpoints(join(outDir, 'broken'));
   return outDir;
