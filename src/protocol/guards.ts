@@ -1,6 +1,7 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
 import { isBackendName } from './backends';
-import { ADVANTAGES, STARTS, TEMPERATURES, WASM_FILES, type Command, type RunConfig } from './messages';
+import { WASM_FILES, type Command, type RunConfig } from './messages';
+import { ADVANTAGES, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 type Loose = Record<string, unknown>;
 const isObject = (x: unknown): x is Loose => typeof x === 'object' && x !== null;

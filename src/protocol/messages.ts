@@ -6,13 +6,12 @@
  */
 import type { SupervisedRecord } from '../agent/stage';
 import type { RunSummary } from '../rl/summary';
-import type { StepRecord as GrpoRecord } from '../rl/trainer';
+import type { GrpoRecord } from '../rl/grpo';
 import type { EpisodeView } from './episode-view';
 import type { StageRecord } from '../pipeline/run';
 import type { RunConfig, Stage } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
-export { ADVANTAGES, PLATE_SETTINGS, STARTS, stagesFrom, TEMPERATURES } from '../pipeline/stages';
 export type { Advantage, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
 export type { BackendName, RunSummary, SupervisedRecord };
 
@@ -20,10 +19,10 @@ export type { BackendName, RunSummary, SupervisedRecord };
  * A GRPO step as it crosses to the page: its figures, and its episodes as compact views (one
  * letter per character for who wrote it) instead of the trainer's full records.
  */
-export type StepRecord = Omit<GrpoRecord, 'episodes'> & { episodes: EpisodeView[] };
+export type GrpoStepView = Omit<GrpoRecord, 'episodes'> & { episodes: EpisodeView[] };
 
 /** A record of any stage as it crosses to the page. */
-export type StageView = { stage: 'grpo'; record: StepRecord } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;
+export type StageView = { stage: 'grpo'; record: GrpoStepView } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;
 
 /**
  * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it

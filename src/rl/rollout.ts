@@ -44,8 +44,6 @@ export interface EpisodeRecord {
   text: string;
   /** Who wrote each character of `text`. */
   authors: Author[];
-  /** Log-probability (at the sampling temperature) of each character the model wrote; 0 elsewhere. */
-  logp: number[];
   result: { value: number; lied: boolean } | null;
   answer: string;
   reward: number;
@@ -112,7 +110,6 @@ class Transcripts {
   private readonly episodes: Episode[];
   private readonly texts: string[];
   private readonly authors: Author[][];
-  private readonly logps: number[][];
   /** Characters the environment still has to append, per row. */
   private readonly owed: string[];
 
@@ -120,7 +117,6 @@ class Transcripts {
     this.episodes = rows.map((r) => new Episode(r.sum, r.calculator));
     this.texts = rows.map((r) => promptFor(r.sum));
     this.authors = rows.map(() => Array<Author>(PROMPT_LENGTH).fill('prompt'));
-    this.logps = rows.map(() => Array<number>(PROMPT_LENGTH).fill(0));
     this.owed = rows.map(() => '');
   }
 
@@ -144,7 +140,6 @@ class Transcripts {
       const ep = this.episodes[r]!;
       if (ep.done && this.owed[r] === '') return PAD_ID;
       let ch: string;
-      let lp = 0;
       if (this.owed[r] !== '') {
         ch = this.owed[r]![0]!;
         this.owed[r] = this.owed[r]!.slice(1);
@@ -153,12 +148,10 @@ class Transcripts {
         if (!p) throw new Error('rollout: a row needs the model at a position decided without it');
         const id = row.greedy ? argmax(p, r * V, V) : sample(p, r * V, V, rng!);
         ch = VOCAB[id]!;
-        lp = Math.log(p[r * V + id]!);
         this.authors[r]!.push('model');
         this.owed[r] = ep.feed(ch);
       }
       this.texts[r] += ch;
-      this.logps[r]!.push(lp);
       return ch === PAD ? PAD_ID : encode(ch)[0]!;
     });
   }
@@ -172,7 +165,6 @@ class Transcripts {
       sum: ep.sum,
       text: this.texts[r]!,
       authors: this.authors[r]!,
-      logp: this.logps[r]!,
       result: ep.result,
       answer: ep.answer,
       reward: ep.reward,

@@ -25,7 +25,7 @@
  *                │ first record → pause; otherwise → step
  */
 import type { Command, RunConfig, Stage } from '../protocol/messages';
-import { stagesFrom } from '../protocol/messages';
+import { stagesFrom } from '../pipeline/stages';
 
 export type RunStatus = 'running' | 'pausing' | 'paused' | 'done' | 'failed';
 
@@ -115,7 +115,7 @@ export function reduce(s: SessionState, input: Input): { state: SessionState; ef
     case 'command':
       if (s.phase === 'new' || s.phase === 'broken') {
         const why = s.phase === 'new' ? 'before init' : 'after loading failed';
-        return { state: s, effects: [{ type: 'warn', message: `trainer worker: ${input.command.type} ${why} was ignored` }] };
+        return { state: s, effects: [{ type: 'warn', message: `training worker: ${input.command.type} ${why} was ignored` }] };
       }
       return command(s, input.command);
     case 'lost': {

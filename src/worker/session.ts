@@ -44,7 +44,7 @@ function macrotask(): Promise<void> {
   });
 }
 
-export class TrainerSession {
+export class WorkerSession {
   private state = INITIAL;
   private readonly grpo: GrpoConfig;
   private readonly recipe: AgentRecipe;
@@ -69,7 +69,7 @@ export class TrainerSession {
 
   handle(cmd: Command): void {
     if (cmd.type !== 'init') return this.input({ type: 'command', command: cmd });
-    if (this.state.phase !== 'new') return console.warn('trainer worker: a second init was ignored; start a new worker instead');
+    if (this.state.phase !== 'new') return console.warn('training worker: a second init was ignored; start a new worker instead');
     this.input({ type: 'init' });
     void this.load(cmd).then((ok) => this.input({ type: 'loaded', ok }));
   }

@@ -77,7 +77,7 @@ describe('the packed library in a fresh Vite app', () => {
     run(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], app);
     const assets = readdirSync(join(app, 'dist/assets'));
     const hashed = (re: RegExp) => assets.filter((f) => re.test(f));
-    expect(hashed(/^trainer\.worker-[\w-]+\.js$/)).toHaveLength(1);
+    expect(hashed(/^training\.worker-[\w-]+\.js$/)).toHaveLength(1);
     expect(hashed(/^tfjs-backend-wasm-simd-[\w-]+\.wasm$/)).toHaveLength(1);
     expect(hashed(/threaded/), 'the threaded .wasm is never loaded, so it is not shipped').toHaveLength(0);
     expect(hashed(/^weights-[\w-]+\.bin$/)).toHaveLength(2);

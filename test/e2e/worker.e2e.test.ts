@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AGENT_RECIPE, CHECKPOINTS } from '../../src/config';
-import { PLATE_SETTINGS, type BackendName, type StepRecord, type WorkerEvent } from '../../src/protocol/messages';
+import { type BackendName, type GrpoStepView, type WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { launch, openHarness, type Harness } from '../../scripts/browser/chromium';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -32,7 +33,7 @@ async function ready(query = ''): Promise<Harness> {
   return h;
 }
 
-function plausible(r: StepRecord, i: number): void {
+function plausible(r: GrpoStepView, i: number): void {
   expect(r.step).toBe(i);
   expect(r.heldOut).toBeGreaterThanOrEqual(0);
   expect(r.heldOut).toBeLessThanOrEqual(1);
@@ -46,10 +47,10 @@ function plausible(r: StepRecord, i: number): void {
   expect(r.timings.total).toBeGreaterThan(0);
 }
 
-const note = (backend: BackendName, steps: StepRecord[]) =>
+const note = (backend: BackendName, steps: GrpoStepView[]) =>
   (stepMs[backend] = steps.filter((r) => r.step > 0).map((r) => r.timings.total));
 
-describe('the training worker, through the useTrainer hook', () => {
+describe('the training worker, through the useTrainingWorker hook', () => {
   it('starts, picks WASM over a software-only GPU and says why', async () => {
     const h = await ready();
     const s = await h.state();
@@ -86,7 +87,7 @@ describe('the training worker, through the useTrainer hook', () => {
     const n = paused.run!.steps.length;
     await h.call('resume');
     await h.until((t) => t.status === 'running');
-    const after = await h.page.waitForFunction((k) => window.trainer!.run!.steps.length >= k, n + 1, { timeout: 60_000 }).then(h.state);
+    const after = await h.page.waitForFunction((k) => window.plateWorker!.run!.steps.length >= k, n + 1, { timeout: 60_000 }).then(h.state);
     expect(after.run!.steps.map((r) => r.step)).toEqual(after.run!.steps.map((_, i) => i));
     await h.page.close();
   });

@@ -1,8 +1,8 @@
 // Hand-made step records and runs for the figure's tests.
-import type { StepRecord } from '../../src/protocol/messages';
+import type { GrpoStepView } from '../../src/protocol/messages';
 import type { EpisodeView } from '../../src/protocol/episode-view';
-import { PLATE_SETTINGS } from '../../src/protocol/messages';
-import type { RunView } from '../../src/trainer/trainer-state';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import type { RunView } from '../../src/client/worker-state';
 
 const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: 500 };
 
@@ -20,7 +20,7 @@ export function episode(over: Partial<EpisodeView> = {}): EpisodeView {
   };
 }
 
-export function record(step: number, heldOut: number, meanReward: number | null, episodes: EpisodeView[] = []): StepRecord {
+export function record(step: number, heldOut: number, meanReward: number | null, episodes: EpisodeView[] = []): GrpoStepView {
   return {
     step, heldOut, heldOutCorrect: Math.round(heldOut * 30), heldOutN: 30,
     meanReward, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,

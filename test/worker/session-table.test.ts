@@ -1,6 +1,7 @@
 // The session's command table, row by row: pure inputs in, state and plan out, no timers.
 import { describe, expect, it } from 'vitest';
-import { PLATE_SETTINGS, type RunConfig } from '../../src/protocol/messages';
+import { type RunConfig } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { INITIAL, plan, reduce, type Input, type PageCommand, type SessionState } from '../../src/worker/session-table';
 
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
@@ -32,7 +33,7 @@ describe('the session table', () => {
   it('warns about commands before init and after a failed load, and changes nothing', () => {
     const before = run([start()], INITIAL);
     expect(before.state).toEqual(INITIAL);
-    expect(before.effects).toEqual([{ type: 'warn', message: 'trainer worker: start before init was ignored' }]);
+    expect(before.effects).toEqual([{ type: 'warn', message: 'training worker: start before init was ignored' }]);
     const broken = run([start()], { ...INITIAL, phase: 'broken' });
     expect(broken.effects[0]).toMatchObject({ message: expect.stringMatching(/after loading failed/) });
   });

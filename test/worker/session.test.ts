@@ -6,10 +6,11 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AGENT_RECIPE, CHECKPOINTS, GRPO, type AgentRecipe, type GrpoConfig } from '../../src/config';
-import { PLATE_SETTINGS, type BackendName, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
+import { type BackendName, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import type { BackendChoice, BackendRequest } from '../../src/worker/backend';
 import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
-import { TrainerSession } from '../../src/worker/session';
+import { WorkerSession } from '../../src/worker/session';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);
@@ -29,9 +30,9 @@ type Event<T extends WorkerEvent['type']> = Extract<WorkerEvent, { type: T }>;
 
 interface Options {
   /** Called as each event is posted, with the session: the place to send a command "now". */
-  onEvent?: (e: WorkerEvent, s: TrainerSession) => void;
+  onEvent?: (e: WorkerEvent, s: WorkerSession) => void;
   /** Called when the session asks for a backend (after a loss: `req.after` is set). */
-  onSelect?: (req: BackendRequest, s: TrainerSession) => void;
+  onSelect?: (req: BackendRequest, s: WorkerSession) => void;
   /** Changes weights.bin's floats on the way in. */
   edit?: (floats: Float32Array) => void;
   urls?: typeof CHECKPOINT_URLS;
@@ -48,7 +49,7 @@ function session(opts: Options = {}) {
     opts.edit(floats);
     return new Response(floats.buffer);
   };
-  const s: TrainerSession = new TrainerSession({
+  const s: WorkerSession = new WorkerSession({
     post: (e) => {
       events.push(e);
       opts.onEvent?.(e, s);

@@ -3,7 +3,7 @@
  * again. The files are made when a link is clicked (not on every step the figure draws).
  */
 import type { MouseEvent } from 'react';
-import type { StepRecord } from '../../protocol/messages';
+import type { GrpoStepView } from '../../protocol/messages';
 import { reproduceUrl, runCsv, runFileName, runJson } from './export';
 import type { RunView } from './types';
 
@@ -11,7 +11,7 @@ interface Props {
   run: RunView;
   backend: string | null;
   /** The step whose episodes the viewer shows (they go into the JSON). */
-  shown: StepRecord | null;
+  shown: GrpoStepView | null;
   plate: string;
 }
 

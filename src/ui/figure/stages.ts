@@ -3,7 +3,7 @@
  * score curves, their readouts, and where each stage of the pipeline stands. No React, no DOM.
  */
 import type { Stage, StartFrom, SupervisedRecord } from '../../protocol/messages';
-import { stagesFrom } from '../../protocol/messages';
+import { stagesFrom } from '../../pipeline/stages';
 import type { ReadoutValues } from './model';
 import { toneOf, type RunView, type Series } from './types';
 

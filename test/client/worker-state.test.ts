@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PLATE_SETTINGS, type RunConfig, type Stage, type StepRecord, type SupervisedRecord, type WorkerEvent } from '../../src/protocol/messages';
-import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type TrainerEvent, type TrainerState } from '../../src/trainer/trainer-state';
+import { type RunConfig, type Stage, type GrpoStepView, type SupervisedRecord, type WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type ClientEvent, type WorkerState } from '../../src/client/worker-state';
 
-const record = (step: number, totalMs = 500): StepRecord => ({
+const record = (step: number, totalMs = 500): GrpoStepView => ({
   step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, rewardStd: null,
   zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
   timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: totalMs }, episodes: [],
@@ -20,7 +21,7 @@ const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): 
 const done = (runId: number): WorkerEvent => ({
   type: 'done', runId, summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 }, sftHeldOut: null, agentDigest: null, stageSeconds: { grpo: 1 },
 });
-const fold = (...events: TrainerEvent[]): TrainerState => reduceEvents(INITIAL_STATE, events);
+const fold = (...events: ClientEvent[]): WorkerState => reduceEvents(INITIAL_STATE, events);
 
 describe('the trainer state', () => {
   it('appends the steps of the live run in order, a batch at a time', () => {

@@ -1,7 +1,7 @@
 /**
  * The GRPO trainer over whole episodes: sample 8 sums × 8 episodes, score the outcomes, give
  * each episode its group-relative advantage, push up (or down) every character the model wrote,
- * evaluate greedily on the held-out sums. One StepRecord per step; the caller decides what to do
+ * evaluate greedily on the held-out sums. One GrpoRecord per step; the caller decides what to do
  * with it (print it, post it to the page, test it). No global state: everything lives here.
  *
  * The evaluation after an update and the next step's sampling use the same weights, so they run
@@ -25,7 +25,7 @@ import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { policyUpdate } from './update';
 
-export interface TrainerOptions {
+export interface GrpoStageOptions {
   model: CharModel;
   config: GrpoConfig;
   faulty: boolean;
@@ -44,7 +44,7 @@ export interface PhaseTimings {
   total: number;
 }
 
-export interface StepRecord {
+export interface GrpoRecord {
   /** 0 = the starting point (evaluation only); 1..steps after each update. */
   step: number;
   heldOut: number;
@@ -83,7 +83,7 @@ export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'
 
 const now = (): number => performance.now();
 
-export class GrpoTrainer {
+export class GrpoStage {
   readonly config: GrpoConfig;
   private readonly model: CharModel;
   private readonly rng: Rng;
@@ -97,7 +97,7 @@ export class GrpoTrainer {
   /** The last step planned: the evaluation after it samples nothing ahead. */
   private horizon: number;
 
-  constructor(opts: TrainerOptions) {
+  constructor(opts: GrpoStageOptions) {
     this.config = opts.config;
     this.model = opts.model;
     this.rng = createRng(opts.seed);
@@ -107,7 +107,7 @@ export class GrpoTrainer {
     this.trainSums = opts.trainSums ?? SPLIT.train;
     this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
     this.horizon = opts.config.steps;
-    if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoTrainer: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
+    if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoStage: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
   }
 
   get step(): number {
@@ -115,7 +115,7 @@ export class GrpoTrainer {
   }
 
   /** Step 0: the held-out success of the starting policy. */
-  async initial(): Promise<StepRecord> {
+  async initial(): Promise<GrpoRecord> {
     const t0 = now();
     const ev = await this.evaluate(0);
     const ms = now() - t0;
@@ -129,7 +129,7 @@ export class GrpoTrainer {
   }
 
   /** One GRPO step: sample (unless sampled ahead), score, update, evaluate. */
-  async next(): Promise<StepRecord> {
+  async next(): Promise<GrpoRecord> {
     const c = this.config;
     const step = this.stepIndex + 1;
     const t0 = now();
@@ -180,13 +180,6 @@ export class GrpoTrainer {
     const episodes = await rolloutRows(this.model, [...held, ...ahead], { temperature: this.config.temperature, rng: this.rng });
     if (ahead.length > 0) this.ahead = episodes.slice(held.length);
     return scoreEvaluation(episodes.slice(0, held.length));
-  }
-
-  /** Runs steps 0..steps; stops early (between steps) when `shouldStop` says so. */
-  async *run(steps = this.config.steps, shouldStop: () => boolean = () => false): AsyncGenerator<StepRecord> {
-    this.horizon = steps;
-    if (this.stepIndex === 0) yield await this.initial();
-    while (this.stepIndex < steps && !shouldStop()) yield await this.next();
   }
 
   dispose(): void {

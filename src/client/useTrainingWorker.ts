@@ -6,10 +6,10 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { BackendName, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
-import { INITIAL_STATE, reduceEvents, type TrainerEvent, type TrainerState } from './trainer-state';
+import { INITIAL_STATE, reduceEvents, type ClientEvent, type WorkerState } from './worker-state';
 import { Watchdog } from './watchdog';
 
-export interface UseTrainerOptions {
+export interface UseTrainingWorkerOptions {
   /** Absolute URLs of the checkpoint folders. */
   checkpoints: CheckpointUrls;
   /** Tried first instead of the worker's own choice (the page's `?backend=`). */
@@ -18,7 +18,7 @@ export interface UseTrainerOptions {
   wasm: WasmFiles;
 }
 
-export interface TrainerActions {
+export interface WorkerCommands {
   /** A fresh run of the whole pipeline `config.start` names; a run in progress moves to `previous`. */
   start(config: RunConfig): void;
   /** The reader changed a setting: the worker redoes only what it affects. */
@@ -31,29 +31,29 @@ export interface TrainerActions {
   restartWorker(): void;
 }
 
-export type Trainer = TrainerState & TrainerActions;
+export type TrainingWorker = WorkerState & WorkerCommands;
 
 /** The module worker; Vite bundles it and its .wasm files under the page's base path. */
-export function createTrainerWorker(): Worker {
-  return new Worker(new URL('../worker/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' });
+export function createTrainingWorker(): Worker {
+  return new Worker(new URL('../worker/training.worker.ts', import.meta.url), { type: 'module', name: 'training' });
 }
 
 const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
-export function useTrainer(options: UseTrainerOptions): Trainer {
+export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
   const { checkpoints, backend, wasm } = options;
   const { agent, pretrained } = checkpoints;
-  const [state, setState] = useState<TrainerState>(INITIAL_STATE);
+  const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
   const workerRef = useRef<Worker | null>(null);
-  const pushRef = useRef<(e: TrainerEvent) => void>(() => {});
+  const pushRef = useRef<(e: ClientEvent) => void>(() => {});
 
   useEffect(() => {
-    const worker = createTrainerWorker();
+    const worker = createTrainingWorker();
     workerRef.current = worker;
     setState(INITIAL_STATE);
-    let pending: TrainerEvent[] = [];
+    let pending: ClientEvent[] = [];
     let frame = 0;
     let dead = false;
     const flush = () => {
@@ -62,7 +62,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
       pending = [];
       setState((s) => reduceEvents(s, batch));
     };
-    const push = (e: TrainerEvent) => {
+    const push = (e: ClientEvent) => {
       pending.push(e);
       if (frame === 0) frame = requestAnimationFrame(flush);
     };
@@ -101,7 +101,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
     };
   }, [agent, pretrained, backend, wasm, generation]);
 
-  const actions = useMemo<TrainerActions>(() => {
+  const actions = useMemo<WorkerCommands>(() => {
     const send = (cmd: Command) => workerRef.current?.postMessage(cmd);
     return {
       start: (config) => send({ type: 'start', config }),

@@ -4,7 +4,7 @@ import { GRPO, type GrpoConfig } from '../../src/config';
 import type { Author } from '../../src/env/episode';
 import { SPLIT } from '../../src/env/sums';
 import { CharModel } from '../../src/model/gpt';
-import { GrpoTrainer } from '../../src/rl/trainer';
+import { GrpoStage, type GrpoRecord } from '../../src/rl/grpo';
 import { NonFiniteLossError, policyUpdate } from '../../src/rl/update';
 import { TINY, useWasm } from '../tf';
 
@@ -18,14 +18,21 @@ const heldOutSums = SPLIT.heldOut.slice(0, 4);
 
 function trainer(seed = 1, faulty = false, config = SMALL) {
   const model = CharModel.create(TINY, 9);
-  return { model, trainer: new GrpoTrainer({ model, config, faulty, seed, heldOutSums }) };
+  return { model, trainer: new GrpoStage({ model, config, faulty, seed, heldOutSums }) };
 }
 
-describe('the GRPO trainer', () => {
+/** Step 0 and the next `n` steps' records. */
+async function firstSteps(t: GrpoStage, n: number): Promise<GrpoRecord[]> {
+  const out = [await t.initial()];
+  while (out.length <= n) out.push(await t.next());
+  return out;
+}
+
+describe('the GRPO stage', () => {
   it('yields step 0 (evaluation only) and then one record per step', async () => {
     const { model, trainer: t } = trainer();
     const records = [];
-    for await (const r of t.run(2)) records.push(r);
+    records.push(...(await firstSteps(t, 2)));
     expect(records.map((r) => r.step)).toEqual([0, 1, 2]);
     expect(records[0]!.meanReward).toBeNull();
     const r = records[1]!;
@@ -69,7 +76,7 @@ describe('the GRPO trainer', () => {
     const rewards = async (seed: number) => {
       const { model, trainer: t } = trainer(seed);
       const out: string[] = [];
-      for await (const r of t.run(2)) out.push(r.episodes.map((e) => e.text).join(','));
+      for (const r of await firstSteps(t, 2)) out.push(r.episodes.map((e) => e.text).join(','));
       t.dispose();
       model.dispose();
       return out;
