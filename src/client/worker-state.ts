@@ -112,7 +112,8 @@ export function reduce(s: WorkerState, e: ClientEvent): WorkerState {
         runId: e.runId, config: e.config, stages: e.stages, from: e.from, stage: e.stages[0]!,
         pretrain: origin?.pretrain ?? [], sft: origin?.sft ?? [], steps: [],
       };
-      return { ...retire(s, 'stopped'), status: 'running', error: null, stepsPerSecond: null, run };
+      // A pause that travelled with the start holds: the run pauses after its first record.
+      return { ...retire(s, 'stopped'), status: e.paused ? 'pausing' : 'running', error: null, stepsPerSecond: null, run };
     }
     case 'step':
       return e.runId === s.run?.runId ? withRecord(s, e) : s; // else a step of a run already replaced
@@ -148,9 +149,10 @@ export function reduce(s: WorkerState, e: ClientEvent): WorkerState {
 
 function withRecord(s: WorkerState, e: Extract<WorkerEvent, { type: 'step' }>): WorkerState {
   const run = s.run!;
+  // A GRPO record says what trained it: the run's labels follow it, not what was last asked for.
   const next: RunView =
     e.stage === 'grpo'
-      ? { ...run, stage: e.stage, steps: [...run.steps, e.record] }
+      ? { ...run, stage: e.stage, config: e.config, steps: [...run.steps, e.record] }
       : { ...run, stage: e.stage, [e.stage]: [...run[e.stage], e.record] };
   return { ...s, run: next, memory: e.memory, stepsPerSecond: rate(next) };
 }

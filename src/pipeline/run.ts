@@ -11,6 +11,7 @@ import { SupervisedStage, type SupervisedRecord } from '../agent/stage';
 import { initialModel } from '../agent/train';
 import { decodeCheckpoint, encodeCheckpoint, weightsDigest, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
+import { lossMaskFor } from '../rl/credit';
 import { summarise, type RunSummary } from '../rl/summary';
 import { GrpoStage, type GrpoRecord } from '../rl/grpo';
 import type { RunConfig, Stage } from './stages';
@@ -47,6 +48,8 @@ export class PipelineRun {
   private epoch = 0;
   private model: CharModel | null = null;
   private runner: StageRunner | null = null;
+  /** The settings the current stage was built with. */
+  private builtWith: RunConfig | null = null;
   /** The weights the current stage started from (null: fresh weights from the seed). */
   private stageStart: CheckpointFiles | null = null;
   /** The fine-tuned agent GRPO starts from. */
@@ -80,13 +83,22 @@ export class PipelineRun {
     return this.agentWeights ?? (this.stages[0] === 'grpo' ? this.sources.agent : null);
   }
 
-  /** New GRPO settings before GRPO has begun. */
+  /**
+   * New settings for the stages not built yet. Only before GRPO: a built stage keeps the
+   * settings it was built with (the worker's command table restarts GRPO instead).
+   */
   reconfigure(config: RunConfig): void {
+    if (this.runner instanceof GrpoStage) throw new Error('PipelineRun.reconfigure: GRPO has begun; restart it from the agent instead');
     this.config = config;
   }
 
-  /** The next record: a stage's starting point, or one step of it. */
-  async step(): Promise<StageRecord & { complete: boolean }> {
+  /** The step in flight (if any) is abandoned: it will neither record itself nor touch the run. */
+  abandonStep(): void {
+    this.epoch++;
+  }
+
+  /** The next record: a stage's starting point, or one step of it, with the settings its stage was built with. */
+  async step(): Promise<StageRecord & { complete: boolean; config: RunConfig }> {
     const epoch = this.epoch;
     if (this.stageIndex < 0 || (this.lastStep >= 0 && this.stageFinished())) {
       const next = await this.nextStageStart();
@@ -132,23 +144,23 @@ export class PipelineRun {
   }
 
   private stageFinished(): boolean {
-    const t = this.runner!;
-    return t instanceof SupervisedStage ? t.finished : t.step >= this.config.steps;
+    return this.runner!.finished;
   }
 
-  private recorded(record: GrpoRecord | SupervisedRecord): StageRecord & { complete: boolean } {
+  private recorded(record: GrpoRecord | SupervisedRecord): StageRecord & { complete: boolean; config: RunConfig } {
     const stage = this.stage;
+    const config = this.builtWith!;
     const ms = 'timings' in record ? record.timings.total : record.ms;
     this.seconds[stage] = (this.seconds[stage] ?? 0) + ms / 1000;
     const last = this.stageIndex === this.stages.length - 1;
     if (stage === 'grpo') {
       const r = record as GrpoRecord;
       this.grpoCurve.push({ step: r.step, heldOut: r.heldOut, meanReward: r.meanReward, timings: r.timings });
-      return { stage, record: r, complete: last && this.stageFinished() };
+      return { stage, record: r, complete: last && this.stageFinished(), config };
     }
     const r = record as SupervisedRecord;
     if (stage === 'sft' && r.heldOut) this.sftHeldOut = r.heldOut.success;
-    return { stage, record: r, complete: last && this.stageFinished() };
+    return { stage, record: r, complete: last && this.stageFinished(), config };
   }
 
   /**
@@ -172,6 +184,8 @@ export class PipelineRun {
     const seed = this.config.seed;
     const start = this.stageStart;
     this.model = start ? decodeCheckpoint(start.manifest, start.weights, start.where) : initialModel(recipe, seed);
+    // The one place a stage takes the run's settings: its records say so (builtWith).
+    this.builtWith = this.config;
     this.runner =
       stage === 'grpo'
         ? new GrpoStage({ model: this.model, config: grpoConfig(grpo, this.config), faulty: this.config.faulty, seed })
@@ -191,9 +205,9 @@ export class PipelineRun {
   }
 }
 
-/** The GRPO config a run's settings make: masking, advantage and temperature from the run. */
-export function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'masking' | 'advantage' | 'temperature'>): GrpoConfig {
-  return { ...base, lossMask: run.masking ? 'model' : 'model+env', advantage: run.advantage, temperature: run.temperature };
+/** The GRPO config a run's settings make: its length, masking, advantage and temperature. */
+export function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature'>): GrpoConfig {
+  return { ...base, steps: run.steps, lossMask: lossMaskFor(run.masking), advantage: run.advantage, temperature: run.temperature };
 }
 
 /** Thrown into a step that a backend switch abandoned. */

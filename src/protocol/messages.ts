@@ -98,11 +98,13 @@ export type WorkerEvent =
     }
   /**
    * A run begins with `stages`. `from`: the run whose fine-tuned agent it starts GRPO from (its
-   * earlier stages are that run's), or null.
+   * earlier stages are that run's), or null. paused: a pause travelled with the start, so the
+   * run pauses after its first record.
    */
-  | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null }
-  | ({ type: 'step'; runId: number; memory: WorkerMemory } & StageView)
-  /** New GRPO settings for a run that has not reached GRPO yet. */
+  | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null; paused: boolean }
+  /** One record; config: the settings its stage was built with, which are what trained it. */
+  | ({ type: 'step'; runId: number; config: RunConfig; memory: WorkerMemory } & StageView)
+  /** New GRPO settings for a run that has not built its GRPO stage yet (taken at a step boundary). */
   | { type: 'configured'; runId: number; config: RunConfig }
   | { type: 'paused'; runId: number; stage: Stage; step: number }
   | { type: 'resumed'; runId: number; stage: Stage; step: number }

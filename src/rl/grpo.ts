@@ -94,8 +94,6 @@ export class GrpoStage {
   private stepIndex = 0;
   /** Episodes for the next step, sampled in the last evaluation's batch. */
   private ahead: EpisodeRecord[] | null = null;
-  /** The last step planned: the evaluation after it samples nothing ahead. */
-  private horizon: number;
 
   constructor(opts: GrpoStageOptions) {
     this.config = opts.config;
@@ -106,12 +104,16 @@ export class GrpoStage {
     this.optimizer = adam(opts.config.lr);
     this.trainSums = opts.trainSums ?? SPLIT.train;
     this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
-    this.horizon = opts.config.steps;
     if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoStage: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
   }
 
   get step(): number {
     return this.stepIndex;
+  }
+
+  /** The last step of `config.steps` is done. */
+  get finished(): boolean {
+    return this.stepIndex >= this.config.steps;
   }
 
   /** Step 0: the held-out success of the starting policy. */
@@ -176,7 +178,7 @@ export class GrpoStage {
   /** The held-out evaluation after `step`, and the next step's sampling in the same batch if one is planned. */
   private async evaluate(step: number): Promise<Evaluation> {
     const held = evaluationRows(this.heldOutSums);
-    const ahead = step < this.horizon ? this.sampleRows() : [];
+    const ahead = step < this.config.steps ? this.sampleRows() : [];
     const episodes = await rolloutRows(this.model, [...held, ...ahead], { temperature: this.config.temperature, rng: this.rng });
     if (ahead.length > 0) this.ahead = episodes.slice(held.length);
     return scoreEvaluation(episodes.slice(0, held.length));

@@ -14,10 +14,10 @@ const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): Supervise
 const memory = { numTensors: 92, numBytes: 1 };
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
 const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8 };
-const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null): WorkerEvent =>
-  ({ type: 'started', runId, config: config(over), stages, from });
-const step = (runId: number, n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, stage: 'grpo', record: record(n, ms), memory });
-const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, stage, record: supervised(stage, n, ms), memory });
+const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null, paused = false): WorkerEvent =>
+  ({ type: 'started', runId, config: config(over), stages, from, paused });
+const step = (runId: number, n: number, ms?: number, over: Partial<RunConfig> = {}): WorkerEvent => ({ type: 'step', runId, config: config(over), stage: 'grpo', record: record(n, ms), memory });
+const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, config: config(), stage, record: supervised(stage, n, ms), memory });
 const done = (runId: number): WorkerEvent => ({
   type: 'done', runId, summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 }, sftHeldOut: null, agentDigest: null, stageSeconds: { grpo: 1 },
 });
@@ -99,6 +99,19 @@ describe('the trainer state', () => {
     expect(reduceEvents(pausing, [step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]).status).toBe('paused');
     expect(reduceEvents(pausing, [step(1, 3), done(1)]).status).toBe('done');
     expect(reduceEvents(fold(ready), [{ type: 'pause-requested' }]).status).toBe('ready');
+  });
+
+  it('stays “pausing” when the pause travelled with a start that replaced the run, until the worker pauses it', () => {
+    const pausing = reduceEvents(fold(ready, started(1), step(1, 0)), [{ type: 'pause-requested' }]);
+    const restarted = reduceEvents(pausing, [started(2, { faulty: true }, ['grpo'], 1, true)]);
+    expect(restarted.status).toBe('pausing');
+    expect(reduceEvents(restarted, [step(2, 0), { type: 'paused', runId: 2, stage: 'grpo', step: 0 }]).status).toBe('paused');
+    expect(fold(ready, started(1)).status).toBe('running');
+  });
+
+  it('labels a run by the settings its GRPO records were trained with', () => {
+    const s = fold(ready, started(1, { start: 'pretrained' }, ['sft', 'grpo']), sup(1, 'sft', 0), step(1, 0, 500, { start: 'pretrained', faulty: true }));
+    expect(s.run!.config).toEqual(config({ start: 'pretrained', faulty: true }));
   });
 
   it('shows the backend in use and its own reason after a switch', () => {

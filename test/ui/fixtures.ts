@@ -12,6 +12,7 @@ export function episode(over: Partial<EpisodeView> = {}): EpisodeView {
     sum: { a: 23, b: 45 },
     text: '^23+45=B23+45|68|68|',
     authors: 'pppppppmmmmmmmeeemmm',
+    trained: '00000001111111000111',
     reward: 1,
     advantage: 0.5,
     lied: false,

@@ -75,7 +75,7 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
             {episodes.map((e, i) => (
               <tr key={i} className={e.reward > 0 ? 'rewarded' : undefined}>
                 <td>
-                  <Transcript episode={e} trainedEnv={!masking} />
+                  <Transcript episode={e} />
                   {e.lied && <span className="lie-note"> calculator lied</span>}
                   {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
                 </td>
