@@ -4,10 +4,10 @@
  */
 import type { Stage, StartFrom, SupervisedRecord } from '../../protocol/messages';
 import { stagesFrom } from '../../pipeline/stages';
+export type { SupervisedStageName } from '../../agent/stage';
 import type { ReadoutValues } from './model';
 import { toneOf, type RunView, type Series } from './types';
 
-export type SupervisedStage = 'pretrain' | 'sft';
 export type StageMetric = 'loss' | 'score';
 
 /** loss: per step from 1; score: held-out (fine-tuning) or worksheet sums (pre-training), where measured. */
