@@ -12,7 +12,7 @@ import { VOCAB } from './vocab';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const WEIGHTS_FILE = 'weights.bin';
-export const CHECKPOINT_FORMAT = 'multi-turn-rl-checkpoint/1';
+const CHECKPOINT_FORMAT = 'multi-turn-rl-checkpoint/1';
 
 /** How the weights were made; free-form beyond these fields. */
 export interface CheckpointCard {
