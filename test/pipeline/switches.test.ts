@@ -2,9 +2,9 @@
 // PipelineRun the page's worker drives, from the shipped agent on WASM — never by the label it
 // echoes. Break the plumbing the way a bug would (the pipeline passes the default GRPO
 // settings, the rollout ignores the temperature) and these fail.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { runWorkshop, type WorkshopOptions } from '../../scripts/run-workshop';
-import { copiesTool, type GrpoRecord } from '../../src/rl/grpo';
+import { copiesTool, GrpoStage, type GrpoRecord } from '../../src/rl/grpo';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);
@@ -71,8 +71,16 @@ describe('the switches, by their effect on a run from the shipped agent', () => 
     expect(cold.reward).toBeGreaterThan(hot.reward + 0.2);
   });
 
-  it('steps: the run takes exactly its own number of GRPO steps', async () => {
+  it('steps: the GRPO stage plans the run’s own number of steps, the horizon of its sampling ahead', async () => {
+    const planned: number[] = [];
+    const initial = GrpoStage.prototype.initial;
+    vi.spyOn(GrpoStage.prototype, 'initial').mockImplementation(function (this: GrpoStage) {
+      planned.push(this.config.steps);
+      return initial.call(this);
+    });
     const { records } = await runWorkshop({ start: 'agent', seed: 1, steps: 2 });
+    vi.restoreAllMocks();
     expect(records.map((r) => r.step)).toEqual([0, 1, 2]);
+    expect(planned).toEqual([2]);
   });
 });
