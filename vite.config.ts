@@ -18,7 +18,7 @@ export default defineConfig(({ mode }) => ({
   // Pre-bundle from the page and its worker only: the package test's consumer app imports a
   // package that only exists once packed, and a failed scan (or a dependency first met in the
   // worker) would make the dev server reload the page while a reader may be pressing Run.
-  optimizeDeps: { entries: ['index.html', 'src/worker/trainer.worker.ts'] },
+  optimizeDeps: { entries: ['index.html', 'src/worker/training.worker.ts'] },
   // The training worker is a module worker; its code-split chunks (tfjs backends) need ES output.
   worker: { format: 'es' },
   // The page imports the files it loads (src/ui/bundled-assets.ts), so they are emitted with

@@ -1,7 +1,7 @@
 // The library build (npm run build:lib): ES modules a consumer's bundler builds again, in dist-lib/.
 //   multi-turn-rl-plate.js   <MultiTurnRLPlate /> and <plate-multi-turn-rl>, with its declarations
-//   trainer.worker.js        the training worker, started by the literal
-//                            `new Worker(new URL('./trainer.worker.js', import.meta.url), { type: 'module' })`
+//   training.worker.js        the training worker, started by the literal
+//                            `new Worker(new URL('./training.worker.js', import.meta.url), { type: 'module' })`
 //   *-[hash].js              chunks the two share
 //   assets/                  tfjs's SIMD .wasm, the checkpoints, the reference runs: public/'s layout,
 //                            referenced by `new URL('./assets/…', import.meta.url)`

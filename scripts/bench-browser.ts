@@ -9,7 +9,7 @@ import { launch, openHarness } from './browser/chromium';
 import { buildPage } from './browser/page-site';
 import { buildSite, removeSite, serve } from './browser/site';
 import type { BackendName } from '../src/protocol/backends';
-import type { TrainerState } from '../src/trainer/trainer-state';
+import type { WorkerState } from '../src/client/worker-state';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
 
 export interface BrowserBackendBench {
@@ -187,7 +187,7 @@ async function pipelineRun(browser: Browser, harnessUrl: string, plateUrl: strin
     await h.start({ start: 'scratch', steps });
     const tensors = { pretrain: [0, 0], sft: [0, 0], grpo: [0, 0] } as Record<'pretrain' | 'sft' | 'grpo', [number, number]>;
     const wall = { pretrain: 0, sft: 0, done: 0 };
-    const at = async (test: (s: TrainerState) => boolean) => (await h.until(test, 600_000)).memory?.numTensors ?? NaN;
+    const at = async (test: (s: WorkerState) => boolean) => (await h.until(test, 600_000)).memory?.numTensors ?? NaN;
     tensors.pretrain[0] = await at((s) => (s.run?.pretrain.length ?? 0) >= 1);
     tensors.pretrain[1] = await at((s) => (s.run?.pretrain.length ?? 0) >= 101);
     wall.pretrain = (Date.now() - t0) / 1000;
@@ -261,7 +261,7 @@ export async function chunkSizes(): Promise<{ mainKB: number; workerKB: number; 
   }
   const text = (f: string) => readFileSync(join(assets, f), 'utf8');
   const imports = (f: string) => [...text(f).matchAll(/from\s*["'`]\.\/([^"'`]+\.js)["'`]/g)].map((m) => m[1]!);
-  const entry = readdirSync(assets).find((f) => f.startsWith('trainer.worker') && f.endsWith('.js'))!;
+  const entry = readdirSync(assets).find((f) => f.startsWith('training.worker') && f.endsWith('.js'))!;
   const wasmChunk = readdirSync(assets).find((f) => f.endsWith('.js') && f !== entry && text(f).includes('setWasmPaths'));
   const path = new Set<string>();
   const visit = (f: string) => {

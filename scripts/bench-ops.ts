@@ -17,7 +17,7 @@ import type { CharModel } from '../src/model/gpt';
 import { batchAdvantages } from '../src/rl/advantages';
 import { evaluationRows } from '../src/rl/evaluate';
 import { rollout, rolloutRows, type Policy, type RolloutRow } from '../src/rl/rollout';
-import { GrpoTrainer } from '../src/rl/trainer';
+import { GrpoStage } from '../src/rl/grpo';
 import { policyUpdate } from '../src/rl/update';
 import { loadCheckpoint } from './checkpoint-fs';
 
@@ -59,11 +59,11 @@ export interface OpCounts {
   sample: RolloutCount;
   /** Greedy rollout of the 30 held-out sums on its own. */
   evaluate: RolloutCount;
-  /** The trainer's shared batch: the 30 held-out rows and the next step's 64 sampled rows. */
+  /** The runner's shared batch: the 30 held-out rows and the next step's 64 sampled rows. */
   evaluateAndSample: RolloutCount;
   /** One policy update on the sampled episodes: forward, backward, Adam. */
   update: KernelCount;
-  /** One whole GRPO step as the trainer runs it (sample, update, evaluate). */
+  /** One whole GRPO step as the runner runs it (sample, update, evaluate). */
   grpoStep: KernelCount;
   /** One supervised optimiser step of each stage. */
   pretrainStep: KernelCount;
@@ -93,13 +93,13 @@ async function countRollout(model: CharModel, rows: RolloutRow[]): Promise<Rollo
 
 async function countSupervised(stage: 'pretrain' | 'sft'): Promise<KernelCount> {
   const model = initialModel(AGENT_RECIPE);
-  const trainer = new SupervisedStage({ model, recipe: AGENT_RECIPE, stage, seed: AGENT_RECIPE.seed, evalEvery: 0 });
+  const runner = new SupervisedStage({ model, recipe: AGENT_RECIPE, stage, seed: AGENT_RECIPE.seed, evalEvery: 0 });
   try {
-    await trainer.next(); // warm-up: Adam creates its slots
-    const { result: _, ...count } = await countKernels(() => trainer.next());
+    await runner.next(); // warm-up: Adam creates its slots
+    const { result: _, ...count } = await countKernels(() => runner.next());
     return count;
   } finally {
-    trainer.dispose();
+    runner.dispose();
     model.dispose();
   }
 }
@@ -107,7 +107,7 @@ async function countSupervised(stage: 'pretrain' | 'sft'): Promise<KernelCount> 
 export async function opCounts(checkpoint: string): Promise<OpCounts> {
   const { model } = loadCheckpoint(checkpoint);
   const optimizer = adam(GRPO.lr);
-  const trainer = new GrpoTrainer({ model, config: GRPO, faulty: false, seed: 1 });
+  const runner = new GrpoStage({ model, config: GRPO, faulty: false, seed: 1 });
   try {
     const sums = shuffled(SPLIT.train, createRng(1)).slice(0, GRPO.sumsPerStep);
     const rows = sums.flatMap((s) => Array<Sum>(GRPO.episodesPerSum).fill(s));
@@ -119,12 +119,12 @@ export async function opCounts(checkpoint: string): Promise<OpCounts> {
     const advantages = batchAdvantages(episodes.map((e) => e.reward), GRPO.episodesPerSum, GRPO);
     await policyUpdate(model, optimizer, episodes, advantages, GRPO, 1); // warm-up: Adam's slots
     const { result: _u, ...update } = await countKernels(() => policyUpdate(model, optimizer, episodes, advantages, GRPO, 2));
-    await trainer.initial();
-    await trainer.next(); // warm-up
-    const { result: _s, ...grpoStep } = await countKernels(() => trainer.next());
+    await runner.initial();
+    await runner.next(); // warm-up
+    const { result: _s, ...grpoStep } = await countKernels(() => runner.next());
     return { sample, evaluate, evaluateAndSample, update, grpoStep, pretrainStep: await countSupervised('pretrain'), sftStep: await countSupervised('sft') };
   } finally {
-    trainer.dispose();
+    runner.dispose();
     optimizer.dispose();
     model.dispose();
   }

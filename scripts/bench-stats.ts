@@ -1,13 +1,13 @@
 // Per-phase medians of a run's step records (steps ≥ 1; step 0 is evaluation only).
 import { median as d3median } from 'd3';
-import type { PhaseTimings, StepRecord } from '../src/rl/trainer';
+import type { PhaseTimings, GrpoRecord } from '../src/rl/grpo';
 
 export type PhaseMedians = PhaseTimings;
 
 /** d3's median, NaN for no values. */
 export const median = (xs: readonly number[]): number => d3median(xs) ?? NaN;
 
-export function phaseMedians(records: readonly Pick<StepRecord, 'step' | 'timings'>[]): PhaseMedians {
+export function phaseMedians(records: readonly Pick<GrpoRecord, 'step' | 'timings'>[]): PhaseMedians {
   const steps = records.filter((r) => r.step >= 1);
   const of = (k: keyof PhaseTimings) => median(steps.map((r) => r.timings[k]));
   return { sample: of('sample'), logprobs: of('logprobs'), gradient: of('gradient'), evaluate: of('evaluate'), total: of('total') };

@@ -16,12 +16,12 @@ export interface SupervisedBench {
 
 async function stepMedian(model: CharModel, stage: SupervisedStageName, steps: number): Promise<number> {
   const recipe = { ...AGENT_RECIPE, pretrain: { ...AGENT_RECIPE.pretrain, steps }, sft: { ...AGENT_RECIPE.sft, steps } };
-  const trainer = new SupervisedStage({ model, recipe, stage, seed: recipe.seed, evalEvery: 0 });
+  const runner = new SupervisedStage({ model, recipe, stage, seed: recipe.seed, evalEvery: 0 });
   const ms: number[] = [];
   try {
-    while (!trainer.finished) ms.push((await trainer.next()).ms);
+    while (!runner.finished) ms.push((await runner.next()).ms);
   } finally {
-    trainer.dispose();
+    runner.dispose();
   }
   return median(ms.slice(1, -1));
 }

@@ -4,7 +4,7 @@
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../src/config';
 import { PipelineRun, type PipelineSummary, type StageRecord } from '../src/pipeline/run';
 import { PLATE_SETTINGS, stagesFrom, type RunConfig } from '../src/pipeline/stages';
-import type { StepRecord } from '../src/rl/trainer';
+import type { GrpoRecord } from '../src/rl/grpo';
 import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 
 /** A run's config; the GRPO settings default to the plate's (masking on, group-relative, temperature 1). */
@@ -19,7 +19,7 @@ export interface WorkshopOptions extends Omit<RunConfig, keyof typeof PLATE_SETT
 
 export interface WorkshopRun extends PipelineSummary {
   /** The GRPO steps, 0..steps. */
-  records: StepRecord[];
+  records: GrpoRecord[];
   /** Per-step curves as the plate draws them: held-out for steps 0..n, mean reward for 1..n. */
   heldOut: number[];
   meanReward: number[];
@@ -38,7 +38,7 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
     pretrained: async () => readCheckpointFiles(dirs.pretrained),
   };
   const run = new PipelineRun(1, { start, seed, steps, ...settings }, stagesFrom(start), sources, null);
-  const records: StepRecord[] = [];
+  const records: GrpoRecord[] = [];
   try {
     for (let complete = false; !complete; ) {
       const out = await run.step();

@@ -3,7 +3,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import type { ModelConfig } from '../src/config';
 import type { KvCache } from '../src/model/gpt';
-import { decode, VOCAB } from '../src/model/vocab';
+import { VOCAB } from '../src/model/vocab';
 import type { Policy } from '../src/rl/rollout';
 
 export async function useWasm(): Promise<void> {
@@ -26,7 +26,7 @@ export function scriptedPolicy(script: (row: number, text: string) => string, co
       const [B, T] = tokens.shape;
       const ids = tokens.arraySync();
       if ((opts.start ?? 0) === 0) texts = Array<string>(B).fill('');
-      texts = texts.map((t, r) => t + decode(ids[r]!));
+      texts = texts.map((t, r) => t + ids[r]!.map((id) => VOCAB[id]!).join(''));
       const logits = new Float32Array(B * T * V).fill(-30);
       texts.forEach((t, r) => {
         const next = script(r, t);

@@ -1,8 +1,9 @@
 // Headless Chromium for the browser tests and the bench: Debian's /usr/bin/chromium through playwright-core
 // (no browser download), and helpers to open the harness page and wait on the hook's state.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { PLATE_SETTINGS, type RunConfig } from '../../src/protocol/messages';
-import type { TrainerState } from '../../src/trainer/trainer-state';
+import { type RunConfig } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import type { WorkerState } from '../../src/client/worker-state';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -24,9 +25,9 @@ export interface Harness {
   /** Console lines from the page and its workers. */
   console: string[];
   /** The hook's state, without the functions. */
-  state(): Promise<TrainerState>;
+  state(): Promise<WorkerState>;
   /** Waits until `test(state)` holds; the test runs in the page, so it must be self-contained. */
-  until(test: (s: TrainerState) => boolean, timeoutMs?: number): Promise<TrainerState>;
+  until(test: (s: WorkerState) => boolean, timeoutMs?: number): Promise<WorkerState>;
   call(action: 'pause' | 'resume' | 'reset' | 'restartWorker'): Promise<void>;
   start(config: Partial<RunConfig>): Promise<void>;
   configure(config: Partial<RunConfig>): Promise<void>;
@@ -39,22 +40,22 @@ export async function openHarness(browser: Browser, siteUrl: string, query = '')
   page.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
   page.on('worker', (w) => w.on('console', (m) => lines.push(`worker ${m.type()}: ${m.text()}`)));
   await page.goto(siteUrl + query);
-  const state = () => page.evaluate(() => JSON.parse(JSON.stringify(window.trainer ?? null)) as TrainerState);
+  const state = () => page.evaluate(() => JSON.parse(JSON.stringify(window.plateWorker ?? null)) as WorkerState);
   return {
     page,
     console: lines,
     state,
     async until(test, timeoutMs = 60_000) {
       await page.waitForFunction(
-        (src) => window.trainer !== undefined && (new Function(`return (${src})`)() as (s: unknown) => boolean)(window.trainer),
+        (src) => window.plateWorker !== undefined && (new Function(`return (${src})`)() as (s: unknown) => boolean)(window.plateWorker),
         test.toString(),
         { timeout: timeoutMs, polling: 50 },
       );
       return state();
     },
-    call: (action) => page.evaluate((a) => window.trainer![a](), action),
-    start: (config) => page.evaluate((c) => window.trainer!.start(c), { ...DEFAULT_RUN, ...config }),
-    configure: (config) => page.evaluate((c) => window.trainer!.configure(c), { ...DEFAULT_RUN, ...config }),
+    call: (action) => page.evaluate((a) => window.plateWorker![a](), action),
+    start: (config) => page.evaluate((c) => window.plateWorker!.start(c), { ...DEFAULT_RUN, ...config }),
+    configure: (config) => page.evaluate((c) => window.plateWorker!.configure(c), { ...DEFAULT_RUN, ...config }),
   };
 }
 

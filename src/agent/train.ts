@@ -19,18 +19,18 @@ export async function runStage(
   stage: SupervisedStageName,
   opts: { seed?: number; evalEvery?: number; onRecord?: (r: SupervisedRecord) => void } = {},
 ): Promise<PhaseLog> {
-  const trainer = new SupervisedStage({ model, recipe, stage, seed: opts.seed ?? recipe.seed, evalEvery: opts.evalEvery ?? 0 });
+  const runner = new SupervisedStage({ model, recipe, stage, seed: opts.seed ?? recipe.seed, evalEvery: opts.evalEvery ?? 0 });
   try {
-    // Not `onRecord?.(await trainer.next())`: without a callback that skips the step itself.
-    const first = await trainer.initial();
+    // Not `onRecord?.(await runner.next())`: without a callback that skips the step itself.
+    const first = await runner.initial();
     opts.onRecord?.(first);
-    while (!trainer.finished) {
-      const record = await trainer.next();
+    while (!runner.finished) {
+      const record = await runner.next();
       opts.onRecord?.(record);
     }
-    return trainer.finish();
+    return runner.finish();
   } finally {
-    trainer.dispose();
+    runner.dispose();
   }
 }
 

@@ -7,15 +7,13 @@
  * correctly rounded result for + − × ÷ √ (53 ≥ 2·24 + 2 bits), which is what the kernels give.
  */
 import * as tf from '@tensorflow/tfjs';
+import { onCpuMemoryBackend } from './backend-kind';
 
 const f32 = Math.fround;
 
-/** Backends whose tensors are CPU memory: reading gradients back there is a copy, not a stall. */
-const CPU_BACKENDS = new Set(['wasm', 'cpu']);
-
 /** The Adam the trainers use: the JavaScript one where reading tensors is cheap, else tfjs's. */
 export function adam(learningRate: number): tf.Optimizer {
-  return CPU_BACKENDS.has(tf.getBackend()) ? new CpuAdam(learningRate) : tf.train.adam(learningRate);
+  return onCpuMemoryBackend() ? new CpuAdam(learningRate) : tf.train.adam(learningRate);
 }
 
 export class CpuAdam extends tf.Optimizer {

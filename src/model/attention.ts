@@ -8,6 +8,7 @@
  * its first axis, which is one copy. The per-head matmuls are `groupMatMul`s (see there).
  */
 import * as tf from '@tensorflow/tfjs';
+import { onCpuMemoryBackend } from './backend-kind';
 import { sumRows } from './ops';
 
 export interface Heads {
@@ -18,9 +19,6 @@ export interface Heads {
   hd: number;
 }
 
-/** Backends where a depthwise convolution (XNNPACK on WASM) beats the batched matmul. */
-const CONV_BACKENDS = new Set(['wasm', 'cpu']);
-
 /**
  * For each of C groups, the matmul a_c [M, K] @ b_c [K, N], with the group innermost:
  * a [M, K, C], b [K, C, N] → [M, C, N]. On WASM a batched matmul takes a plain scalar loop
@@ -30,7 +28,7 @@ const CONV_BACKENDS = new Set(['wasm', 'cpu']);
  * it is a batched matmul between transposes.
  */
 export function groupMatMul(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
-  return CONV_BACKENDS.has(tf.getBackend()) ? groupMatMulByConv(a, b) : groupMatMulBatched(a, b);
+  return onCpuMemoryBackend() ? groupMatMulByConv(a, b) : groupMatMulBatched(a, b);
 }
 
 export function groupMatMulByConv(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {

@@ -24,14 +24,16 @@ export function sumRows(g: tf.Tensor): tf.Tensor {
   return tf.matMul(tf.ones([1, M]), g).reshape([N]);
 }
 
+/** For y = x [M, K] @ w [K, N] and dy [M, N]: dx = dy @ wᵀ [M, K], dw = xᵀ @ dy [K, N] (transposes first: see above). */
+function matmulGrads(dy: tf.Tensor, x: tf.Tensor, w: tf.Tensor): [tf.Tensor2D, tf.Tensor2D] {
+  return [tf.matMul(dy as tf.Tensor2D, tf.transpose(w as tf.Tensor2D)), tf.matMul(tf.transpose(x as tf.Tensor2D), dy as tf.Tensor2D)];
+}
+
 /** x: [M, K] @ w: [K, N] → [M, N]. */
 export const matmul = tf.customGrad(((...inputs) => {
   const [x, w, save] = inputs as [tf.Tensor2D, tf.Tensor2D, tf.GradSaveFunc];
   save([x, w]);
-  return {
-    value: tf.matMul(x, w),
-    gradFunc: (dy, [xs, ws]) => [tf.matMul(dy as tf.Tensor2D, tf.transpose(ws!)), tf.matMul(tf.transpose(xs!), dy as tf.Tensor2D)],
-  };
+  return { value: tf.matMul(x, w), gradFunc: (dy, [xs, ws]) => matmulGrads(dy, xs!, ws!) };
 }) as Fn) as (x: tf.Tensor, w: tf.Tensor) => tf.Tensor;
 
 /**
@@ -55,7 +57,7 @@ export const linear = tf.customGrad(((...inputs) => {
     value: tf.add(tf.matMul(x, w), b),
     gradFunc: (dy, saved) => {
       const [xs, ws] = restore(saved) as [tf.Tensor2D, tf.Tensor2D];
-      return [tf.matMul(dy as tf.Tensor2D, tf.transpose(ws)), tf.matMul(tf.transpose(xs), dy as tf.Tensor2D), sumRows(dy)];
+      return [...matmulGrads(dy, xs, ws), sumRows(dy)];
     },
   };
 }) as Fn) as (x: tf.Tensor, w: tf.Tensor, b: tf.Tensor) => tf.Tensor;
@@ -144,7 +146,7 @@ export const mlp = tf.customGrad(((...inputs) => {
     gradFunc: (dy, saved) => {
       const [xs, hs, ss, as, w1s, w2s] = restore(saved) as tf.Tensor2D[];
       const dh = tf.mul(tf.matMul(dy as tf.Tensor2D, tf.transpose(w2s!)), geluSlope(hs!, ss!)) as tf.Tensor2D; // [M, 4D]
-      return [tf.matMul(dh, tf.transpose(w1s!)), tf.matMul(tf.transpose(xs!), dh), sumRows(dh), tf.matMul(tf.transpose(as!), dy as tf.Tensor2D), sumRows(dy)];
+      return [...matmulGrads(dh, xs!, w1s!), sumRows(dh), tf.matMul(tf.transpose(as!), dy as tf.Tensor2D), sumRows(dy)];
     },
   };
 }) as Fn) as (x: tf.Tensor, w1: tf.Tensor, b1: tf.Tensor, w2: tf.Tensor, b2: tf.Tensor) => tf.Tensor;

@@ -51,9 +51,12 @@ export function lengthBuckets(lengths: readonly number[]): number[][] {
   return [inOrder(order.slice(0, best.split)), inOrder(order.slice(best.split))];
 }
 
+/** A length bucket's batch and the indices in `rows` of its rows, in order. */
+export type BucketBatch = TokenBatch & { rows: number[] };
+
 /** makeTokenBatch per length bucket; `weightOf(row, j)` gets the row's index in `rows`. */
-export function makeTokenBatches(rows: string[], weightOf: (row: number, j: number) => number): TokenBatch[] {
-  return lengthBuckets(rows.map((r) => r.length)).map((group) => makeTokenBatch(group.map((i) => rows[i]!), (k, j) => weightOf(group[k]!, j)));
+export function makeTokenBatches(rows: readonly string[], weightOf: (row: number, j: number) => number): BucketBatch[] {
+  return lengthBuckets(rows.map((r) => r.length)).map((group) => ({ ...makeTokenBatch(group.map((i) => rows[i]!), (k, j) => weightOf(group[k]!, j)), rows: group }));
 }
 
 export function disposeBatch(batch: TokenBatch | TokenBatch[]): void {

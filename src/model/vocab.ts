@@ -18,13 +18,3 @@ export function encode(text: string): number[] {
     return id;
   });
 }
-
-export function decode(ids: ArrayLike<number>): string {
-  let out = '';
-  for (let i = 0; i < ids.length; i++) {
-    const c = VOCAB[ids[i]!];
-    if (c === undefined) throw new Error(`decode: id ${ids[i]} is outside the vocabulary (0..${VOCAB.length - 1})`);
-    out += c;
-  }
-  return out;
-}

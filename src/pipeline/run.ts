@@ -1,5 +1,5 @@
 /**
- * One run's tensors and trainers: its stages in order (pre-training, fine-tuning, GRPO — or
+ * One run's tensors and stage runners: its stages in order (pre-training, fine-tuning, GRPO — or
  * the tail of that list), one step at a time. The page's worker and the Node workshop both
  * drive this class. Every stage starts from weights held in plain memory (a snapshot), never
  * from tensors of the stage before, so a stage can be replayed on another backend after a lost
@@ -11,8 +11,9 @@ import { SupervisedStage, type SupervisedRecord } from '../agent/stage';
 import { initialModel } from '../agent/train';
 import { decodeCheckpoint, encodeCheckpoint, weightsDigest, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
+import { lossMaskFor } from '../rl/credit';
 import { summarise, type RunSummary } from '../rl/summary';
-import { GrpoTrainer, type StepRecord } from '../rl/trainer';
+import { GrpoStage, type GrpoRecord } from '../rl/grpo';
 import type { RunConfig, Stage } from './stages';
 
 export interface Sources {
@@ -34,10 +35,10 @@ export interface PipelineSummary {
   seconds: Partial<Record<Stage, number>>;
 }
 
-/** A step of any stage: GRPO's StepRecord or a supervised stage's record. */
-export type StageRecord = { stage: 'grpo'; record: StepRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };
+/** A step of any stage: GRPO's GrpoRecord or a supervised stage's record. */
+export type StageRecord = { stage: 'grpo'; record: GrpoRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };
 
-type Trainer = SupervisedStage | GrpoTrainer;
+type StageRunner = SupervisedStage | GrpoStage;
 
 export class PipelineRun {
   private stageIndex = -1;
@@ -46,12 +47,14 @@ export class PipelineRun {
   /** Bumped by a replay: a step begun before it must not touch the run afterwards. */
   private epoch = 0;
   private model: CharModel | null = null;
-  private trainer: Trainer | null = null;
+  private runner: StageRunner | null = null;
+  /** The settings the current stage was built with. */
+  private builtWith: RunConfig | null = null;
   /** The weights the current stage started from (null: fresh weights from the seed). */
   private stageStart: CheckpointFiles | null = null;
   /** The fine-tuned agent GRPO starts from. */
   private agentWeights: CheckpointFiles | null;
-  private readonly grpoCurve: Pick<StepRecord, 'step' | 'heldOut' | 'meanReward' | 'timings'>[] = [];
+  private readonly grpoCurve: Pick<GrpoRecord, 'step' | 'heldOut' | 'meanReward' | 'timings'>[] = [];
   private sftHeldOut: number | null = null;
   private readonly seconds: Partial<Record<Stage, number>> = {};
 
@@ -80,13 +83,22 @@ export class PipelineRun {
     return this.agentWeights ?? (this.stages[0] === 'grpo' ? this.sources.agent : null);
   }
 
-  /** New GRPO settings before GRPO has begun. */
+  /**
+   * New settings for the stages not built yet. Only before GRPO: a built stage keeps the
+   * settings it was built with (the worker's command table restarts GRPO instead).
+   */
   reconfigure(config: RunConfig): void {
+    if (this.runner instanceof GrpoStage) throw new Error('PipelineRun.reconfigure: GRPO has begun; restart it from the agent instead');
     this.config = config;
   }
 
-  /** The next record: a stage's starting point, or one step of it. */
-  async step(): Promise<StageRecord & { complete: boolean }> {
+  /** The step in flight (if any) is abandoned: it will neither record itself nor touch the run. */
+  abandonStep(): void {
+    this.epoch++;
+  }
+
+  /** The next record: a stage's starting point, or one step of it, with the settings its stage was built with. */
+  async step(): Promise<StageRecord & { complete: boolean; config: RunConfig }> {
     const epoch = this.epoch;
     if (this.stageIndex < 0 || (this.lastStep >= 0 && this.stageFinished())) {
       const next = await this.nextStageStart();
@@ -98,7 +110,7 @@ export class PipelineRun {
       if (this.stage === 'grpo') this.agentWeights = next;
       this.buildStage();
     }
-    const record = this.lastStep < 0 ? await this.trainer!.initial() : await this.trainer!.next();
+    const record = this.lastStep < 0 ? await this.runner!.initial() : await this.runner!.next();
     this.current(epoch);
     this.lastStep = record.step;
     return this.recorded(record);
@@ -116,7 +128,7 @@ export class PipelineRun {
     this.buildStage();
     for (let s = 1; s <= this.lastStep; s++) {
       if (stop()) return false;
-      await this.trainer!.next();
+      await this.runner!.next();
     }
     return true;
   }
@@ -132,23 +144,23 @@ export class PipelineRun {
   }
 
   private stageFinished(): boolean {
-    const t = this.trainer!;
-    return t instanceof SupervisedStage ? t.finished : t.step >= this.config.steps;
+    return this.runner!.finished;
   }
 
-  private recorded(record: StepRecord | SupervisedRecord): StageRecord & { complete: boolean } {
+  private recorded(record: GrpoRecord | SupervisedRecord): StageRecord & { complete: boolean; config: RunConfig } {
     const stage = this.stage;
+    const config = this.builtWith!;
     const ms = 'timings' in record ? record.timings.total : record.ms;
     this.seconds[stage] = (this.seconds[stage] ?? 0) + ms / 1000;
     const last = this.stageIndex === this.stages.length - 1;
     if (stage === 'grpo') {
-      const r = record as StepRecord;
+      const r = record as GrpoRecord;
       this.grpoCurve.push({ step: r.step, heldOut: r.heldOut, meanReward: r.meanReward, timings: r.timings });
-      return { stage, record: r, complete: last && this.stageFinished() };
+      return { stage, record: r, complete: last && this.stageFinished(), config };
     }
     const r = record as SupervisedRecord;
     if (stage === 'sft' && r.heldOut) this.sftHeldOut = r.heldOut.success;
-    return { stage, record: r, complete: last && this.stageFinished() };
+    return { stage, record: r, complete: last && this.stageFinished(), config };
   }
 
   /**
@@ -160,21 +172,23 @@ export class PipelineRun {
     if (next === 'pretrain') return null;
     if (this.stageIndex < 0) return next === 'sft' ? this.sources.pretrained() : this.agent!;
     // Leaving a supervised stage: early stopping (if on) restores its best weights first.
-    (this.trainer as SupervisedStage).finish();
+    (this.runner as SupervisedStage).finish();
     const { manifest, weights } = await encodeCheckpoint(this.model!, { kind: next === 'sft' ? 'pretrained' : 'agent', seed: this.config.seed });
     return { manifest, weights, where: '' };
   }
 
-  /** The current stage's model and trainer, from its starting weights. */
+  /** The current stage's model and runner, from its starting weights. */
   private buildStage(): void {
     const { recipe, grpo, evalEvery } = this.sources;
     const stage = this.stage;
     const seed = this.config.seed;
     const start = this.stageStart;
     this.model = start ? decodeCheckpoint(start.manifest, start.weights, start.where) : initialModel(recipe, seed);
-    this.trainer =
+    // The one place a stage takes the run's settings: its records say so (builtWith).
+    this.builtWith = this.config;
+    this.runner =
       stage === 'grpo'
-        ? new GrpoTrainer({ model: this.model, config: grpoConfig(grpo, this.config), faulty: this.config.faulty, seed })
+        ? new GrpoStage({ model: this.model, config: grpoConfig(grpo, this.config), faulty: this.config.faulty, seed })
         : new SupervisedStage({ model: this.model, recipe, stage, seed, evalEvery });
   }
 
@@ -183,17 +197,17 @@ export class PipelineRun {
   }
 
   private dropTensors(): void {
-    const { trainer, model } = this;
-    this.trainer = null;
+    const { runner, model } = this;
+    this.runner = null;
     this.model = null;
-    tryDispose(() => trainer?.dispose());
+    tryDispose(() => runner?.dispose());
     if (model) tryDispose(() => tf.dispose(model.trainable));
   }
 }
 
-/** The GRPO config a run's settings make: masking, advantage and temperature from the run. */
-export function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'masking' | 'advantage' | 'temperature'>): GrpoConfig {
-  return { ...base, lossMask: run.masking ? 'model' : 'model+env', advantage: run.advantage, temperature: run.temperature };
+/** The GRPO config a run's settings make: its length, masking, advantage and temperature. */
+export function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature'>): GrpoConfig {
+  return { ...base, steps: run.steps, lossMask: lossMaskFor(run.masking), advantage: run.advantage, temperature: run.temperature };
 }
 
 /** Thrown into a step that a backend switch abandoned. */
@@ -204,6 +218,6 @@ export function tryDispose(f: () => void): void {
   try {
     f();
   } catch (e) {
-    console.warn('trainer worker: dispose failed', e);
+    console.warn('training worker: dispose failed', e);
   }
 }

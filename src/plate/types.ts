@@ -37,14 +37,14 @@ export interface Term {
 }
 
 export type ChartId = 'heldOut' | 'reward';
-export type Calculator = 'reliable' | 'faulty';
+export type CalculatorName = 'reliable' | 'faulty';
 
 /** One row of the plate's stated numbers, with where it sits on the figure's charts. */
 export interface StatedNumber {
   readout: string;
   plate: string;
   chart: ChartId;
-  calculator: Calculator;
+  calculator: CalculatorName;
   step: number;
   /** As a fraction, for the chart marker. */
   value: number;

@@ -1,11 +1,14 @@
 /**
  * A compact, serialisable view of an episode for the page (and the worker's messages): the
- * transcript, one letter per character for who wrote it, reward and advantage. The letters are
- * a display code of the wire format; rl/ speaks of authors in full.
+ * transcript, one letter per character for who wrote it, which characters the loss covered (as
+ * rl/credit.ts decides it for the run's settings), reward and advantage. The letters are a
+ * display code of the wire format; rl/ speaks of authors in full.
  */
 import type { Author, EndReason } from '../env/episode';
 import type { Sum } from '../env/sums';
 import type { StageRecord } from '../pipeline/run';
+import type { RunConfig } from '../pipeline/stages';
+import { lossMaskFor, trainedOn, type LossMask } from '../rl/credit';
 import type { StageView } from './messages';
 
 /** p = prompt, m = model, e = environment. */
@@ -17,6 +20,8 @@ export interface EpisodeView {
   text: string;
   /** One AuthorCode per character of `text`. */
   authors: string;
+  /** Per character of `text`: '1' where the loss covered it, else '0'. */
+  trained: string;
   reward: number;
   advantage: number;
   /** The calculator lied in this episode. */
@@ -37,12 +42,19 @@ export interface EpisodeLike {
   reason: EndReason;
 }
 
-export function toView(e: EpisodeLike, advantage: number): EpisodeView {
-  return { sum: e.sum, text: e.text, authors: codes(e.authors), reward: e.reward, advantage, lied: e.result?.lied ?? false, reason: e.reason };
+/** '1' per character the loss covers under `mask` (character 0, `^`, is never predicted). */
+export const trainedFlags = (authors: readonly Author[], mask: LossMask): string => authors.map((a, i) => (i > 0 && trainedOn(a, mask) ? '1' : '0')).join('');
+
+export function toView(e: EpisodeLike, advantage: number, mask: LossMask): EpisodeView {
+  return {
+    sum: e.sum, text: e.text, authors: codes(e.authors), trained: trainedFlags(e.authors, mask),
+    reward: e.reward, advantage, lied: e.result?.lied ?? false, reason: e.reason,
+  };
 }
 
-/** A stage's record for the page: a GRPO step's episodes as views, the rest as it is. */
-export function stageView(r: StageRecord): StageView {
+/** A stage's record for the page: a GRPO step's episodes as views (trained as `config` says), the rest as it is. */
+export function stageView(r: StageRecord, config: Pick<RunConfig, 'masking'>): StageView {
   if (r.stage !== 'grpo') return r;
-  return { stage: 'grpo', record: { ...r.record, episodes: r.record.episodes.map((e) => toView(e, e.advantage)) } };
+  const mask = lossMaskFor(config.masking);
+  return { stage: 'grpo', record: { ...r.record, episodes: r.record.episodes.map((e) => toView(e, e.advantage, mask)) } };
 }

@@ -6,13 +6,12 @@
  */
 import type { SupervisedRecord } from '../agent/stage';
 import type { RunSummary } from '../rl/summary';
-import type { StepRecord as GrpoRecord } from '../rl/trainer';
+import type { GrpoRecord } from '../rl/grpo';
 import type { EpisodeView } from './episode-view';
 import type { StageRecord } from '../pipeline/run';
 import type { RunConfig, Stage } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
-export { ADVANTAGES, PLATE_SETTINGS, STARTS, stagesFrom, TEMPERATURES } from '../pipeline/stages';
 export type { Advantage, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
 export type { BackendName, RunSummary, SupervisedRecord };
 
@@ -20,10 +19,10 @@ export type { BackendName, RunSummary, SupervisedRecord };
  * A GRPO step as it crosses to the page: its figures, and its episodes as compact views (one
  * letter per character for who wrote it) instead of the trainer's full records.
  */
-export type StepRecord = Omit<GrpoRecord, 'episodes'> & { episodes: EpisodeView[] };
+export type GrpoStepView = Omit<GrpoRecord, 'episodes'> & { episodes: EpisodeView[] };
 
 /** A record of any stage as it crosses to the page. */
-export type StageView = { stage: 'grpo'; record: StepRecord } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;
+export type StageView = { stage: 'grpo'; record: GrpoStepView } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;
 
 /**
  * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it
@@ -99,11 +98,13 @@ export type WorkerEvent =
     }
   /**
    * A run begins with `stages`. `from`: the run whose fine-tuned agent it starts GRPO from (its
-   * earlier stages are that run's), or null.
+   * earlier stages are that run's), or null. paused: a pause travelled with the start, so the
+   * run pauses after its first record.
    */
-  | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null }
-  | ({ type: 'step'; runId: number; memory: WorkerMemory } & StageView)
-  /** New GRPO settings for a run that has not reached GRPO yet. */
+  | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null; paused: boolean }
+  /** One record; config: the settings its stage was built with, which are what trained it. */
+  | ({ type: 'step'; runId: number; config: RunConfig; memory: WorkerMemory } & StageView)
+  /** New GRPO settings for a run that has not built its GRPO stage yet (taken at a step boundary). */
   | { type: 'configured'; runId: number; config: RunConfig }
   | { type: 'paused'; runId: number; stage: Stage; step: number }
   | { type: 'resumed'; runId: number; stage: Stage; step: number }

@@ -19,6 +19,9 @@ export interface CreditConfig extends AdvantageOptions {
   episodesPerSum: number;
 }
 
+/** The page's observation-masking switch as a loss mask: on covers the model's characters, off the calculator's too. */
+export const lossMaskFor = (masking: boolean): LossMask => (masking ? 'model' : 'model+env');
+
 /** Whether the loss covers a character written by `author` (padding never). */
 export function trainedOn(author: Author | undefined, mask: LossMask): boolean {
   switch (author) {

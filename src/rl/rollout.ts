@@ -14,7 +14,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Calculator } from '../env/calculator';
-import { Episode, PROMPT_LENGTH, promptFor, type Author, type EndReason } from '../env/episode';
+import { Episode, promptFor, type Author, type EndReason } from '../env/episode';
 import type { Sum } from '../env/sums';
 import type { Rng } from '../lib/rng';
 import type { CharModel, KvCache } from '../model/gpt';
@@ -44,8 +44,6 @@ export interface EpisodeRecord {
   text: string;
   /** Who wrote each character of `text`. */
   authors: Author[];
-  /** Log-probability (at the sampling temperature) of each character the model wrote; 0 elsewhere. */
-  logp: number[];
   result: { value: number; lied: boolean } | null;
   answer: string;
   reward: number;
@@ -78,7 +76,7 @@ export async function rolloutRows(model: Policy, rows: readonly RolloutRow[], op
   let probs: tf.Tensor2D | undefined;
   let cache: KvCache | undefined;
   try {
-    let chunk = rows.map((r) => encode(promptFor(r.sum))); // [B][T]: the positions to feed next
+    let chunk = batch.texts.map((t) => encode(t)); // [B][T]: the positions to feed next (the prompts' common length)
     let start = 0;
     for (;;) {
       const T = chunk[0]!.length;
@@ -110,18 +108,24 @@ export async function rolloutRows(model: Policy, rows: readonly RolloutRow[], op
 /** The rows' transcripts as they grow, and who wrote what. */
 class Transcripts {
   private readonly episodes: Episode[];
-  private readonly texts: string[];
+  readonly texts: string[];
   private readonly authors: Author[][];
-  private readonly logps: number[][];
-  /** Characters the environment still has to append, per row. */
+  /**
+   * Characters the harness still has to write, per row, and who wrote them: the rest of a
+   * prompt longer than the batch's shortest (operands need not have two digits), or the
+   * calculator's result.
+   */
   private readonly owed: string[];
+  private readonly owedBy: Author[];
 
   constructor(private readonly rows: readonly RolloutRow[]) {
+    const prompts = rows.map((r) => promptFor(r.sum));
+    const common = Math.min(...prompts.map((p) => p.length));
     this.episodes = rows.map((r) => new Episode(r.sum, r.calculator));
-    this.texts = rows.map((r) => promptFor(r.sum));
-    this.authors = rows.map(() => Array<Author>(PROMPT_LENGTH).fill('prompt'));
-    this.logps = rows.map(() => Array<number>(PROMPT_LENGTH).fill(0));
-    this.owed = rows.map(() => '');
+    this.texts = prompts.map((p) => p.slice(0, common));
+    this.authors = rows.map(() => Array<Author>(common).fill('prompt'));
+    this.owed = prompts.map((p) => p.slice(common));
+    this.owedBy = rows.map(() => 'prompt');
   }
 
   /** Some row's next character is the model's to write. */
@@ -144,21 +148,19 @@ class Transcripts {
       const ep = this.episodes[r]!;
       if (ep.done && this.owed[r] === '') return PAD_ID;
       let ch: string;
-      let lp = 0;
       if (this.owed[r] !== '') {
         ch = this.owed[r]![0]!;
         this.owed[r] = this.owed[r]!.slice(1);
-        this.authors[r]!.push('env');
+        this.authors[r]!.push(this.owedBy[r]!);
       } else {
         if (!p) throw new Error('rollout: a row needs the model at a position decided without it');
         const id = row.greedy ? argmax(p, r * V, V) : sample(p, r * V, V, rng!);
         ch = VOCAB[id]!;
-        lp = Math.log(p[r * V + id]!);
         this.authors[r]!.push('model');
         this.owed[r] = ep.feed(ch);
+        this.owedBy[r] = 'env';
       }
       this.texts[r] += ch;
-      this.logps[r]!.push(lp);
       return ch === PAD ? PAD_ID : encode(ch)[0]!;
     });
   }
@@ -172,7 +174,6 @@ class Transcripts {
       sum: ep.sum,
       text: this.texts[r]!,
       authors: this.authors[r]!,
-      logp: this.logps[r]!,
       result: ep.result,
       answer: ep.answer,
       reward: ep.reward,

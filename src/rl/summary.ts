@@ -1,5 +1,5 @@
 /** The plate's readouts of a run: held-out success at start and end, mean reward early and late. */
-import type { StepRecord } from './trainer';
+import type { GrpoRecord } from './grpo';
 
 export interface RunSummary {
   heldOutStart: number;
@@ -12,7 +12,7 @@ export interface RunSummary {
 
 export const READOUT_WINDOW = 5;
 
-export function summarise(records: readonly Pick<StepRecord, 'heldOut' | 'meanReward'>[], seconds: number): RunSummary {
+export function summarise(records: readonly Pick<GrpoRecord, 'heldOut' | 'meanReward'>[], seconds: number): RunSummary {
   const rewards = records.flatMap((r) => (r.meanReward === null ? [] : [r.meanReward]));
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
   return {

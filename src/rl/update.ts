@@ -9,14 +9,15 @@ import type { CharModel } from '../model/gpt';
 import { shiftTokens, targetLogProbs } from '../model/logprobs';
 import { variableGrads } from '../model/gradients';
 import { NonFiniteLossError } from '../model/non-finite';
-import { disposeBatch, lengthBuckets, makeTokenBatch } from '../model/supervised';
+import { disposeBatch, makeTokenBatches } from '../model/supervised';
 import { trainedCount, trainedOn } from './credit';
 import { clippedLoss, type PolicyBatch } from './loss';
 
 export { NonFiniteLossError };
 
 export interface UpdateResult {
-  update: { loss: number; clipFraction: number };
+  /** trainedChars: the characters the loss covered, the mean's denominator (every episode's, zero advantage or not). */
+  update: { loss: number; clipFraction: number; trainedChars: number };
   /** Milliseconds: the frozen log-probs (0 with one update per batch) and the gradient steps. */
   timings: { logprobs: number; gradient: number };
 }
@@ -46,10 +47,9 @@ export async function policyUpdate(
   // Rows padded to one length, or to two when that pays (see lengthBuckets); each bucket's
   // loss is a sum over its characters divided by all of them, so the buckets' losses add up.
   const rows = kept.map((i) => episodes[i]!);
-  const buckets = lengthBuckets(rows.map((e) => e.text.length)).map((group) => {
-    const batch = makeTokenBatch(group.map((k) => rows[k]!.text), (r, j) => (trained(rows[group[r]!]!, j) ? 1 : 0));
+  const buckets = makeTokenBatches(rows.map((e) => e.text), (r, j) => (trained(rows[r]!, j) ? 1 : 0)).map((batch) => {
     const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(group.map((k) => advantages[kept[k]!]!)), trainedChars };
+    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(batch.rows.map((k) => advantages[kept[k]!]!)), trainedChars };
     return { batch, inputs, policy };
   });
   const tl = now();
@@ -87,5 +87,5 @@ export async function policyUpdate(
       disposeBatch(b.batch);
     }
   }
-  return { update: { loss, clipFraction }, timings: { logprobs: tg - tl, gradient: now() - tg } };
+  return { update: { loss, clipFraction, trainedChars }, timings: { logprobs: tg - tl, gradient: now() - tg } };
 }

@@ -1,5 +1,5 @@
 /**
- * The one container that talks to the trainer: it owns the worker hook, keeps the reader's
+ * The one container that talks to the worker: it owns the worker hook, keeps the reader's
  * settings, turns the controls into commands, queues an autorun (or a setting changed while
  * loading) until the worker is ready, and pauses while the figure is out of sight. Options that
  * change after mount (the element's attributes, the component's props) act as the matching
@@ -10,7 +10,7 @@ import { GRPO } from '../config';
 import type { RunConfig } from '../protocol/messages';
 import type { PlateText } from '../plate/types';
 import type { PlateAssets } from './assets';
-import { useTrainer } from '../trainer/useTrainer';
+import { useTrainingWorker } from '../client/useTrainingWorker';
 import type { Settings } from './figure/Controls';
 import { Figure } from './figure/Figure';
 import { useReferenceRuns } from './figure/reference';
@@ -28,7 +28,7 @@ interface Props {
 }
 
 export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Props) {
-  const trainer = useTrainer({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend, workerUrl: options.workerUrl });
+  const worker = useTrainingWorker({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend, workerUrl: options.workerUrl });
   const reference = useReferenceRuns(assets.referenceRuns);
   const [settings, setSettings] = useState<Settings>(() => settingsOf(options));
   /** Runs up to this id were cleared by Reset and are no longer drawn. */
@@ -36,7 +36,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
   /** A run asked for while the worker was loading, sent once it is ready. */
   const queued = useRef(options.autorun ?? false);
   const box = useRef<HTMLDivElement>(null);
-  const { status, run, start, configure, pause, resume, reset } = trainer;
+  const { status, run, start, configure, pause, resume, reset } = worker;
   const configOf = (s: Settings): RunConfig => ({ ...s, seed: options.seed ?? 1, steps: options.steps ?? GRPO.steps });
 
   useEffect(() => {
@@ -69,19 +69,19 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
   });
 
   const onReset = useCallback(() => {
-    const ids = [trainer.run?.runId ?? 0, ...trainer.previous.map((r) => r.runId)];
+    const ids = [worker.run?.runId ?? 0, ...worker.previous.map((r) => r.runId)];
     setClearedUpTo(Math.max(...ids));
     reset();
-  }, [trainer.run, trainer.previous, reset]);
+  }, [worker.run, worker.previous, reset]);
 
   const shownRun = run && run.runId > clearedUpTo ? run : null;
   return (
     <div ref={box} className="live-figure">
       <Figure
         plate={plate}
-        trainer={trainer}
+        worker={worker}
         run={shownRun}
-        previous={trainer.previous.filter((r) => r.runId > clearedUpTo)}
+        previous={worker.previous.filter((r) => r.runId > clearedUpTo)}
         settings={settings}
         totalSteps={GRPO.steps}
         reference={reference}
@@ -91,7 +91,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
         onPause={pause}
         onReset={onReset}
         onSettings={onSettings}
-        onRestart={trainer.restartWorker}
+        onRestart={worker.restartWorker}
         reproduceUrl={reproduceUrl}
       />
     </div>

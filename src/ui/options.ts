@@ -13,7 +13,8 @@
  */
 import { GRPO } from '../config';
 import { BACKENDS, type BackendName } from '../protocol/backends';
-import { ADVANTAGES, STARTS, TEMPERATURES, type Advantage, type StartFrom, type Temperature } from '../protocol/messages';
+import type { Advantage, StartFrom, Temperature } from '../protocol/messages';
+import { ADVANTAGES, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 export interface PlateOptions {
   /** URL pattern for cross-references, `{ref}` replaced by e.g. "XIX.5"; plain text without one. */

@@ -4,11 +4,11 @@
  * Returns why it paused, so the figure can say so.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { TrainerStatus } from './figure/types';
+import type { WorkerStatus } from './figure/types';
 
 interface Args {
   target: RefObject<Element | null>;
-  status: TrainerStatus;
+  status: WorkerStatus;
   pause: () => void;
   resume: () => void;
 }

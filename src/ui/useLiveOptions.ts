@@ -2,11 +2,11 @@
  * Options that change after the plate mounted — an element's attribute, a component's prop — act
  * as the matching control would: the start or a GRPO setting as if the reader had changed it,
  * autorun turned on as if Run were pressed. A change of the backend, of the plate's files or of
- * the worker's script needs a new worker (useTrainer starts one when they change): a note says
+ * the worker's script needs a new worker (useTrainingWorker starts one when they change): a note says
  * so, and the reader's settings stay as they are.
  */
 import { useEffect, useRef, useState } from 'react';
-import { PLATE_SETTINGS } from '../protocol/messages';
+import { PLATE_SETTINGS } from '../pipeline/stages';
 import type { Settings } from './figure/Controls';
 import type { PlateOptions } from './options';
 

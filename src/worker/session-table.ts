@@ -12,7 +12,8 @@
  *   start c      │ queue := switch? + [start c]          (a waiting start or reset is dropped,
  *                │                                         and a pause waiting with it)
  *   configure c  │ a start waits      → its config := c   (it keeps `from` if start and seed hold)
- *                │ same start & seed, run live before GRPO → run.config := c, post configured
+ *                │ a reset waits      → queue := switch? + [reset, start c]  (afresh: the run is cleared)
+ *                │ same start & seed, run live before GRPO → run.pending := c  (applied at the next boundary)
  *                │ same start & seed, run has its agent    → queue := switch? + [start c from run]
  *                │ otherwise                               → queue := switch? + [start c]
  *   pause        │ a start waits → it starts paused; run running → pausing; else nothing
@@ -20,12 +21,20 @@
  *   reset        │ queue := switch? + [reset]
  *   lost cause   │ queue := [switch] + the other jobs     (a switch already waiting stays)
  *
- *   plan         │ not ready → wait; a job waits → take it; no live run, or paused → wait;
- *                │ run complete → finish (completion before pause); pausing after its
- *                │ first record → pause; otherwise → step
+ *   apply        │ GRPO began (hasAgent) → queue := [start pending from run]; else run.config := pending,
+ *                │ post configured: the stage not built yet is built with it
+ *
+ *   plan         │ not ready → wait; a job waits → take it; a live run has a pending config → apply it;
+ *                │ no live run, or paused → wait; run complete → finish (completion before pause);
+ *                │ pausing after its first record → pause; otherwise → step
+ *
+ * A setting never reaches a stage that is already built: the driver consults the plan only
+ * between steps, and a GRPO stage is built inside the step that posts its step 0, so a pending
+ * setting that finds hasAgent false at a boundary is still in time, and one that finds it true
+ * restarts GRPO from the run's own agent.
  */
 import type { Command, RunConfig, Stage } from '../protocol/messages';
-import { stagesFrom } from '../protocol/messages';
+import { stagesFrom } from '../pipeline/stages';
 
 export type RunStatus = 'running' | 'pausing' | 'paused' | 'done' | 'failed';
 
@@ -43,6 +52,8 @@ export interface RunSlot {
   /** The run's fine-tuned agent exists: it reached GRPO (or starts there). */
   hasAgent: boolean;
   status: RunStatus;
+  /** New settings asked for while the run computes, applied at the next step boundary. */
+  pending: RunConfig | null;
 }
 
 export type Job =
@@ -71,6 +82,8 @@ export type Input =
    */
   | { type: 'took'; reuse?: boolean }
   | { type: 'stepped'; stage: Stage; step: number; complete: boolean }
+  /** The driver, between steps, applies the run's pending settings. */
+  | { type: 'apply' }
   | { type: 'finished' }
   | { type: 'paused' }
   | { type: 'failed' };
@@ -84,6 +97,7 @@ export type Plan =
   | { type: 'wait' }
   | { type: 'take'; job: Job }
   | { type: 'step' }
+  | { type: 'apply' }
   | { type: 'finish' }
   | { type: 'pause' };
 
@@ -98,6 +112,7 @@ export function plan(s: SessionState): Plan {
   if (s.phase !== 'ready') return { type: 'wait' };
   if (s.queue.length > 0) return { type: 'take', job: s.queue[0]! };
   const run = s.run;
+  if (isLive(run) && run.pending) return { type: 'apply' };
   if (!run || run.status === 'done' || run.status === 'failed' || run.status === 'paused') return { type: 'wait' };
   if (run.complete) return { type: 'finish' };
   // A run always posts its starting point before it honours a pause.
@@ -115,7 +130,7 @@ export function reduce(s: SessionState, input: Input): { state: SessionState; ef
     case 'command':
       if (s.phase === 'new' || s.phase === 'broken') {
         const why = s.phase === 'new' ? 'before init' : 'after loading failed';
-        return { state: s, effects: [{ type: 'warn', message: `trainer worker: ${input.command.type} ${why} was ignored` }] };
+        return { state: s, effects: [{ type: 'warn', message: `training worker: ${input.command.type} ${why} was ignored` }] };
       }
       return command(s, input.command);
     case 'lost': {
@@ -126,6 +141,8 @@ export function reduce(s: SessionState, input: Input): { state: SessionState; ef
       return none(take(s, input.reuse ?? false));
     case 'stepped':
       return none(withRun(s, (r) => ({ ...r, stage: input.stage, step: input.step, posted: r.posted + 1, complete: input.complete, hasAgent: r.hasAgent || input.stage === 'grpo' })));
+    case 'apply':
+      return apply(s);
     case 'finished':
       return none(withRun(s, (r) => ({ ...r, status: 'done' })));
     case 'paused':
@@ -142,19 +159,19 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
   const run = s.run;
   switch (c.type) {
     case 'start':
-      return { state: replaceJob(s, { type: 'start', config: c.config, paused: false, from: null }), effects: [] };
+      return { state: replaceJob(s, startJob(c.config, null)), effects: [] };
     case 'configure': {
       if (waiting) {
         const from = waiting.from !== null && samePipeline(waiting.config, c.config) ? waiting.from : null;
         return { state: replaceJob(s, { ...waiting, config: c.config, from }), effects: [] };
       }
+      // The run is as good as cleared: the setting starts afresh after the reset.
+      if (s.queue.some((j) => j.type === 'reset')) return { state: { ...s, queue: [...s.queue, startJob(c.config, null)] }, effects: [] };
       if (run && samePipeline(run.config, c.config)) {
-        if (isLive(run) && !run.hasAgent) {
-          return { state: { ...s, run: { ...run, config: c.config } }, effects: [{ type: 'configured', runId: run.id, config: c.config }] };
-        }
-        if (run.hasAgent) return { state: replaceJob(s, { type: 'start', config: c.config, paused: false, from: run.id }), effects: [] };
+        if (isLive(run) && !run.hasAgent) return { state: { ...s, run: { ...run, pending: c.config } }, effects: [] };
+        if (run.hasAgent) return { state: replaceJob(s, startJob(c.config, run.id)), effects: [] };
       }
-      return { state: replaceJob(s, { type: 'start', config: c.config, paused: false, from: null }), effects: [] };
+      return { state: replaceJob(s, startJob(c.config, null)), effects: [] };
     }
     case 'pause':
       if (waiting) return { state: replaceJob(s, { ...waiting, paused: true }), effects: [] };
@@ -171,6 +188,17 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
     default:
       return c satisfies never;
   }
+}
+
+const startJob = (config: RunConfig, from: number | null): Job => ({ type: 'start', config, paused: false, from });
+
+/** Pending settings at a step boundary: in place before GRPO is built, else GRPO again from the run's agent. */
+function apply(s: SessionState): { state: SessionState; effects: Effect[] } {
+  const run = s.run;
+  if (!run?.pending) return { state: s, effects: [] };
+  const config = run.pending;
+  if (run.hasAgent) return { state: { ...s, run: { ...run, pending: null }, queue: [...s.queue, startJob(config, run.id)] }, effects: [] };
+  return { state: { ...s, run: { ...run, config, pending: null } }, effects: [{ type: 'configured', runId: run.id, config }] };
 }
 
 /** The queue with its switch (if any) first, then `job`: any other waiting job is dropped. */
@@ -191,7 +219,7 @@ function take(s: SessionState, reuse: boolean): SessionState {
       const stages = job.from !== null && reuse ? (['grpo'] as Stage[]) : stagesFrom(job.config.start);
       const run: RunSlot = {
         id, config: job.config, stages, stage: stages[0]!, step: -1, posted: 0, complete: false,
-        hasAgent: stages[0] === 'grpo', status: job.paused ? 'pausing' : 'running',
+        hasAgent: stages[0] === 'grpo', status: job.paused ? 'pausing' : 'running', pending: null,
       };
       return { ...s, queue: rest, run, lastRunId: id };
     }

@@ -14,7 +14,7 @@ import { BACKEND_LABEL } from '../protocol/backends';
 import { stageView } from '../protocol/episode-view';
 import type { BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
-import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job } from './session-table';
+import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job, type Plan } from './session-table';
 
 export interface SessionDeps {
   post(event: WorkerEvent): void;
@@ -44,7 +44,7 @@ function macrotask(): Promise<void> {
   });
 }
 
-export class TrainerSession {
+export class WorkerSession {
   private state = INITIAL;
   private readonly grpo: GrpoConfig;
   private readonly recipe: AgentRecipe;
@@ -69,13 +69,16 @@ export class TrainerSession {
 
   handle(cmd: Command): void {
     if (cmd.type !== 'init') return this.input({ type: 'command', command: cmd });
-    if (this.state.phase !== 'new') return console.warn('trainer worker: a second init was ignored; start a new worker instead');
+    if (this.state.phase !== 'new') return console.warn('training worker: a second init was ignored; start a new worker instead');
     this.input({ type: 'init' });
     void this.load(cmd).then((ok) => this.input({ type: 'loaded', ok }));
   }
 
   /** The backend failed under us (a lost GPU device): continue on the next one. */
   backendLost(cause: string): void {
+    // At once, not when the switch is taken: a step finishing on the lost device must not
+    // record itself in the run that is about to replay up to its last recorded step.
+    this.work?.abandonStep();
     this.abortStep?.(new BackendLost(cause));
     this.input({ type: 'lost', cause });
   }
@@ -118,21 +121,36 @@ export class TrainerSession {
     }
   }
 
-  /** The one loop that touches the model: asks the table what to do until it says wait. */
+  /**
+   * The one loop that touches the model: asks the table what to do until it says wait. A
+   * failure fails the run and the loop goes on, so a command that came in meanwhile is acted on.
+   */
   private async drive(): Promise<void> {
     this.driving = true;
-    try {
-      for (let p = plan(this.state); ; p = plan(this.state)) {
-        if (p.type === 'wait') break;
-        if (p.type === 'take') await this.job(p.job);
-        else if (p.type === 'step') await this.step();
-        else if (p.type === 'finish') this.finish();
-        else this.pauseRun();
+    for (let p = plan(this.state); p.type !== 'wait'; p = plan(this.state)) {
+      try {
+        await this.act(p);
+      } catch (e) {
+        this.fail('internal', `Training stopped: ${(e as Error).message}`);
       }
-    } catch (e) {
-      this.fail('internal', `Training stopped: ${(e as Error).message}`);
-    } finally {
-      this.driving = false;
+    }
+    this.driving = false;
+  }
+
+  private async act(p: Exclude<Plan, { type: 'wait' }>): Promise<void> {
+    switch (p.type) {
+      case 'take':
+        return this.job(p.job);
+      case 'step':
+        return this.step();
+      case 'apply':
+        return this.input({ type: 'apply' });
+      case 'finish':
+        return this.finish();
+      case 'pause':
+        return this.pauseRun();
+      default:
+        p satisfies never;
     }
   }
 
@@ -154,7 +172,7 @@ export class TrainerSession {
         const run = this.state.run!;
         this.dropWork();
         this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(), agent);
-        this.deps.post({ type: 'started', runId: run.id, config: run.config, stages: [...run.stages], from: agent ? job.from : null });
+        this.deps.post({ type: 'started', runId: run.id, config: run.config, stages: [...run.stages], from: agent ? job.from : null, paused: run.status === 'pausing' });
         return;
       }
       default:
@@ -191,9 +209,9 @@ export class TrainerSession {
     } finally {
       this.abortStep = null;
     }
-    const { complete, ...record } = out;
+    const { complete, config, ...record } = out;
     const { numTensors, numBytes } = tf.memory();
-    this.deps.post({ type: 'step', runId: work.id, memory: { numTensors, numBytes }, ...stageView(record) });
+    this.deps.post({ type: 'step', runId: work.id, config, memory: { numTensors, numBytes }, ...stageView(record, config) });
     this.input({ type: 'stepped', stage: record.stage, step: record.record.step, complete });
     await (this.deps.yieldToMessages ?? macrotask)();
   }

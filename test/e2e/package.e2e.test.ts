@@ -76,7 +76,7 @@ describe('the tarball', () => {
   it('packs only what a consumer needs, under 1 MB: the library, its declarations and styles, the SIMD .wasm, the files', () => {
     const files = packed.files.map((f) => f.path).sort();
     for (const f of files) expect(f, f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|dist-lib\/.+)$/);
-    for (const f of ['dist-lib/multi-turn-rl-plate.js', 'dist-lib/multi-turn-rl-plate.d.ts', 'dist-lib/trainer.worker.js', 'dist-lib/style.css', 'CHANGELOG.md']) expect(files).toContain(f);
+    for (const f of ['dist-lib/multi-turn-rl-plate.js', 'dist-lib/multi-turn-rl-plate.d.ts', 'dist-lib/training.worker.js', 'dist-lib/style.css', 'CHANGELOG.md']) expect(files).toContain(f);
     // dist-lib/assets/ is a complete asset-base: public/'s layout, and the one .wasm the worker loads.
     const assets = files.filter((f) => f.startsWith('dist-lib/assets/')).map((f) => f.slice('dist-lib/assets/'.length));
     expect(assets).toEqual([
@@ -93,7 +93,7 @@ describe('the tarball', () => {
   it('ships the worker as its own module, started by the literal that Vite and webpack recognise, and tfjs by name', () => {
     const lib = join(apps.vite, 'node_modules/multi-turn-rl-plate/dist-lib');
     const main = readFileSync(join(lib, 'multi-turn-rl-plate.js'), 'utf8');
-    expect(main).toMatch(/new Worker\(new URL\("\.\/trainer\.worker\.js",import\.meta\.url\),\{type:"module"/);
+    expect(main).toMatch(/new Worker\(new URL\("\.\/training\.worker\.js",import\.meta\.url\),\{type:"module"/);
     for (const file of readdirSync(lib).filter((f) => f.endsWith('.js'))) {
       const code = readFileSync(join(lib, file), 'utf8');
       // tfjs and d3 stay imports for the consumer's bundler to resolve and split, never copies.
@@ -102,7 +102,7 @@ describe('the tarball', () => {
       // A production build whoever packs it (vitest runs npm pack with NODE_ENV=test).
       expect(code, file).not.toContain('react/jsx-dev-runtime');
     }
-    const worker = readFileSync(join(lib, 'trainer.worker.js'), 'utf8');
+    const worker = readFileSync(join(lib, 'training.worker.js'), 'utf8');
     for (const b of ['wasm', 'webgl', 'webgpu']) expect(worker).toContain(`import("@tensorflow/tfjs-backend-${b}")`);
   });
 });
@@ -119,7 +119,7 @@ describe('in a fresh Vite react-ts app', () => {
     const { dir } = timed('vite build', () => buildApp('vite', apps.vite));
     const assets = readdirSync(join(dir, 'assets'));
     const hashed = (re: RegExp) => assets.filter((f) => re.test(f));
-    expect(hashed(/^trainer\.worker-[\w-]+\.js$/)).toHaveLength(1);
+    expect(hashed(/^training\.worker-[\w-]+\.js$/)).toHaveLength(1);
     expect(hashed(/^tfjs-backend-wasm-simd-[\w-]+\.wasm$/)).toHaveLength(1);
     expect(hashed(/\.wasm$/), 'only the SIMD .wasm is emitted').toHaveLength(1);
     expect(hashed(/^weights-[\w-]+\.bin$/)).toHaveLength(2);

@@ -12,7 +12,8 @@ beforeAll(useWasm);
 
 /** A perfect agent: calls the calculator on the prompt's operands, then copies the result. */
 const copier = scriptedPolicy((_, text) => {
-  const m = /^\^(\d+)\+(\d+)=(.*)$/.exec(text)!;
+  const m = /^\^(\d+)\+(\d+)=(.*)$/.exec(text);
+  if (!m) return '.'; // the row is still being fed its prompt: this prediction is never read
   const after = m[3]!;
   const call = `B${m[1]}+${m[2]}|`;
   if (after.length < call.length) return call[after.length]!;
@@ -32,8 +33,14 @@ describe('rollouts', () => {
     expect(who(eps[1]!.authors)).toBe('pppppppmmmmmmmeeeemmmm');
     expect(eps.map((e) => e.reward)).toEqual([1, 1]);
     expect(eps.map((e) => e.reason)).toEqual(['answered', 'answered']);
-    // Sure choices: log-probs ≈ 0 at the model's characters, exactly 0 elsewhere.
-    eps[0]!.logp.forEach((lp, i) => (eps[0]!.authors[i] === 'model' ? expect(lp).toBeCloseTo(0, 5) : expect(lp).toBe(0)));
+  });
+
+  it('in one batch, with prompts of different lengths, credit each character to who wrote it', async () => {
+    const sums = [{ a: 5, b: 7 }, { a: 23, b: 45 }, { a: 123, b: 45 }];
+    const eps = await rollout(copier, sums, { calculator: reliableCalculator, temperature: 1, greedy: true });
+    expect(eps.map((e) => e.text)).toEqual(['^5+7=B5+7|12|12|', '^23+45=B23+45|68|68|', '^123+45=B123+45|168|168|']);
+    expect(eps.map((e) => who(e.authors))).toEqual(['pppppmmmmmeeemmm', 'pppppppmmmmmmmeeemmm', 'ppppppppmmmmmmmmeeeemmmm']);
+    expect(eps.map((e) => e.reward)).toEqual([1, 1, 1]);
   });
 
   it('with a faulty calculator show the lie, and the agent that copies it earns 0', async () => {

@@ -5,8 +5,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { PLATE_SETTINGS } from '../../src/protocol/messages';
-import { INITIAL_STATE } from '../../src/trainer/trainer-state';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { INITIAL_STATE } from '../../src/client/worker-state';
 import * as element from '../../src/ui/element';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 import * as lib from '../../src/ui/lib';
@@ -47,7 +47,7 @@ describe('props, checked on the main thread', () => {
 
 describe('the link that sets a configuration up again', () => {
   const PROPS: FigureProps = {
-    plate: PLATE, trainer: { ...INITIAL_STATE, status: 'done', loading: null }, run: run(1, true, 3), previous: [],
+    plate: PLATE, worker: { ...INITIAL_STATE, status: 'done', loading: null }, run: run(1, true, 3), previous: [],
     settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
     onRun: noop, onPause: noop, onReset: noop, onSettings: noop, onRestart: noop,
   };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { chartLabel } from '../../src/ui/figure/LineChart';
 import { configLabel, dashOf, earlierRuns, markers, platePhrase, plateRows, points, readout, readoutText, seriesOf, yourRun } from '../../src/ui/figure/model';
-import { PLATE_SETTINGS } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
 import { authorRuns } from '../../src/ui/figure/Transcript';
 import { record, run } from './fixtures';
@@ -107,12 +107,13 @@ describe('reference runs', () => {
 });
 
 describe('transcripts', () => {
-  it('split into runs of one author each', () => {
-    expect(authorRuns('^1+2=B1+2|3|3|', 'pppppmmmmmeemm')).toEqual([
-      { author: 'p', text: '^1+2=' },
-      { author: 'm', text: 'B1+2|' },
-      { author: 'e', text: '3|' },
-      { author: 'm', text: '3|' },
+  it('split into runs of one author each, and of characters the loss covered or not', () => {
+    expect(authorRuns('^1+2=B1+2|3|3|', 'pppppmmmmmeemm', '00000111110011')).toEqual([
+      { author: 'p', trained: false, text: '^1+2=' },
+      { author: 'm', trained: true, text: 'B1+2|' },
+      { author: 'e', trained: false, text: '3|' },
+      { author: 'm', trained: true, text: '3|' },
     ]);
+    expect(authorRuns('^1+2=B1+2|3|3|', 'pppppmmmmmeemm', '00000111111111')[2]).toEqual({ author: 'e', trained: true, text: '3|' });
   });
 });

@@ -3,24 +3,24 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { PLATE_SETTINGS } from '../../src/protocol/messages';
-import { INITIAL_STATE, type TrainerState } from '../../src/trainer/trainer-state';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { INITIAL_STATE, type WorkerState } from '../../src/client/worker-state';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 import { run } from './fixtures';
 
 const noop = () => {};
 const PROPS: FigureProps = {
-  plate: PLATE, trainer: { ...INITIAL_STATE, status: 'ready', loading: null }, run: null, previous: [],
+  plate: PLATE, worker: { ...INITIAL_STATE, status: 'ready', loading: null }, run: null, previous: [],
   settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
   onRun: noop, onPause: noop, onReset: noop, onSettings: noop, onRestart: noop,
 };
-type Over = Partial<Omit<FigureProps, 'trainer'>> & { trainer?: Partial<TrainerState> };
+type Over = Partial<Omit<FigureProps, 'worker'>> & { worker?: Partial<WorkerState> };
 const render = (over: Over) =>
-  renderToStaticMarkup(createElement(Figure, { ...PROPS, ...over, trainer: { ...PROPS.trainer, ...over.trainer } }));
+  renderToStaticMarkup(createElement(Figure, { ...PROPS, ...over, worker: { ...PROPS.worker, ...over.worker } }));
 
 describe('the figure', () => {
   it('before any run: charts say “no data yet”, the button says Run, the switch is labelled', () => {
-    const html = render({ trainer: { status: 'loading' } });
+    const html = render({ worker: { status: 'loading' } });
     expect(html).toContain('role="img" aria-label="Held-out success, no data yet"');
     expect(html).toContain('role="img" aria-label="Mean reward, no data yet"');
     expect(html).toMatch(/<button type="button" class="run" aria-disabled="true">.*Run<\/button>/);
@@ -29,7 +29,7 @@ describe('the figure', () => {
   });
 
   it('while a run goes: a Pause button, labels with the latest step, readouts filled', () => {
-    const html = render({ trainer: { status: 'running', stepsPerSecond: 1.5 }, run: run(1, false, 12) });
+    const html = render({ worker: { status: 'running', stepsPerSecond: 1.5 }, run: run(1, false, 12) });
     expect(html).toMatch(/class="run" aria-disabled="false">.*Pause<\/button>/);
     expect(html).toContain('aria-label="Held-out success, step 12 of 40: 80%"');
     expect(html).toMatch(/aria-label="Mean reward, step 12 of 40: \d+%"/);
@@ -39,7 +39,7 @@ describe('the figure', () => {
   });
 
   it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
-    const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 5), previous: [run(1, false, 40)] });
+    const html = render({ worker: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 5), previous: [run(1, false, 40)] });
     // four charts (the plate's two, the two diagnostics) and the legend's swatch each
     expect(html.match(/class="series tone-reliable dash-solid dim"/g)).toHaveLength(5);
     expect(html.match(/class="series tone-faulty dash-solid"/g)).toHaveLength(5);
@@ -49,7 +49,7 @@ describe('the figure', () => {
   });
 
   it('shows one group of episodes with model and environment characters apart, and marks a lie', () => {
-    const html = render({ trainer: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 3) });
+    const html = render({ worker: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 3) });
     expect(html).toContain('group 1 of 8');
     expect(html.match(/<tr[^>]*><td><code class="transcript">/g)).toHaveLength(8);
     expect(html).toContain('<span class="by-m" data-author="m">B23+45|</span>');
@@ -67,7 +67,7 @@ describe('the figure', () => {
   });
 
   it('shows the URL notes and the worker’s error in words', () => {
-    const html = render({ trainer: { status: 'dead', error: { kind: 'worker', message: 'The training worker stopped: boom.' } }, notes: ['Ignored seed=x: expected a whole number.'] });
+    const html = render({ worker: { status: 'dead', error: { kind: 'worker', message: 'The training worker stopped: boom.' } }, notes: ['Ignored seed=x: expected a whole number.'] });
     expect(html).toContain('The training worker stopped: boom.');
     expect(html).toContain('Restart the trainer');
     expect(html).toContain('Ignored seed=x');

@@ -1,8 +1,8 @@
 // Hand-made step records and runs for the figure's tests.
-import type { StepRecord } from '../../src/protocol/messages';
+import type { GrpoStepView } from '../../src/protocol/messages';
 import type { EpisodeView } from '../../src/protocol/episode-view';
-import { PLATE_SETTINGS } from '../../src/protocol/messages';
-import type { RunView } from '../../src/trainer/trainer-state';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import type { RunView } from '../../src/client/worker-state';
 
 const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: 500 };
 
@@ -12,6 +12,7 @@ export function episode(over: Partial<EpisodeView> = {}): EpisodeView {
     sum: { a: 23, b: 45 },
     text: '^23+45=B23+45|68|68|',
     authors: 'pppppppmmmmmmmeeemmm',
+    trained: '00000001111111000111',
     reward: 1,
     advantage: 0.5,
     lied: false,
@@ -20,11 +21,11 @@ export function episode(over: Partial<EpisodeView> = {}): EpisodeView {
   };
 }
 
-export function record(step: number, heldOut: number, meanReward: number | null, episodes: EpisodeView[] = []): StepRecord {
+export function record(step: number, heldOut: number, meanReward: number | null, episodes: EpisodeView[] = []): GrpoStepView {
   return {
     step, heldOut, heldOutCorrect: Math.round(heldOut * 30), heldOutN: 30,
     meanReward, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
-    modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0, timings: TIMINGS, episodes,
+    modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0, timings: TIMINGS, episodes,
   };
 }
 

@@ -1,6 +1,7 @@
 // The session's command table, row by row: pure inputs in, state and plan out, no timers.
 import { describe, expect, it } from 'vitest';
-import { PLATE_SETTINGS, type RunConfig } from '../../src/protocol/messages';
+import { type RunConfig } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { INITIAL, plan, reduce, type Input, type PageCommand, type SessionState } from '../../src/worker/session-table';
 
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
@@ -32,7 +33,7 @@ describe('the session table', () => {
   it('warns about commands before init and after a failed load, and changes nothing', () => {
     const before = run([start()], INITIAL);
     expect(before.state).toEqual(INITIAL);
-    expect(before.effects).toEqual([{ type: 'warn', message: 'trainer worker: start before init was ignored' }]);
+    expect(before.effects).toEqual([{ type: 'warn', message: 'training worker: start before init was ignored' }]);
     const broken = run([start()], { ...INITIAL, phase: 'broken' });
     expect(broken.effects[0]).toMatchObject({ message: expect.stringMatching(/after loading failed/) });
   });
@@ -95,11 +96,31 @@ describe('the session table', () => {
     expect(r.state.queue).toEqual([{ type: 'switch', cause: 'first' }, { type: 'start', config: config(), paused: false, from: null }]);
   });
 
-  it('configures a run still before GRPO in place, and says so', () => {
-    const r = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 0), configure({ start: 'pretrained', faulty: true })]);
-    expect(r.state.queue).toEqual([]);
-    expect(r.state.run!.config.faulty).toBe(true);
-    expect(r.effects).toEqual([{ type: 'configured', runId: 1, config: config({ start: 'pretrained', faulty: true }) }]);
+  it('keeps a setting asked for before GRPO until the next step boundary, then takes it in place and says so', () => {
+    const asked = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 0), configure({ start: 'pretrained', faulty: true })]);
+    expect(asked.state.queue).toEqual([]);
+    expect(asked.state.run).toMatchObject({ config: { faulty: false }, pending: config({ start: 'pretrained', faulty: true }) });
+    expect(asked.effects).toEqual([]);
+    expect(asked.plan).toEqual({ type: 'apply' });
+    const applied = run([{ type: 'apply' }], asked.state);
+    expect(applied.state.run).toMatchObject({ config: { faulty: true }, pending: null });
+    expect(applied.effects).toEqual([{ type: 'configured', runId: 1, config: config({ start: 'pretrained', faulty: true }) }]);
+    expect(applied.plan).toEqual({ type: 'step' });
+    // A paused run takes it too: the driver is between steps.
+    const paused = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 0), cmd({ type: 'pause' }), { type: 'paused' }, configure({ start: 'pretrained', faulty: true })]);
+    expect(paused.plan).toEqual({ type: 'apply' });
+  });
+
+  it('restarts GRPO instead when the step in flight as the setting came built the GRPO stage', () => {
+    const r = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 200), configure({ start: 'pretrained', faulty: true }), stepped('grpo', 0), { type: 'apply' }]);
+    expect(r.effects).toEqual([]);
+    expect(r.state.run).toMatchObject({ id: 1, config: { faulty: false }, pending: null });
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), paused: false, from: 1 }]);
+  });
+
+  it('starts afresh when a setting changes while a reset waits: the cleared run is not reused', () => {
+    const r = run([start(), { type: 'took' }, stepped('grpo', 0), cmd({ type: 'reset' }), configure({ faulty: true })]);
+    expect(r.state.queue).toEqual([{ type: 'reset' }, { type: 'start', config: config({ faulty: true }), paused: false, from: null }]);
   });
 
   it('restarts GRPO from the run’s own agent when a setting changes in or after GRPO', () => {

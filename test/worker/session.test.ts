@@ -6,10 +6,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AGENT_RECIPE, CHECKPOINTS, GRPO, type AgentRecipe, type GrpoConfig } from '../../src/config';
-import { PLATE_SETTINGS, type BackendName, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
+import { type BackendName, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import type { BackendChoice, BackendRequest } from '../../src/worker/backend';
 import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
-import { TrainerSession } from '../../src/worker/session';
+import { WorkerSession } from '../../src/worker/session';
+import { GrpoStage } from '../../src/rl/grpo';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);
@@ -29,9 +31,9 @@ type Event<T extends WorkerEvent['type']> = Extract<WorkerEvent, { type: T }>;
 
 interface Options {
   /** Called as each event is posted, with the session: the place to send a command "now". */
-  onEvent?: (e: WorkerEvent, s: TrainerSession) => void;
+  onEvent?: (e: WorkerEvent, s: WorkerSession) => void;
   /** Called when the session asks for a backend (after a loss: `req.after` is set). */
-  onSelect?: (req: BackendRequest, s: TrainerSession) => void;
+  onSelect?: (req: BackendRequest, s: WorkerSession) => void;
   /** Changes weights.bin's floats on the way in. */
   edit?: (floats: Float32Array) => void;
   urls?: typeof CHECKPOINT_URLS;
@@ -48,7 +50,7 @@ function session(opts: Options = {}) {
     opts.edit(floats);
     return new Response(floats.buffer);
   };
-  const s: TrainerSession = new TrainerSession({
+  const s: WorkerSession = new WorkerSession({
     post: (e) => {
       events.push(e);
       opts.onEvent?.(e, s);
@@ -268,3 +270,121 @@ describe('the races of the old session', () => {
     expect(t.of('done').map((e) => e.runId)).toEqual([2]);
   });
 });
+
+// Issue 16: each of these failed on the session before it (the figure could show a setting,
+// a step or a reset that the training never had). Commands are sent from inside a step by
+// wrapping the GRPO stage's own methods: "a step is in flight" is an event, not a sleep.
+describe('what the session reports is what trained', () => {
+  /** Calls `act` once a call of GrpoStage[method] has begun, while its step is in flight. */
+  function during(method: 'initial' | 'next', when: (stage: GrpoStage) => boolean, act: () => void) {
+    const original = GrpoStage.prototype[method];
+    vi.spyOn(GrpoStage.prototype, method).mockImplementation(function (this: GrpoStage) {
+      const pending = original.call(this);
+      if (when(this)) act();
+      return pending;
+    });
+  }
+
+  /** Each GRPO step after step 0, with the configuration the session had reported for its run when it was posted. */
+  function reported(events: WorkerEvent[]): { runId: number; faulty: boolean; lies: number }[] {
+    const config = new Map<number, RunConfig>();
+    const out: { runId: number; faulty: boolean; lies: number }[] = [];
+    for (const e of events) {
+      if (e.type === 'started' || e.type === 'configured') config.set(e.runId, e.config);
+      if (e.type === 'step' && e.stage === 'grpo' && e.record.step > 0) out.push({ runId: e.runId, faulty: config.get(e.runId)!.faulty, lies: e.record.lies });
+    }
+    return out;
+  }
+
+  it('a setting changed while the first GRPO step computes trains the run that reports it', async () => {
+    // "Fine-tune" the shipped agent, so GRPO's episodes call the calculator and its lies show.
+    const t = session({ urls: { ...CHECKPOINT_URLS, pretrained: CHECKPOINT_URLS.agent } });
+    let sent = false;
+    during('initial', () => !sent, () => {
+      sent = true;
+      t.s.handle({ type: 'configure', config: config({ start: 'pretrained', steps: 3, faulty: true }) });
+    });
+    t.init();
+    t.s.handle({ type: 'start', config: config({ start: 'pretrained', steps: 3 }) });
+    await t.until((ev) => ev.some((e) => e.type === 'done'));
+    const steps = reported(t.events);
+    // A run reported as faulty met lies; one reported as reliable met none.
+    for (const runId of new Set(steps.map((s) => s.runId))) {
+      const mine = steps.filter((s) => s.runId === runId);
+      const lies = mine.reduce((n, s) => n + s.lies, 0);
+      expect({ runId, faulty: mine[0]!.faulty, lied: lies > 0 }).toEqual({ runId, faulty: mine[0]!.faulty, lied: mine[0]!.faulty });
+    }
+    // The run that ends carries the new setting.
+    expect(t.of('done').map((e) => reported(t.events).find((s) => s.runId === e.runId)!.faulty)).toEqual([true]);
+  });
+
+  it('a device lost just as a step finishes keeps that step: posted steps have no gap, and the message names what was replayed', async () => {
+    const t = session();
+    vi.spyOn(GrpoStage.prototype, 'next').mockImplementation(async function (this: GrpoStage) {
+      const record = await Reflect.apply(nextStep, this, []);
+      if (record.step === 2 && !lost) {
+        lost = true;
+        t.lose('the GPU device was lost (test)');
+      }
+      return record;
+    });
+    let lost = false;
+    t.init();
+    t.s.handle({ type: 'start', config: config({ steps: 4 }) });
+    await t.until(has('done'));
+    expect(t.steps()).toEqual(['grpo 0', 'grpo 1', 'grpo 2', 'grpo 3', 'grpo 4']);
+    expect(t.of('backend-switched')[0]!.cause).toMatch(/GRPO steps 1–1 were replayed there$/);
+  });
+
+  it('a command that arrived during a step that failed is acted on', async () => {
+    const t = session();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(GrpoStage.prototype, 'next').mockImplementation(async function (this: GrpoStage) {
+      if (this.step === 1 && !failed) {
+        failed = true;
+        t.s.handle({ type: 'start', config: config({ seed: 2 }) });
+        throw new Error('boom');
+      }
+      return Reflect.apply(nextStep, this, []);
+    });
+    let failed = false;
+    t.init();
+    t.s.handle({ type: 'start', config: config() });
+    await t.until(has('done'));
+    expect(t.of('error')).toMatchObject([{ kind: 'internal', runId: 1, message: 'Training stopped: boom' }]);
+    expect(t.of('started').map((e) => e.config.seed)).toEqual([1, 2]);
+    expect(t.of('done').map((e) => e.runId)).toEqual([2]);
+  }, 20_000);
+
+  it('a reset followed at once by a setting change starts afresh, not from the cleared run', async () => {
+    const t = session({
+      onEvent: (e, s) => {
+        if (!isStep(e, 1, 'grpo', 1)) return;
+        s.handle({ type: 'reset' });
+        s.handle({ type: 'configure', config: config({ faulty: true }) });
+      },
+    });
+    t.init();
+    t.s.handle({ type: 'start', config: config({ steps: 3 }) });
+    await t.until(has('done'));
+    expect(t.types().filter((x) => x === 'reset' || x === 'started' || x === 'done')).toEqual(['started', 'reset', 'started', 'done']);
+    expect(t.of('started')[1]).toMatchObject({ runId: 2, from: null, config: { faulty: true } });
+  });
+
+  it('a start that a pause travels with says it starts pausing', async () => {
+    const t = session({
+      onEvent: (e, s) => {
+        if (!isStep(e, 1, 'grpo', 1)) return;
+        s.handle({ type: 'configure', config: config({ steps: 3, faulty: true }) });
+        s.handle({ type: 'pause' });
+      },
+    });
+    t.init();
+    t.s.handle({ type: 'start', config: config({ steps: 3 }) });
+    await t.until(has('paused'));
+    expect(t.of('started').map((e) => e.paused)).toEqual([false, true]);
+    expect(t.of('paused')).toMatchObject([{ runId: 2, stage: 'grpo', step: 0 }]);
+  });
+});
+
+const nextStep = GrpoStage.prototype.next;

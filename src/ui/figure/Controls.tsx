@@ -6,14 +6,15 @@
  */
 import { useId } from 'react';
 import { GRPO } from '../../config';
-import { TEMPERATURES, type Advantage, type RunConfig, type StartFrom, type Temperature } from '../../protocol/messages';
-import type { TrainerStatus } from './types';
+import { type Advantage, type RunConfig, type StartFrom, type Temperature } from '../../protocol/messages';
+import { TEMPERATURES } from '../../pipeline/stages';
+import type { WorkerStatus } from './types';
 
 /** What the reader chose: everything of a run's config but its seed and length. */
 export type Settings = Omit<RunConfig, 'seed' | 'steps'>;
 
 interface Props {
-  status: TrainerStatus;
+  status: WorkerStatus;
   settings: Settings;
   /** There is a run on the charts that Reset would clear. */
   canReset: boolean;
@@ -31,7 +32,7 @@ export const START_LABEL: Record<StartFrom, string> = {
 
 const ADVANTAGE_LABEL: Record<Advantage, string> = { group: 'group-relative', raw: 'raw reward' };
 
-const RUN_LABEL: Partial<Record<TrainerStatus, string>> = { running: 'Pause', pausing: 'Pausing…', paused: 'Resume' };
+const RUN_LABEL: Partial<Record<WorkerStatus, string>> = { running: 'Pause', pausing: 'Pausing…', paused: 'Resume' };
 
 export function Controls({ status, settings, canReset, onRun, onPause, onReset, onSettings }: Props) {
   const usable = status !== 'loading' && status !== 'dead';

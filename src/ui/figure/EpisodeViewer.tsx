@@ -6,13 +6,13 @@
 import { memo, useState } from 'react';
 import { GRPO } from '../../config';
 import type { RunConfig } from '../../protocol/messages';
-import type { StepRecord } from '../../protocol/messages';
+import type { GrpoStepView } from '../../protocol/messages';
 import { AUTHOR_LABEL, Transcript } from './Transcript';
 
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
 
 interface Props {
-  record: StepRecord | null;
+  record: GrpoStepView | null;
   /** The run's configuration (null before any run: the plate's). */
   config: Pick<RunConfig, 'masking' | 'advantage'> | null;
   groupSize?: number;
@@ -75,7 +75,7 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
             {episodes.map((e, i) => (
               <tr key={i} className={e.reward > 0 ? 'rewarded' : undefined}>
                 <td>
-                  <Transcript episode={e} trainedEnv={!masking} />
+                  <Transcript episode={e} />
                   {e.lied && <span className="lie-note"> calculator lied</span>}
                   {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
                 </td>

@@ -5,9 +5,10 @@
  */
 import { useMemo } from 'react';
 import { AGENT_RECIPE } from '../../config';
-import { stagesFrom, type RunConfig, type SupervisedRecord } from '../../protocol/messages';
+import type { RunConfig, SupervisedRecord } from '../../protocol/messages';
+import { stagesFrom } from '../../pipeline/stages';
 import type { PlateText } from '../../plate/types';
-import type { TrainerState } from '../../trainer/trainer-state';
+import type { WorkerState } from '../../client/worker-state';
 import type { AutoPauseReason } from '../useAutoPause';
 import { Controls, type Settings } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
@@ -24,7 +25,7 @@ import { toneOf, type Marker, type RunView } from './types';
 
 export interface FigureProps {
   plate: PlateText;
-  trainer: TrainerState;
+  worker: WorkerState;
   /** The live run as drawn (null once Reset cleared it). */
   run: RunView | null;
   previous: readonly RunView[];
@@ -51,7 +52,7 @@ function sftMarker(plate: PlateText): Marker | undefined {
 }
 
 export function Figure(p: FigureProps) {
-  const t = p.trainer;
+  const t = p.worker;
   const steps = p.run?.config.steps ?? p.totalSteps;
   const start = p.run?.config.start ?? p.settings.start;
   const pipeline = stagesFrom(start);

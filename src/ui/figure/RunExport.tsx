@@ -4,8 +4,7 @@
  * is clicked (not on every step the figure draws).
  */
 import type { MouseEvent } from 'react';
-import type { StepRecord } from '../../protocol/messages';
-import type { RunConfig } from '../../protocol/messages';
+import type { GrpoStepView, RunConfig } from '../../protocol/messages';
 import { runCsv, runFileName, runJson } from './export';
 import type { RunView } from './types';
 
@@ -13,7 +12,7 @@ interface Props {
   run: RunView;
   backend: string | null;
   /** The step whose episodes the viewer shows (they go into the JSON). */
-  shown: StepRecord | null;
+  shown: GrpoStepView | null;
   plate: string;
   /** The host's link that sets a configuration up again; none is offered without it. */
   reproduceUrl?: (config: RunConfig) => string;

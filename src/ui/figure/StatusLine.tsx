@@ -5,10 +5,10 @@
 import { BACKEND_LABEL } from '../../protocol/backends';
 import type { Stage } from '../../protocol/messages';
 import type { AutoPauseReason } from '../useAutoPause';
-import type { BackendInfo, BackendSwitch, ReadyInfo, TrainerStatus } from './types';
+import type { BackendInfo, BackendSwitch, ReadyInfo, WorkerStatus } from './types';
 
 interface Props {
-  status: TrainerStatus;
+  status: WorkerStatus;
   loadingMessage?: string;
   ready: ReadyInfo | null;
   backend: BackendInfo | null;
@@ -24,7 +24,7 @@ interface Props {
   onRestart: () => void;
 }
 
-const WORD: Record<TrainerStatus, string> = {
+const WORD: Record<WorkerStatus, string> = {
   loading: 'Loading',
   ready: 'Ready',
   running: 'Training',

@@ -5,7 +5,7 @@ import { demonstrationFor } from '../../env/episode';
 import { SPLIT } from '../../env/sums';
 import { worksheetRow } from '../../env/worksheets';
 import { createRng } from '../../lib/rng';
-import { codes } from '../../protocol/episode-view';
+import { codes, trainedFlags } from '../../protocol/episode-view';
 import { Transcript } from './Transcript';
 
 const DEMOS = SPLIT.demonstrations.slice(0, AGENT_RECIPE.sft.demonstrations).map(demonstrationFor);
@@ -26,7 +26,7 @@ export const TaughtData = memo(function TaughtData() {
       <ul className="taught-demos" aria-label="The 30 demonstrations">
         {DEMOS.map((d) => (
           <li key={d.text}>
-            <Transcript episode={{ text: d.text, authors: codes(d.authors), lied: false }} />
+            <Transcript episode={{ text: d.text, authors: codes(d.authors), trained: trainedFlags(d.authors, 'model'), lied: false }} />
           </li>
         ))}
       </ul>

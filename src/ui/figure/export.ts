@@ -3,13 +3,13 @@
  * the curves as CSV, and a link that reproduces the run's configuration. Pure functions; the
  * figure turns them into downloads.
  */
-import type { RunConfig, StepRecord } from '../../protocol/messages';
+import type { RunConfig, GrpoStepView } from '../../protocol/messages';
 import type { RunView } from './types';
 
 export const EXPORT_FORMAT = 'multi-turn-rl-run/1';
 
 /** The run as JSON: configuration, each stage's records (GRPO without episodes), the episodes of `shown`. */
-export function runJson(run: RunView, meta: { plate: string; backend: string | null; shown: StepRecord | null }): string {
+export function runJson(run: RunView, meta: { plate: string; backend: string | null; shown: GrpoStepView | null }): string {
   const grpo = run.steps.map(({ episodes: _, ...figures }) => figures);
   return JSON.stringify(
     {

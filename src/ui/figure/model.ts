@@ -6,7 +6,7 @@ import type { ChartId, StatedNumber } from '../../plate/types';
 import type { RunConfig, Stage } from '../../protocol/messages';
 import { mean } from 'd3';
 import { READOUT_WINDOW } from '../../rl/summary';
-import type { StepRecord } from '../../protocol/messages';
+import type { GrpoStepView } from '../../protocol/messages';
 import { pct } from '../format';
 import { toneOf, type Dash, type Marker, type RunView, type Series } from './types';
 
@@ -26,7 +26,7 @@ export function position(run: RunView): { stage: Stage; step: number; steps: num
 export type GrpoChart = ChartId | 'copy' | 'malformed';
 
 /** Held-out from step 0; the rest from step 1 (step 0 samples nothing). */
-export function points(steps: readonly StepRecord[], chart: GrpoChart): [number, number][] {
+export function points(steps: readonly GrpoStepView[], chart: GrpoChart): [number, number][] {
   if (chart === 'heldOut') return steps.map((r) => [r.step, r.heldOut]);
   const sampled = steps.filter((r) => r.meanReward !== null);
   if (chart === 'reward') return sampled.map((r) => [r.step, r.meanReward!]);
@@ -58,7 +58,7 @@ export function seriesOf(run: RunView, chart: GrpoChart, dim: boolean): Series {
 }
 
 /** How many earlier runs stay on the GRPO charts. */
-export const MAX_EARLIER = 3;
+const MAX_EARLIER = 3;
 
 /** The earlier runs kept on the axes: the latest one of each configuration that drew a curve. */
 export function earlierRuns(current: RunView | null, previous: readonly RunView[]): RunView[] {
@@ -77,7 +77,7 @@ export interface ReadoutValues {
   span: string;
 }
 
-export function readout(steps: readonly StepRecord[], chart: GrpoChart): ReadoutValues {
+export function readout(steps: readonly GrpoStepView[], chart: GrpoChart): ReadoutValues {
   if (chart === 'heldOut') {
     const last = steps.at(-1);
     return { start: steps[0]?.heldOut ?? null, end: last?.heldOut ?? null, span: last ? `step 0 → step ${last.step}` : 'step 0 → end' };

@@ -2,7 +2,7 @@
  * What the figure needs from a trainer, as plain data: the figure's components take these as
  * props, and one container (LiveFigure) fills them from the worker hook.
  */
-export type { BackendInfo, BackendSwitch, ReadyInfo, RunView, TrainerStatus } from '../../trainer/trainer-state';
+export type { BackendInfo, BackendSwitch, ReadyInfo, RunView, WorkerStatus } from '../../client/worker-state';
 
 export type Tone = 'reliable' | 'faulty';
 export const toneOf = (faulty: boolean): Tone => (faulty ? 'faulty' : 'reliable');

@@ -10,6 +10,6 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   worker: { format: 'es' },
-  optimizeDeps: { entries: ['**/*.html', 'node_modules/multi-turn-rl-plate/dist-lib/trainer.worker.js'] },
+  optimizeDeps: { entries: ['**/*.html', 'node_modules/multi-turn-rl-plate/dist-lib/training.worker.js'] },
   build: { rolldownOptions: { input: { main: 'index.html', elements: 'elements.html' } } },
 });

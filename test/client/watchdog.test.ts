@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Watchdog } from '../../src/trainer/watchdog';
+import { Watchdog } from '../../src/client/watchdog';
 
 const opts = { minSilenceMs: 4000, factor: 5, startupMs: 30_000 };
 

@@ -1,7 +1,7 @@
 /**
  * The GRPO trainer over whole episodes: sample 8 sums × 8 episodes, score the outcomes, give
  * each episode its group-relative advantage, push up (or down) every character the model wrote,
- * evaluate greedily on the held-out sums. One StepRecord per step; the caller decides what to do
+ * evaluate greedily on the held-out sums. One GrpoRecord per step; the caller decides what to do
  * with it (print it, post it to the page, test it). No global state: everything lives here.
  *
  * The evaluation after an update and the next step's sampling use the same weights, so they run
@@ -25,7 +25,7 @@ import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { policyUpdate } from './update';
 
-export interface TrainerOptions {
+export interface GrpoStageOptions {
   model: CharModel;
   config: GrpoConfig;
   faulty: boolean;
@@ -44,7 +44,7 @@ export interface PhaseTimings {
   total: number;
 }
 
-export interface StepRecord {
+export interface GrpoRecord {
   /** 0 = the starting point (evaluation only); 1..steps after each update. */
   step: number;
   heldOut: number;
@@ -59,6 +59,8 @@ export interface StepRecord {
   loss: number | null;
   modelChars: number;
   envChars: number;
+  /** Characters the loss covered this step (rl/credit.ts: the model's; with masking off the calculator's too). */
+  trainedChars: number;
   /** Calculator calls that lied this step. */
   lies: number;
   calls: number;
@@ -83,7 +85,7 @@ export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'
 
 const now = (): number => performance.now();
 
-export class GrpoTrainer {
+export class GrpoStage {
   readonly config: GrpoConfig;
   private readonly model: CharModel;
   private readonly rng: Rng;
@@ -94,10 +96,8 @@ export class GrpoTrainer {
   private stepIndex = 0;
   /** Episodes for the next step, sampled in the last evaluation's batch. */
   private ahead: EpisodeRecord[] | null = null;
-  /** The last step planned: the evaluation after it samples nothing ahead. */
-  private horizon: number;
 
-  constructor(opts: TrainerOptions) {
+  constructor(opts: GrpoStageOptions) {
     this.config = opts.config;
     this.model = opts.model;
     this.rng = createRng(opts.seed);
@@ -106,30 +106,34 @@ export class GrpoTrainer {
     this.optimizer = adam(opts.config.lr);
     this.trainSums = opts.trainSums ?? SPLIT.train;
     this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
-    this.horizon = opts.config.steps;
-    if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoTrainer: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
+    if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoStage: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
   }
 
   get step(): number {
     return this.stepIndex;
   }
 
+  /** The last step of `config.steps` is done. */
+  get finished(): boolean {
+    return this.stepIndex >= this.config.steps;
+  }
+
   /** Step 0: the held-out success of the starting policy. */
-  async initial(): Promise<StepRecord> {
+  async initial(): Promise<GrpoRecord> {
     const t0 = now();
     const ev = await this.evaluate(0);
     const ms = now() - t0;
     return {
       step: 0, heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
       meanReward: null, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
-      modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
+      modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
       timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, total: ms },
       episodes: [],
     };
   }
 
   /** One GRPO step: sample (unless sampled ahead), score, update, evaluate. */
-  async next(): Promise<StepRecord> {
+  async next(): Promise<GrpoRecord> {
     const c = this.config;
     const step = this.stepIndex + 1;
     const t0 = now();
@@ -156,7 +160,7 @@ export class GrpoTrainer {
       meanReward: all.mean, rewardStd: all.std,
       zeroSpreadGroups: zeroSpread / c.sumsPerStep,
       clipFraction: update.clipFraction, loss: update.loss,
-      modelChars: count('model'), envChars: count('env'),
+      modelChars: count('model'), envChars: count('env'), trainedChars: update.trainedChars,
       lies: episodes.filter((e) => e.result?.lied).length,
       calls: episodes.filter((e) => e.result !== null).length,
       copied: episodes.filter(copiesTool).length,
@@ -176,17 +180,10 @@ export class GrpoTrainer {
   /** The held-out evaluation after `step`, and the next step's sampling in the same batch if one is planned. */
   private async evaluate(step: number): Promise<Evaluation> {
     const held = evaluationRows(this.heldOutSums);
-    const ahead = step < this.horizon ? this.sampleRows() : [];
+    const ahead = step < this.config.steps ? this.sampleRows() : [];
     const episodes = await rolloutRows(this.model, [...held, ...ahead], { temperature: this.config.temperature, rng: this.rng });
     if (ahead.length > 0) this.ahead = episodes.slice(held.length);
     return scoreEvaluation(episodes.slice(0, held.length));
-  }
-
-  /** Runs steps 0..steps; stops early (between steps) when `shouldStop` says so. */
-  async *run(steps = this.config.steps, shouldStop: () => boolean = () => false): AsyncGenerator<StepRecord> {
-    this.horizon = steps;
-    if (this.stepIndex === 0) yield await this.initial();
-    while (this.stepIndex < steps && !shouldStop()) yield await this.next();
   }
 
   dispose(): void {

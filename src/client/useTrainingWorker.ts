@@ -6,21 +6,21 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { BackendName, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
-import { INITIAL_STATE, reduceEvents, type TrainerEvent, type TrainerState } from './trainer-state';
+import { INITIAL_STATE, reduceEvents, type ClientEvent, type WorkerState } from './worker-state';
 import { Watchdog } from './watchdog';
 
-export interface UseTrainerOptions {
+export interface UseTrainingWorkerOptions {
   /** Absolute URLs of the checkpoint folders. */
   checkpoints: CheckpointUrls;
   /** Tried first instead of the worker's own choice (the page's `?backend=`). */
   backend?: BackendName;
   /** tfjs's .wasm binaries, as the page's bundler emitted them. */
   wasm: WasmFiles;
-  /** The worker's module script, when the site builds it itself; otherwise the bundler's (createTrainerWorker). */
+  /** The worker's module script, when the site builds it itself; otherwise the bundler's (createTrainingWorker). */
   workerUrl?: string;
 }
 
-export interface TrainerActions {
+export interface WorkerCommands {
   /** A fresh run of the whole pipeline `config.start` names; a run in progress moves to `previous`. */
   start(config: RunConfig): void;
   /** The reader changed a setting: the worker redoes only what it affects. */
@@ -33,32 +33,33 @@ export interface TrainerActions {
   restartWorker(): void;
 }
 
-export type Trainer = TrainerState & TrainerActions;
+export type TrainingWorker = WorkerState & WorkerCommands;
 
 /**
  * The module worker, in the form bundlers recognise: Vite bundles it for the page, and the library
  * build leaves this literal for the consumer's Vite or webpack to bundle (scripts/lib-plugins.ts).
+ * `workerUrl`: a worker script the site built or hosts itself.
  */
-export function createTrainerWorker(workerUrl?: string): Worker {
-  if (workerUrl !== undefined) return new Worker(workerUrl, { type: 'module', name: 'trainer' });
-  return new Worker(new URL('../worker/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' });
+export function createTrainingWorker(workerUrl?: string): Worker {
+  if (workerUrl !== undefined) return new Worker(workerUrl, { type: 'module', name: 'training' });
+  return new Worker(new URL('../worker/training.worker.ts', import.meta.url), { type: 'module', name: 'training' });
 }
 
 const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
-export function useTrainer(options: UseTrainerOptions): Trainer {
+export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
   const { checkpoints, backend, wasm, workerUrl } = options;
   const { agent, pretrained } = checkpoints;
-  const [state, setState] = useState<TrainerState>(INITIAL_STATE);
+  const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
   const workerRef = useRef<Worker | null>(null);
-  const pushRef = useRef<(e: TrainerEvent) => void>(() => {});
+  const pushRef = useRef<(e: ClientEvent) => void>(() => {});
 
   useEffect(() => {
     let worker: Worker;
     try {
-      worker = createTrainerWorker(workerUrl);
+      worker = createTrainingWorker(workerUrl);
     } catch (e) {
       // A worker URL the browser refuses outright (another origin, not a URL).
       setState({ ...INITIAL_STATE, status: 'dead', loading: null, error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` } });
@@ -66,7 +67,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
     }
     workerRef.current = worker;
     setState(INITIAL_STATE);
-    let pending: TrainerEvent[] = [];
+    let pending: ClientEvent[] = [];
     let frame = 0;
     let dead = false;
     const flush = () => {
@@ -75,7 +76,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
       pending = [];
       setState((s) => reduceEvents(s, batch));
     };
-    const push = (e: TrainerEvent) => {
+    const push = (e: ClientEvent) => {
       pending.push(e);
       if (frame === 0) frame = requestAnimationFrame(flush);
     };
@@ -114,7 +115,7 @@ export function useTrainer(options: UseTrainerOptions): Trainer {
     };
   }, [agent, pretrained, backend, wasm, workerUrl, generation]);
 
-  const actions = useMemo<TrainerActions>(() => {
+  const actions = useMemo<WorkerCommands>(() => {
     const send = (cmd: Command) => workerRef.current?.postMessage(cmd);
     return {
       start: (config) => send({ type: 'start', config }),

@@ -4,7 +4,8 @@ import { GRPO, type GrpoConfig } from '../../src/config';
 import type { Author } from '../../src/env/episode';
 import { SPLIT } from '../../src/env/sums';
 import { CharModel } from '../../src/model/gpt';
-import { GrpoTrainer } from '../../src/rl/trainer';
+import { trainedCount } from '../../src/rl/credit';
+import { GrpoStage, type GrpoRecord } from '../../src/rl/grpo';
 import { NonFiniteLossError, policyUpdate } from '../../src/rl/update';
 import { TINY, useWasm } from '../tf';
 
@@ -18,23 +19,33 @@ const heldOutSums = SPLIT.heldOut.slice(0, 4);
 
 function trainer(seed = 1, faulty = false, config = SMALL) {
   const model = CharModel.create(TINY, 9);
-  return { model, trainer: new GrpoTrainer({ model, config, faulty, seed, heldOutSums }) };
+  return { model, trainer: new GrpoStage({ model, config, faulty, seed, heldOutSums }) };
 }
 
-describe('the GRPO trainer', () => {
+/** Step 0 and the next `n` steps' records. */
+async function firstSteps(t: GrpoStage, n: number): Promise<GrpoRecord[]> {
+  const out = [await t.initial()];
+  while (out.length <= n) out.push(await t.next());
+  return out;
+}
+
+describe('the GRPO stage', () => {
   it('yields step 0 (evaluation only) and then one record per step', async () => {
     const { model, trainer: t } = trainer();
     const records = [];
-    for await (const r of t.run(2)) records.push(r);
+    records.push(...(await firstSteps(t, 2)));
     expect(records.map((r) => r.step)).toEqual([0, 1, 2]);
     expect(records[0]!.meanReward).toBeNull();
     const r = records[1]!;
     expect(r.episodes).toHaveLength(8);
     expect(r.heldOutN).toBe(4);
-    expect(r.meanReward).toBeGreaterThanOrEqual(0);
-    expect(r.clipFraction).toBe(0); // one update per batch: ratio ≡ 1
-    expect(r.modelChars).toBeGreaterThan(0);
+    expect(r.meanReward).toBe(r.episodes.reduce((t, e) => t + e.reward, 0) / r.episodes.length);
     for (const e of r.episodes) expect(e.authors).toHaveLength(e.text.length);
+    // The loss is the one mean over every trained character: −Σ advantage · n_i / Σ n_i (ratio ≡ 1).
+    const n = r.episodes.map((e) => trainedCount(e.authors, 'model'));
+    expect(r.trainedChars).toBe(n.reduce((a, b) => a + b, 0));
+    expect(r.modelChars).toBe(r.trainedChars);
+    expect(r.loss).toBeCloseTo(-r.episodes.reduce((t, e, i) => t + e.advantage * n[i]!, 0) / r.trainedChars, 5);
     t.dispose();
     model.dispose();
   });
@@ -69,7 +80,7 @@ describe('the GRPO trainer', () => {
     const rewards = async (seed: number) => {
       const { model, trainer: t } = trainer(seed);
       const out: string[] = [];
-      for await (const r of t.run(2)) out.push(r.episodes.map((e) => e.text).join(','));
+      for (const r of await firstSteps(t, 2)) out.push(r.episodes.map((e) => e.text).join(','));
       t.dispose();
       model.dispose();
       return out;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PLATE_SETTINGS, type RunConfig, type Stage, type StepRecord, type SupervisedRecord, type WorkerEvent } from '../../src/protocol/messages';
-import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type TrainerEvent, type TrainerState } from '../../src/trainer/trainer-state';
+import { type RunConfig, type Stage, type GrpoStepView, type SupervisedRecord, type WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type ClientEvent, type WorkerState } from '../../src/client/worker-state';
 
-const record = (step: number, totalMs = 500): StepRecord => ({
+const record = (step: number, totalMs = 500): GrpoStepView => ({
   step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, rewardStd: null,
-  zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
+  zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
   timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: totalMs }, episodes: [],
 });
 const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): SupervisedRecord => ({
@@ -13,14 +14,14 @@ const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): Supervise
 const memory = { numTensors: 92, numBytes: 1 };
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
 const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8 };
-const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null): WorkerEvent =>
-  ({ type: 'started', runId, config: config(over), stages, from });
-const step = (runId: number, n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, stage: 'grpo', record: record(n, ms), memory });
-const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, stage, record: supervised(stage, n, ms), memory });
+const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null, paused = false): WorkerEvent =>
+  ({ type: 'started', runId, config: config(over), stages, from, paused });
+const step = (runId: number, n: number, ms?: number, over: Partial<RunConfig> = {}): WorkerEvent => ({ type: 'step', runId, config: config(over), stage: 'grpo', record: record(n, ms), memory });
+const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, config: config(), stage, record: supervised(stage, n, ms), memory });
 const done = (runId: number): WorkerEvent => ({
   type: 'done', runId, summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 }, sftHeldOut: null, agentDigest: null, stageSeconds: { grpo: 1 },
 });
-const fold = (...events: TrainerEvent[]): TrainerState => reduceEvents(INITIAL_STATE, events);
+const fold = (...events: ClientEvent[]): WorkerState => reduceEvents(INITIAL_STATE, events);
 
 describe('the trainer state', () => {
   it('appends the steps of the live run in order, a batch at a time', () => {
@@ -98,6 +99,19 @@ describe('the trainer state', () => {
     expect(reduceEvents(pausing, [step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]).status).toBe('paused');
     expect(reduceEvents(pausing, [step(1, 3), done(1)]).status).toBe('done');
     expect(reduceEvents(fold(ready), [{ type: 'pause-requested' }]).status).toBe('ready');
+  });
+
+  it('stays “pausing” when the pause travelled with a start that replaced the run, until the worker pauses it', () => {
+    const pausing = reduceEvents(fold(ready, started(1), step(1, 0)), [{ type: 'pause-requested' }]);
+    const restarted = reduceEvents(pausing, [started(2, { faulty: true }, ['grpo'], 1, true)]);
+    expect(restarted.status).toBe('pausing');
+    expect(reduceEvents(restarted, [step(2, 0), { type: 'paused', runId: 2, stage: 'grpo', step: 0 }]).status).toBe('paused');
+    expect(fold(ready, started(1)).status).toBe('running');
+  });
+
+  it('labels a run by the settings its GRPO records were trained with', () => {
+    const s = fold(ready, started(1, { start: 'pretrained' }, ['sft', 'grpo']), sup(1, 'sft', 0), step(1, 0, 500, { start: 'pretrained', faulty: true }));
+    expect(s.run!.config).toEqual(config({ start: 'pretrained', faulty: true }));
   });
 
   it('shows the backend in use and its own reason after a switch', () => {

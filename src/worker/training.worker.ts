@@ -8,17 +8,17 @@ import { isCommand } from '../protocol/guards';
 import type { WorkerEvent } from '../protocol/messages';
 import { selectBackend } from './backend';
 import { fetchCheckpoint } from './checkpoint-fetch';
-import { TrainerSession } from './session';
+import { WorkerSession } from './session';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 const post = (event: WorkerEvent) => self.postMessage(event);
 
-const session = new TrainerSession({ post, selectBackend, fetchCheckpoint: (url) => fetchCheckpoint(url) });
+const session = new WorkerSession({ post, selectBackend, fetchCheckpoint: (url) => fetchCheckpoint(url) });
 
 self.addEventListener('message', (e: MessageEvent<unknown>) => {
   if (!isCommand(e.data)) {
-    console.warn('trainer worker: ignored a malformed or unknown command', e.data);
+    console.warn('training worker: ignored a malformed or unknown command', e.data);
     return;
   }
   session.handle(e.data);

@@ -1,15 +1,15 @@
 /**
  * What the page knows about the training worker, folded by a pure reducer from the worker's
- * events and the page's own (a pause it asked for, a worker that died). useTrainer batches
+ * events and the page's own (a pause it asked for, a worker that died). useTrainingWorker batches
  * the events of one animation frame into one call. Records are appended to the live run, per
  * stage; a run that ends, is reset or is replaced moves to `previous`, so the page can draw it
  * dimmed under the next one.
  */
 import type {
-  BackendName, ErrorKind, RunConfig, RunSummary, SkippedBackend, Stage, StepRecord, SupervisedRecord, WorkerEvent, WorkerMemory,
+  BackendName, ErrorKind, RunConfig, RunSummary, SkippedBackend, Stage, GrpoStepView, SupervisedRecord, WorkerEvent, WorkerMemory,
 } from '../protocol/messages';
 
-export type TrainerStatus = 'loading' | 'ready' | 'running' | 'pausing' | 'paused' | 'done' | 'error' | 'dead';
+export type WorkerStatus = 'loading' | 'ready' | 'running' | 'pausing' | 'paused' | 'done' | 'error' | 'dead';
 
 export interface BackendInfo {
   backend: BackendName;
@@ -37,7 +37,7 @@ export interface RunView {
   pretrain: SupervisedRecord[];
   sft: SupervisedRecord[];
   /** GRPO steps, 0..steps. */
-  steps: StepRecord[];
+  steps: GrpoStepView[];
   summary?: RunSummary;
   sftHeldOut?: number | null;
   /** The weights digest of the agent this run fine-tuned. */
@@ -46,7 +46,7 @@ export interface RunView {
   end?: RunEnd;
 }
 
-export interface TrainerError {
+export interface WorkerError {
   /** 'worker': the worker itself stopped (a crash, or silence); restartWorker() makes a new one. */
   kind: ErrorKind | 'worker';
   message: string;
@@ -61,8 +61,8 @@ export interface BackendSwitch {
   step: number;
 }
 
-export interface TrainerState {
-  status: TrainerStatus;
+export interface WorkerState {
+  status: WorkerStatus;
   /** Set once the worker is ready: the first backend, how long loading took. */
   ready: ReadyInfo | null;
   /** The backend in use now and why: the first one, or the one after the latest switch. */
@@ -72,7 +72,7 @@ export interface TrainerState {
   run: RunView | null;
   /** Earlier runs with at least one record, oldest first (at most MAX_PREVIOUS). */
   previous: RunView[];
-  error: TrainerError | null;
+  error: WorkerError | null;
   lastSwitch: BackendSwitch | null;
   /** Steps per second of the current stage over its last few steps (the worker's own timings). */
   stepsPerSecond: number | null;
@@ -81,22 +81,22 @@ export interface TrainerState {
 
 /** Events the page itself adds to the worker's. */
 export type PageEvent = { type: 'pause-requested' } | { type: 'died'; message: string };
-export type TrainerEvent = WorkerEvent | PageEvent;
+export type ClientEvent = WorkerEvent | PageEvent;
 
 export const MAX_PREVIOUS = 6;
 const RATE_WINDOW = 5;
 
-export const INITIAL_STATE: TrainerState = {
+export const INITIAL_STATE: WorkerState = {
   status: 'loading', ready: null, backend: null, loading: 'Starting the training worker…', run: null, previous: [],
   error: null, lastSwitch: null, stepsPerSecond: null, memory: null,
 };
 
 /** Folds a batch of events in order. */
-export function reduceEvents(state: TrainerState, events: readonly TrainerEvent[]): TrainerState {
+export function reduceEvents(state: WorkerState, events: readonly ClientEvent[]): WorkerState {
   return events.reduce(reduce, state);
 }
 
-export function reduce(s: TrainerState, e: TrainerEvent): TrainerState {
+function reduce(s: WorkerState, e: ClientEvent): WorkerState {
   switch (e.type) {
     case 'alive':
       return s;
@@ -112,7 +112,8 @@ export function reduce(s: TrainerState, e: TrainerEvent): TrainerState {
         runId: e.runId, config: e.config, stages: e.stages, from: e.from, stage: e.stages[0]!,
         pretrain: origin?.pretrain ?? [], sft: origin?.sft ?? [], steps: [],
       };
-      return { ...retire(s, 'stopped'), status: 'running', error: null, stepsPerSecond: null, run };
+      // A pause that travelled with the start holds: the run pauses after its first record.
+      return { ...retire(s, 'stopped'), status: e.paused ? 'pausing' : 'running', error: null, stepsPerSecond: null, run };
     }
     case 'step':
       return e.runId === s.run?.runId ? withRecord(s, e) : s; // else a step of a run already replaced
@@ -146,11 +147,12 @@ export function reduce(s: TrainerState, e: TrainerEvent): TrainerState {
   }
 }
 
-function withRecord(s: TrainerState, e: Extract<WorkerEvent, { type: 'step' }>): TrainerState {
+function withRecord(s: WorkerState, e: Extract<WorkerEvent, { type: 'step' }>): WorkerState {
   const run = s.run!;
+  // A GRPO record says what trained it: the run's labels follow it, not what was last asked for.
   const next: RunView =
     e.stage === 'grpo'
-      ? { ...run, stage: e.stage, steps: [...run.steps, e.record] }
+      ? { ...run, stage: e.stage, config: e.config, steps: [...run.steps, e.record] }
       : { ...run, stage: e.stage, [e.stage]: [...run[e.stage], e.record] };
   return { ...s, run: next, memory: e.memory, stepsPerSecond: rate(next) };
 }
@@ -166,7 +168,7 @@ function rate(run: RunView): number | null {
 }
 
 /** Moves the live run (if it has records) to `previous`. */
-function retire(s: TrainerState, end: RunEnd): TrainerState {
+function retire(s: WorkerState, end: RunEnd): WorkerState {
   const r = s.run;
   if (!r || r.steps.length + r.pretrain.length + r.sft.length === 0) return { ...s, run: null };
   const previous = [...s.previous, { ...r, end: r.end ?? end }].slice(-MAX_PREVIOUS);
