@@ -6,7 +6,7 @@
 // under 1 MB, a first visit no heavier than the standalone page's JavaScript + 10% (gzipped, page
 // and worker, until a short run finishes), and no backend's code fetched unless it is tried.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,8 +29,9 @@ let pageDir: string | undefined;
 let packed: Packed;
 let apps: { vite: string; webpack: string };
 let browser: Browser;
-const sites: MeasuredSite[] = [];
-const visits: Partial<Record<'standalone' | 'vite' | 'webpack', Visit>> = {};
+type SiteName = 'standalone' | 'vite' | 'webpack';
+const sites: Partial<Record<SiteName, MeasuredSite>> = {};
+const visits: Partial<Record<SiteName, Visit>> = {};
 const seconds: Record<string, number> = {};
 const timed = <T,>(name: string, f: () => T): T => {
   const t0 = performance.now();
@@ -48,7 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all(sites.map((s) => s.close()));
+  await Promise.all(Object.values(sites).map((s) => s.close()));
   if (work) removeSite(work);
   if (pageDir) removeSite(pageDir);
   const kb = (n: number | undefined) => (n === undefined ? '—' : `${(n / 1024).toFixed(1)} KB`);
@@ -61,10 +62,10 @@ afterAll(async () => {
   );
 });
 
-async function site(dir: string): Promise<MeasuredSite> {
-  const s = await measuredSite(dir);
-  sites.push(s);
-  return s;
+/** `name`'s built app, served from a sub-path (once). */
+async function site(name: SiteName, dir: string): Promise<MeasuredSite> {
+  sites[name] ??= await measuredSite(dir);
+  return sites[name];
 }
 
 function expectClean(v: Pick<Visit, 'errors' | 'foreign'>) {
@@ -128,7 +129,7 @@ describe('in a fresh Vite react-ts app', () => {
   });
 
   it('served from a sub-path, the component trains a 2-step run, fetching WASM’s code and no other backend’s', async () => {
-    const s = await site(join(apps.vite, 'dist'));
+    const s = await site('vite', join(apps.vite, 'dist'));
     const v = await s.visit(browser, 'index.html', (p) => statusWord(p, 'Finished'));
     visits.vite = v;
     expect(await v.page.locator('h1').innerText()).toBe(PLATE.title);
@@ -141,7 +142,7 @@ describe('in a fresh Vite react-ts app', () => {
   });
 
   it('runs two plates as custom elements on one page, each with its own worker and calculator', async () => {
-    const s = sites.at(-1)!;
+    const s = await site('vite', join(apps.vite, 'dist'));
     const v = await s.visit(browser, 'elements.html', async (p) => {
       for (const id of ['#first', '#second']) await statusWord(p, 'Finished', id); // each trains while in view
     });
@@ -190,7 +191,7 @@ describe('in a fresh webpack 5 app (plain JavaScript, css-loader and style-loade
   });
 
   it('served from a sub-path, the element trains a 2-step run, fetching WASM’s code and no other backend’s', async () => {
-    const s = await site(join(apps.webpack, 'dist'));
+    const s = await site('webpack', join(apps.webpack, 'dist'));
     const v = await s.visit(browser, 'index.html', (p) => statusWord(p, 'Finished', 'plate-multi-turn-rl'));
     visits.webpack = v;
     expect(await v.page.locator('plate-multi-turn-rl h1').innerText()).toBe(PLATE.title);
@@ -201,7 +202,7 @@ describe('in a fresh webpack 5 app (plain JavaScript, css-loader and style-loade
   });
 
   it('fetches no backend’s code that is not tried: with backend="cpu", neither WASM’s code nor its binary', async () => {
-    const s = sites.at(-1)!;
+    const s = await site('webpack', join(apps.webpack, 'dist'));
     const html = readFileSync(join(apps.webpack, 'dist/index.html'), 'utf8').replace(' autorun steps="2"', ' backend="cpu"');
     writeFileSync(join(apps.webpack, 'dist/cpu.html'), html);
     const v = await s.visit(browser, 'cpu.html', (p) => statusWord(p, 'Ready', 'plate-multi-turn-rl'));
@@ -213,10 +214,32 @@ describe('in a fresh webpack 5 app (plain JavaScript, css-loader and style-loade
   });
 });
 
+describe('a site that hosts the files and the worker itself', () => {
+  it('with asset-base and worker-url, the plate loads both from where the site put them, and trains', async () => {
+    const dist = join(apps.webpack, 'dist');
+    // The README's recipe: a copy of the package's dist-lib/assets/ …
+    cpSync(join(apps.webpack, 'node_modules/multi-turn-rl-plate/dist-lib/assets'), join(dist, 'plate-files'), { recursive: true });
+    // … and an ES-module build of multi-turn-rl-plate/worker with its chunks (here, the Vite app's).
+    cpSync(join(apps.vite, 'dist/assets'), join(dist, 'own-worker'), { recursive: true });
+    const worker = readdirSync(join(dist, 'own-worker')).find((f) => /^training\.worker-[\w-]+\.js$/.test(f))!;
+    const html = readFileSync(join(dist, 'index.html'), 'utf8').replace(' autorun', ` autorun asset-base="plate-files/" worker-url="own-worker/${worker}"`);
+    writeFileSync(join(dist, 'hosted.html'), html);
+    const s = await site('webpack', dist);
+    const v = await s.visit(browser, 'hosted.html', (p) => statusWord(p, 'Finished', 'plate-multi-turn-rl'));
+    const paths = v.files.map((f) => f.path);
+    expect(paths).toContain(`own-worker/${worker}`);
+    for (const f of ['checkpoints/agent/manifest.json', 'checkpoints/agent/weights.bin', 'tfjs-backend-wasm-simd.wasm', 'reference-runs.json']) expect(paths).toContain(`plate-files/${f}`);
+    expect(paths.filter((p) => /\.(bin|wasm)$/.test(p) && !p.startsWith('plate-files/')), 'files from the bundle').toEqual([]);
+    expect(await v.page.locator('.status-note').count()).toBe(0);
+    expectClean(v);
+    await v.page.context().close();
+  });
+});
+
 describe('the budgets', () => {
   it('a first visit through the package costs at most the standalone page’s JavaScript + 10% (gzipped, until a 2-step run finishes)', async () => {
     pageDir = timed('page build', buildStandalone);
-    const s = await site(pageDir);
+    const s = await site('standalone', pageDir);
     const v = await s.visit(browser, 'index.html?steps=2&autorun=1', (p) => statusWord(p, 'Finished'));
     visits.standalone = v;
     expect(v.backends).toEqual(['wasm']);
