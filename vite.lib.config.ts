@@ -29,11 +29,12 @@ process.env.NODE_ENV = 'production';
 
 export default defineConfig({
   base: './',
+  // The library imports the files it ships (src/ui/bundled-assets.ts); public/ is not its folder.
+  publicDir: false,
   plugins: [react(), workerForTheConsumer(), tfjsForTheConsumer(resolve(import.meta.dirname, 'src/model/tfjs-setup.ts')), layout.plugin],
   build: {
     outDir: 'dist-lib',
     emptyOutDir: true,
-    copyPublicDir: false,
     cssCodeSplit: false,
     // The library's own files: the consumer's bundler decides what to inline.
     assetsInlineLimit: 0,
