@@ -47,7 +47,8 @@ export default defineConfig({
       external,
       output: {
         entryFileNames: '[name].js',
-        chunkFileNames: '[name]-[hash].js',
+        // Modules the page and the worker share (the config, the protocol's names).
+        chunkFileNames: 'shared-[hash].js',
         assetFileNames: layout.assetFileNames,
         // Smaller in the tarball (Vite's lib mode would keep the whitespace); the consumer's
         // bundler minifies again anyway.
