@@ -1,7 +1,7 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
 import { isBackendName } from './backends';
 import { WASM_FILES, type Command, type RunConfig } from './messages';
-import { ADVANTAGES, STARTS, TEMPERATURES } from '../pipeline/stages';
+import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 type Loose = Record<string, unknown>;
 const isObject = (x: unknown): x is Loose => typeof x === 'object' && x !== null;
@@ -16,6 +16,7 @@ export function isRunConfig(x: unknown): x is RunConfig {
     typeof x.masking === 'boolean' &&
     (ADVANTAGES as readonly unknown[]).includes(x.advantage) &&
     (TEMPERATURES as readonly unknown[]).includes(x.temperature) &&
+    (GRADERS as readonly unknown[]).includes(x.grader) &&
     Number.isInteger(x.seed) &&
     Number.isInteger(x.steps) &&
     (x.steps as number) >= 1

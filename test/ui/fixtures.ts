@@ -5,6 +5,7 @@ import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import type { RunView } from '../../src/client/worker-state';
 
 const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: 500 };
+const SPLIT = { sampling: 200, update: 250, evaluation: 50 };
 
 /** `^23+45=B23+45|68|68|`: prompt, model call, environment result, model answer. */
 export function episode(over: Partial<EpisodeView> = {}): EpisodeView {
@@ -24,8 +25,8 @@ export function episode(over: Partial<EpisodeView> = {}): EpisodeView {
 export function record(step: number, heldOut: number, meanReward: number | null, episodes: EpisodeView[] = []): GrpoStepView {
   return {
     step, heldOut, heldOutCorrect: Math.round(heldOut * 30), heldOutN: 30,
-    meanReward, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
-    modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0, timings: TIMINGS, episodes,
+    meanReward, trueSuccess: meanReward, rewardedByBug: 0, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
+    modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0, timings: TIMINGS, timeSplit: step === 0 ? { ...SPLIT, sampling: 0, update: 0 } : SPLIT, episodes,
   };
 }
 
