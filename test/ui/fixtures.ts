@@ -15,6 +15,7 @@ export function episode(over: Partial<EpisodeView> = {}): EpisodeView {
     authors: 'pppppppmmmmmmmeeemmm',
     trained: '00000001111111000111',
     reward: 1,
+    correct: true,
     advantage: 0.5,
     lied: false,
     reason: 'answered',
@@ -33,6 +34,6 @@ export function record(step: number, heldOut: number, meanReward: number | null,
 /** A run of `n` steps after step 0, held-out rising by one sum per 8 steps. */
 export function run(runId: number, faulty: boolean, n: number, steps = 40): RunView {
   const records = [record(0, 23 / 30, null)];
-  for (let s = 1; s <= n; s++) records.push(record(s, (23 + Math.floor(s / 8)) / 30, faulty ? 0.5 : 0.7 + s / 400, s === n ? Array.from({ length: 64 }, (_, i) => episode({ lied: faulty && i % 3 === 0, reward: i % 2, advantage: i % 2 ? 1 : -1 })) : []));
+  for (let s = 1; s <= n; s++) records.push(record(s, (23 + Math.floor(s / 8)) / 30, faulty ? 0.5 : 0.7 + s / 400, s === n ? Array.from({ length: 64 }, (_, i) => episode({ lied: faulty && i % 3 === 0, reward: i % 2, correct: i % 2 === 1, advantage: i % 2 ? 1 : -1 })) : []));
   return { runId, config: { start: 'agent', seed: 1, steps, ...PLATE_SETTINGS, faulty }, stages: ['grpo'], from: null, stage: 'grpo', pretrain: [], sft: [], steps: records };
 }
