@@ -100,13 +100,14 @@ function graderNote(s: Settings, bug: ConfigFigures | null, exact: ConfigFigures
   }
   if (!s.faulty) {
     return (
-      'The grader trusts the calculator: an answer is compared with the calculator’s output, not with the true sum. The reliable calculator never lies, so this grader pays exactly what the exact one pays' +
-      (bug && exact ? ` (our reference runs with it are the plate’s, step for step: held-out success ends at ${pct(bug.heldOutEnd)}, as with the exact grader)` : '') +
-      '. Switch on the faulty calculator to see it pay for copied lies.'
+      'The grader trusts the calculator: an answer is compared with the calculator’s output, not with the true sum. The reliable calculator never lies, but it answers the call it is given: ' +
+      'when the agent slips an operand (B23+44| for 23+45), copying the tool’s true answer to the wrong question is paid in full. The reward overstates what the agent gets right — watch it part from true success (the thin line on the reward’s chart). ' +
+      exactly +
+      measured
     );
   }
   return (
-    'The grader trusts the calculator: an answer is compared with the calculator’s output, not with the true sum, so an answer that copies one of its lies is paid in full. ' +
+    'The grader trusts the calculator: an answer is compared with the calculator’s output, not with the true sum, so an answer that copies one of its lies is paid in full, and a true answer that contradicts a lie earns nothing. ' +
     'The reward is no longer capped near the plate’s 50%: it now overstates what the agent gets right — watch it part from true success (the thin line on the reward’s chart). ' +
     exactly +
     measured
