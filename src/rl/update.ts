@@ -16,7 +16,8 @@ import { clippedLoss, type PolicyBatch } from './loss';
 export { NonFiniteLossError };
 
 export interface UpdateResult {
-  update: { loss: number; clipFraction: number };
+  /** trainedChars: the characters the loss covered, the mean's denominator (every episode's, zero advantage or not). */
+  update: { loss: number; clipFraction: number; trainedChars: number };
   /** Milliseconds: the frozen log-probs (0 with one update per batch) and the gradient steps. */
   timings: { logprobs: number; gradient: number };
 }
@@ -86,5 +87,5 @@ export async function policyUpdate(
       disposeBatch(b.batch);
     }
   }
-  return { update: { loss, clipFraction }, timings: { logprobs: tg - tl, gradient: now() - tg } };
+  return { update: { loss, clipFraction, trainedChars }, timings: { logprobs: tg - tl, gradient: now() - tg } };
 }

@@ -75,7 +75,7 @@ export const truthOf = (run: RunView): Series => ({
 });
 
 /** How many earlier runs stay on the GRPO charts. */
-export const MAX_EARLIER = 3;
+const MAX_EARLIER = 3;
 
 /** The earlier runs kept on the axes: the latest one of each configuration that drew a curve. */
 export function earlierRuns(current: RunView | null, previous: readonly RunView[]): RunView[] {
