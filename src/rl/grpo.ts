@@ -22,13 +22,13 @@
 import * as tf from '@tensorflow/tfjs';
 import type { GrpoConfig } from '../config';
 import { faultyCalculator, reliableCalculator, type Calculator } from '../env/calculator';
+import { rewardedByBug } from '../env/grader';
 import { SPLIT, type Sum } from '../env/sums';
 import { createRng, shuffled, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { groupStats } from './advantages';
 import { episodeAdvantages } from './credit';
-import { rewardedByBug } from '../env/grader';
 import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { policyUpdate } from './update';

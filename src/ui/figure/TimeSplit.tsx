@@ -53,7 +53,7 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
           </li>
         ))}
       </ul>
-      <div ref={wrap} className="chart time-chart">
+      <div ref={wrap} className="time-chart">
         <svg role="img" aria-label={label} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
           <g ref={yAxisRef} className="axis axis-y" transform={`translate(${M.left},0)`} />
           <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${HEIGHT - M.bottom})`} />
