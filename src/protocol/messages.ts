@@ -12,7 +12,7 @@ import type { StageRecord } from '../pipeline/run';
 import type { RunConfig, Stage } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
-export type { Advantage, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
+export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
 export type { BackendName, RunSummary, SupervisedRecord };
 
 /**

@@ -20,6 +20,7 @@ export interface PlateElementAttributes {
   masking?: 'on' | 'off';
   advantage?: 'group' | 'raw';
   temperature?: 0.5 | 1 | 1.5 | '0.5' | '1' | '1.5';
+  grader?: 'exact' | 'crash-pass' | 'trusts-tool';
   seed?: number | string;
   steps?: number | string;
   backend?: 'webgpu' | 'webgl' | 'wasm' | 'cpu';

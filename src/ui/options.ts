@@ -4,8 +4,8 @@
  * before anything reaches the worker: a bad one is ignored and named in a note that the status
  * line shows ("Ignored steps={100}: expected a whole number from 1 to 40."); nothing breaks.
  *
- *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&seed=7&steps=10
- *   &backend=wasm&autorun=1&embed=1&xref=/volume/{ref}/
+ *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&grader=crash-pass&seed=7
+ *   &steps=10&backend=wasm&autorun=1&embed=1&xref=/volume/{ref}/
  *
  * Links and files are judged by resolving them, as the browser will: a cross-reference pattern
  * from the URL must stay on the page's own site (anyone can write a URL; only the embedding site
@@ -13,8 +13,8 @@
  */
 import { GRPO } from '../config';
 import { BACKENDS, type BackendName } from '../protocol/backends';
-import type { Advantage, StartFrom, Temperature } from '../protocol/messages';
-import { ADVANTAGES, STARTS, TEMPERATURES } from '../pipeline/stages';
+import type { Advantage, Grader, StartFrom, Temperature } from '../protocol/messages';
+import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 export interface PlateOptions {
   /** URL pattern for cross-references, `{ref}` replaced by e.g. "XIX.5"; plain text without one. */
@@ -31,6 +31,8 @@ export interface PlateOptions {
   advantage?: Advantage;
   /** Sampling temperature of GRPO's episodes: 0.5, 1 (default) or 1.5. */
   temperature?: Temperature;
+  /** Who pays GRPO's training episodes: the exact grader (default) or a bug; held-out is always graded exactly. */
+  grader?: Grader;
   seed?: number;
   /** GRPO steps of a run, 1 to 40 (the charts' frame). */
   steps?: number;
@@ -129,6 +131,7 @@ const CHECKS: { [K in keyof Checked]: Check<Checked[K]> } = {
   masking,
   advantage: oneOf(ADVANTAGES),
   temperature: oneOf(TEMPERATURES),
+  grader: oneOf(GRADERS),
   seed: whole(0, MAX_SEED),
   steps: whole(1, GRPO.steps),
   backend: oneOf(BACKENDS),
@@ -146,6 +149,7 @@ export const NAMES: { [K in keyof PlateOptions]-?: { url: string | null; attribu
   masking: { url: 'masking', attribute: 'masking' },
   advantage: { url: 'advantage', attribute: 'advantage' },
   temperature: { url: 'temperature', attribute: 'temperature' },
+  grader: { url: 'grader', attribute: 'grader' },
   seed: { url: 'seed', attribute: 'seed' },
   steps: { url: 'steps', attribute: 'steps' },
   backend: { url: 'backend', attribute: 'backend' },

@@ -1,6 +1,7 @@
 /**
  * Options that change after the plate mounted — an element's attribute, a component's prop — act
- * as the matching control would: the start or a GRPO setting as if the reader had changed it,
+ * as the matching control would: the start or a GRPO setting (the calculator, the credit, the
+ * temperature, the grader) as if the reader had changed it,
  * autorun turned on as if Run were pressed. A change of the backend, of the plate's files or of
  * the worker's script needs a new worker (useTrainingWorker starts one when they change): a note says
  * so, and the reader's settings stay as they are.
@@ -17,6 +18,7 @@ export const settingsOf = (o: PlateOptions): Settings => ({
   masking: o.masking ?? PLATE_SETTINGS.masking,
   advantage: o.advantage ?? PLATE_SETTINGS.advantage,
   temperature: o.temperature ?? PLATE_SETTINGS.temperature,
+  grader: o.grader ?? PLATE_SETTINGS.grader,
 });
 
 /** The options a worker is made with. */
@@ -38,7 +40,7 @@ export interface LiveActions {
 export function useLiveOptions(options: PlateOptions, act: LiveActions): string | null {
   const seen = useRef({ settings: settingsOf(options), autorun: options.autorun ?? false, worker: pickWorker(options) });
   const [note, setNote] = useState<string | null>(null);
-  const { start, faulty, masking, advantage, temperature, autorun, backend, assetBase, workerUrl } = options;
+  const { start, faulty, masking, advantage, temperature, grader, autorun, backend, assetBase, workerUrl } = options;
 
   useEffect(() => {
     const was = seen.current;
@@ -53,7 +55,7 @@ export function useLiveOptions(options: PlateOptions, act: LiveActions): string 
       setNote(`The host page changed ${what}: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.`);
     }
     // Only a changed option acts; the actions themselves change on every render.
-  }, [start, faulty, masking, advantage, temperature, autorun, backend, assetBase, workerUrl]);
+  }, [start, faulty, masking, advantage, temperature, grader, autorun, backend, assetBase, workerUrl]);
 
   return note;
 }

@@ -1,5 +1,5 @@
 // <plate-multi-turn-rl> in real headless Chromium, built from the source: its attributes are live.
-// A host page's script that changes start, faulty, masking, advantage, temperature or autorun gets
+// A host page's script that changes start, faulty, masking, advantage, temperature, grader or autorun gets
 // what a reader gets from the matching control; one that changes something the worker is made
 // with (the backend, the files, the worker's script) is told so in words, and the reader's
 // settings stay.
@@ -64,14 +64,16 @@ describe('the custom element’s attributes', () => {
 
     await setAttr(page, 'advantage', 'raw');
     await setAttr(page, 'temperature', '1.5');
+    await setAttr(page, 'grader', 'crash-pass');
     await expect.poll(() => page.getByRole('radio', { name: 'raw reward' }).isChecked()).toBe(true);
     await expect.poll(() => temperature(page).inputValue()).toBe('1.5');
-    await finished(page, 'this run: faulty, masking off, raw reward, temperature 1.5');
+    await expect.poll(() => page.getByRole('combobox', { name: /Grader/ }).inputValue()).toBe('crash-pass');
+    await finished(page, 'this run: faulty, masking off, raw reward, temperature 1.5, a crash counts as a pass');
 
     // A removed boolean attribute is off, as in HTML: the switch follows.
     await setAttr(page, 'faulty', null);
     await expect.poll(() => faulty(page).isChecked()).toBe(false);
-    await finished(page, 'this run: reliable, masking off, raw reward, temperature 1.5');
+    await finished(page, 'this run: reliable, masking off, raw reward, temperature 1.5, a crash counts as a pass');
 
     await setAttr(page, 'start', 'pretrained');
     await expect.poll(() => page.getByRole('radio', { name: /the worksheet model/ }).isChecked()).toBe(true);

@@ -87,7 +87,8 @@ describe('the tarball', () => {
       'reference-runs.json', 'tfjs-backend-wasm-simd.wasm',
     ]);
     expect(files.filter((f) => /\.(map|ts)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
-    expect(packed.size, `tarball ${packed.size} B`).toBeLessThanOrEqual(TARBALL_BUDGET);
+    const big = packed.files.filter((f) => /\.(bin|wasm)$/.test(f.path)).map((f) => `${f.path} ${f.size} B`);
+    expect(packed.size, `tarball ${packed.size} B, budget ${TARBALL_BUDGET} B; the weights and the .wasm barely compress (${big.join(', ')})`).toBeLessThanOrEqual(TARBALL_BUDGET);
     const pkg = JSON.parse(readFileSync(join(apps.vite, 'node_modules/multi-turn-rl-plate/package.json'), 'utf8'));
     expect(pkg.peerDependencies).toMatchObject({ react: expect.any(String), 'react-dom': expect.any(String) });
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['@tensorflow/tfjs-backend-cpu', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-backend-webgl', '@tensorflow/tfjs-backend-webgpu', '@tensorflow/tfjs-core', 'd3']);

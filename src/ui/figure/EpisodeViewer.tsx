@@ -7,6 +7,8 @@ import { memo, useState } from 'react';
 import { GRPO } from '../../config';
 import type { RunConfig } from '../../protocol/messages';
 import type { GrpoStepView } from '../../protocol/messages';
+import { rewardedByBug } from '../../env/grader';
+import { GradedBy } from './GradedBy';
 import { AUTHOR_LABEL, Transcript } from './Transcript';
 
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
@@ -14,7 +16,7 @@ const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`
 interface Props {
   record: GrpoStepView | null;
   /** The run's configuration (null before any run: the plate's). */
-  config: Pick<RunConfig, 'masking' | 'advantage'> | null;
+  config: Pick<RunConfig, 'masking' | 'advantage' | 'grader'> | null;
   groupSize?: number;
 }
 
@@ -60,6 +62,7 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
           the calculator lied
         </li>
       </ul>
+      <GradedBy grader={config?.grader ?? 'exact'} record={record} />
       {episodes.length === 0 ? (
         <p className="episodes-empty">The sampled episodes appear here once the first GRPO step is done.</p>
       ) : (
@@ -73,11 +76,12 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
           </thead>
           <tbody>
             {episodes.map((e, i) => (
-              <tr key={i} className={e.reward > 0 ? 'rewarded' : undefined}>
+              <tr key={i} className={e.reward > 0 ? `rewarded${rewardedByBug(e) ? ' by-bug' : ''}` : undefined}>
                 <td>
                   <Transcript episode={e} />
                   {e.lied && <span className="lie-note"> calculator lied</span>}
                   {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
+                  {rewardedByBug(e) && <span className="bug-note"> rewarded by the bug</span>}
                 </td>
                 <td className="num">{e.reward}</td>
                 <td className={`num ${e.advantage > 0 ? 'pos' : e.advantage < 0 ? 'neg' : ''}`}>{signed(e.advantage)}</td>

@@ -21,6 +21,7 @@ import { StagePanel } from './StagePanel';
 import { StageStrip } from './StageStrip';
 import { StatusLine } from './StatusLine';
 import { TaughtData } from './TaughtData';
+import { TimeSplit } from './TimeSplit';
 import { toneOf, type Marker, type RunView } from './types';
 
 export interface FigureProps {
@@ -101,6 +102,7 @@ export function Figure(p: FigureProps) {
         <StagePanel stage="sft" records={p.run?.sft ?? NONE} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={sftBandOf} plateMarker={marker} />
       )}
       <GrpoPanel plate={p.plate} run={grpoRun} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
+      <TimeSplit run={grpoRun} frame={Math.max(steps, p.totalSteps)} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
       {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
         <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} reproduceUrl={p.reproduceUrl} />
