@@ -126,7 +126,8 @@ describe('the custom element’s attributes', () => {
     await word(page, 'Ready');
     await setAttr(page, 'steps', '100');
     await setAttr(page, 'worker-url', 'https://cdn.example/plate-worker.js');
-    expect(await page.locator('.status-note').allInnerTexts()).toEqual([
+    // React renders the element's new props on its own schedule: wait for them.
+    await expect.poll(() => page.locator('.status-note').allInnerTexts()).toEqual([
       'Ignored steps="100": expected a whole number from 1 to 40.',
       `Ignored worker-url="https://cdn.example/plate-worker.js": expected a script from this page’s origin (${new URL(site).origin}), as browsers start no worker from another.`,
     ]);
