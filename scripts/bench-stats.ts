@@ -10,5 +10,5 @@ export const median = (xs: readonly number[]): number => d3median(xs) ?? NaN;
 export function phaseMedians(records: readonly Pick<GrpoRecord, 'step' | 'timings'>[]): PhaseMedians {
   const steps = records.filter((r) => r.step >= 1);
   const of = (k: keyof PhaseTimings) => median(steps.map((r) => r.timings[k]));
-  return { sample: of('sample'), logprobs: of('logprobs'), gradient: of('gradient'), evaluate: of('evaluate'), total: of('total') };
+  return { sample: of('sample'), logprobs: of('logprobs'), gradient: of('gradient'), evaluate: of('evaluate'), push: of('push'), total: of('total') };
 }

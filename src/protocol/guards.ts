@@ -1,6 +1,7 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
 import { isBackendName } from './backends';
-import { WASM_FILES, type Command, type RunConfig } from './messages';
+import { inRange } from '../env/sums';
+import { WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
 import { ADVANTAGES, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 type Loose = Record<string, unknown>;
@@ -22,6 +23,12 @@ export function isRunConfig(x: unknown): x is RunConfig {
   );
 }
 
+/** A sum of the world's range, a calculator setting and a temperature the figure offers. */
+export function isAskQuestion(x: unknown): x is AskQuestion {
+  if (!isObject(x) || !isObject(x.sum)) return false;
+  return Number.isInteger(x.id) && inRange(x.sum as { a: number; b: number }) && typeof x.faulty === 'boolean' && (TEMPERATURES as readonly unknown[]).includes(x.temperature);
+}
+
 export function isCommand(x: unknown): x is Command {
   if (!isObject(x)) return false;
   switch (x.type) {
@@ -37,8 +44,11 @@ export function isCommand(x: unknown): x is Command {
     case 'start':
     case 'configure':
       return isRunConfig(x.config);
+    case 'ask':
+      return isAskQuestion(x.question);
     case 'pause':
     case 'resume':
+    case 'step':
     case 'reset':
       return true;
     default:

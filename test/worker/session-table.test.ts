@@ -27,7 +27,7 @@ describe('the session table', () => {
     const loading = run([start()], { ...INITIAL, phase: 'loading' });
     expect(loading.plan).toEqual({ type: 'wait' });
     const ready = run([{ type: 'loaded', ok: true }], loading.state);
-    expect(ready.plan).toMatchObject({ type: 'take', job: { type: 'start', paused: false } });
+    expect(ready.plan).toMatchObject({ type: 'take', job: { type: 'start', begin: 'running' } });
   });
 
   it('warns about commands before init and after a failed load, and changes nothing', () => {
@@ -63,9 +63,9 @@ describe('the session table', () => {
 
   it('lets a pause travel with the start it belongs to, and a reset drop both', () => {
     const paused = run([start(), cmd({ type: 'pause' })]);
-    expect(paused.plan).toMatchObject({ type: 'take', job: { type: 'start', paused: true } });
+    expect(paused.plan).toMatchObject({ type: 'take', job: { type: 'start', begin: 'pausing' } });
     const reset = run([cmd({ type: 'reset' }), { type: 'took' }, start()], paused.state);
-    expect(reset.state.queue).toEqual([{ type: 'start', config: config(), paused: false, from: null }]);
+    expect(reset.state.queue).toEqual([{ type: 'start', config: config(), begin: 'running', from: null }]);
   });
 
   it('resumes a pausing or paused run and says so; a waiting start just loses its pause', () => {
@@ -74,13 +74,13 @@ describe('the session table', () => {
     expect(resumed.state.run!.status).toBe('running');
     expect(resumed.effects).toEqual([{ type: 'resumed', runId: 1, stage: 'grpo', step: 1 }]);
     const waiting = run([start(), cmd({ type: 'pause' }), cmd({ type: 'resume' })]);
-    expect(waiting.state.queue[0]).toMatchObject({ paused: false });
+    expect(waiting.state.queue[0]).toMatchObject({ begin: 'running' });
     expect(waiting.effects).toEqual([]);
   });
 
   it('keeps only the latest start or reset waiting', () => {
     const r = run([start({ seed: 1 }), cmd({ type: 'reset' }), start({ seed: 2 })]);
-    expect(r.state.queue).toEqual([{ type: 'start', config: config({ seed: 2 }), paused: false, from: null }]);
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ seed: 2 }), begin: 'running', from: null }]);
   });
 
   it('puts a backend switch ahead of a waiting start instead of dropping it', () => {
@@ -93,7 +93,7 @@ describe('the session table', () => {
 
   it('keeps one switch when the backend is lost twice before it runs, and a later start stays behind it', () => {
     const r = run([{ type: 'lost', cause: 'first' }, { type: 'lost', cause: 'second' }, start()]);
-    expect(r.state.queue).toEqual([{ type: 'switch', cause: 'first' }, { type: 'start', config: config(), paused: false, from: null }]);
+    expect(r.state.queue).toEqual([{ type: 'switch', cause: 'first' }, { type: 'start', config: config(), begin: 'running', from: null }]);
   });
 
   it('keeps a setting asked for before GRPO until the next step boundary, then takes it in place and says so', () => {
@@ -115,17 +115,17 @@ describe('the session table', () => {
     const r = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 200), configure({ start: 'pretrained', faulty: true }), stepped('grpo', 0), { type: 'apply' }]);
     expect(r.effects).toEqual([]);
     expect(r.state.run).toMatchObject({ id: 1, config: { faulty: false }, pending: null });
-    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), paused: false, from: 1 }]);
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), begin: 'running', from: 1 }]);
   });
 
   it('starts afresh when a setting changes while a reset waits: the cleared run is not reused', () => {
     const r = run([start(), { type: 'took' }, stepped('grpo', 0), cmd({ type: 'reset' }), configure({ faulty: true })]);
-    expect(r.state.queue).toEqual([{ type: 'reset' }, { type: 'start', config: config({ faulty: true }), paused: false, from: null }]);
+    expect(r.state.queue).toEqual([{ type: 'reset' }, { type: 'start', config: config({ faulty: true }), begin: 'running', from: null }]);
   });
 
   it('restarts GRPO from the run’s own agent when a setting changes in or after GRPO', () => {
     const inGrpo = run([start({ start: 'scratch' }), { type: 'took' }, stepped('sft', 200), stepped('grpo', 0), configure({ start: 'scratch', faulty: true })]);
-    expect(inGrpo.state.queue).toEqual([{ type: 'start', config: config({ start: 'scratch', faulty: true }), paused: false, from: 1 }]);
+    expect(inGrpo.state.queue).toEqual([{ type: 'start', config: config({ start: 'scratch', faulty: true }), begin: 'running', from: 1 }]);
     const took = run([{ type: 'took', reuse: true }], inGrpo.state);
     expect(took.state.run).toMatchObject({ id: 2, stages: ['grpo'], hasAgent: true });
     const finished = run([start(), { type: 'took' }, stepped('grpo', 3, true), { type: 'finished' }, configure({ faulty: true })]);
@@ -141,7 +141,7 @@ describe('the session table', () => {
 
   it('changes a waiting start’s config, and forgets the agent it would reuse when the pipeline changes', () => {
     const r = run([start(), { type: 'took' }, stepped('grpo', 0), configure({ faulty: true }), configure({ start: 'pretrained', faulty: true })]);
-    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), paused: false, from: null }]);
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), begin: 'running', from: null }]);
   });
 
   it('leaves a finished or failed run alone on pause and resume', () => {

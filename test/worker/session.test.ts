@@ -382,7 +382,7 @@ describe('what the session reports is what trained', () => {
     t.init();
     t.s.handle({ type: 'start', config: config({ steps: 3 }) });
     await t.until(has('paused'));
-    expect(t.of('started').map((e) => e.paused)).toEqual([false, true]);
+    expect(t.of('started').map((e) => e.begin)).toEqual(['running', 'pausing']);
     expect(t.of('paused')).toMatchObject([{ runId: 2, stage: 'grpo', step: 0 }]);
   });
 });

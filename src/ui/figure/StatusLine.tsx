@@ -28,6 +28,7 @@ const WORD: Record<WorkerStatus, string> = {
   loading: 'Loading',
   ready: 'Ready',
   running: 'Training',
+  stepping: 'Stepping…',
   pausing: 'Pausing…',
   paused: 'Paused',
   done: 'Finished',
