@@ -245,17 +245,19 @@ export class WorkerSession {
     await (this.deps.yieldToMessages ?? macrotask)();
   }
 
+  // The table learns first, then the page: a command the page sends on hearing the event
+  // (a Step on `paused`) must find the run already paused or done.
   private finish(): void {
     const work = this.work!;
     const { grpo, sftHeldOut, agentDigest, seconds } = work.summary();
-    this.deps.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, agentDigest, stageSeconds: seconds });
     this.input({ type: 'finished' });
+    this.deps.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, agentDigest, stageSeconds: seconds });
   }
 
   private pauseRun(): void {
     const run = this.state.run!;
-    this.deps.post({ type: 'paused', runId: run.id, stage: run.stage, step: run.step });
     this.input({ type: 'paused' });
+    this.deps.post({ type: 'paused', runId: run.id, stage: run.stage, step: run.step });
   }
 
   private fail(kind: ErrorKind, message: string): void {
