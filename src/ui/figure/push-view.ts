@@ -40,8 +40,12 @@ export function prob(p: number): string {
   return p.toPrecision(1);
 }
 
-/** "1.80× as likely", "0.62× as likely": the ratio with two decimals (no decimals from 10 up). */
-export const times = (ratio: number): string => `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(2)}× as likely`;
+/**
+ * "1.80× as likely", "0.62× as likely": two decimals, three within 1% of 1 (one step at the
+ * plate's learning rate moves most characters by less), none from 10 up.
+ */
+export const times = (ratio: number): string =>
+  `${ratio >= 10 ? ratio.toFixed(0) : Math.abs(ratio - 1) < 0.01 ? ratio.toFixed(3) : ratio.toFixed(2)}× as likely`;
 
 const WHO: Record<AuthorCode, string> = { p: 'the prompt’s', m: 'the model’s', e: 'the calculator’s' };
 
