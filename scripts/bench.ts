@@ -15,6 +15,7 @@ import { GRPO } from '../src/config';
 import { intOption } from './args';
 import { useBackend, type NodeBackend } from './backend';
 import { benchBrowser, chunkSizes, type BrowserBench } from './bench-browser';
+import { benchExplain, explainLines, type ExplainBench } from './bench-explain';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
 import { formatOpCounts, opCounts } from './bench-ops';
 import { benchSupervised } from './bench-supervised';
@@ -79,6 +80,7 @@ if (!nodeOnly) node.push(await benchNode('cpu', cpuSteps));
 let browser: BrowserBench | null = null;
 if (!nodeOnly && !a['skip-browser']) browser = await benchBrowser({ steps, soak });
 const chunks = nodeOnly ? null : await chunkSizes();
+const explain: ExplainBench | null = nodeOnly || a['skip-browser'] ? null : await benchExplain(steps);
 
 const rows: string[][] = [];
 for (const n of node) {
@@ -119,6 +121,7 @@ if (browser) {
     console.log(`  worker heap after a default run ${pl.heapMB.afterDefault?.toFixed(1) ?? '—'} MB, after the run from random weights ${pl.heapMB.afterScratch?.toFixed(1) ?? '—'} MB; longest main-thread task during it: ${task(pl.longestTaskMs)}`);
   }
 }
+if (explain) for (const l of explainLines(explain)) console.log(l);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, supervised, kernels, browser, chunks }, null, 1) + '\n');
 console.log(`wrote ${out}`);

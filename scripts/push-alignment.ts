@@ -1,16 +1,21 @@
 // npx tsx scripts/push-alignment.ts [--seeds 1-5] [--steps 40] [--faulty] [--masking on|off]
 //                                   [--advantage group|raw] [--sums-per-step 8] [--json]
 // The plate's lede, checked: over GRPO steps from the shipped agent, how often the update pushed
-// the way the advantages say — Σ_i A_i · (mean Δ log p over episode i's model characters) > 0 —
-// over each step's whole batch and over each group on its own (groups whose advantages are all 0
-// left out: they carry no push). Where a group fails, it prints what else was true of that step:
-// Adam's first step has no moments from earlier steps, so failures there come from the other
-// groups alone. Figures, not a test (test/rl/push.test.ts asserts a smaller run).
+// the way the advantages say, over each step's whole batch and over each group on its own
+// (steps and groups whose advantages are all 0 left out: they carry no push). Two measures:
+//  - the lede as the plate puts it: Σ_i A_i · (mean Δ log p over episode i's model characters);
+//  - the objective's own first-order change: Σ_i A_i · (Σ Δ log p over the characters the loss
+//    covers), which differs with masking off (the calculator's characters count) and weighs
+//    long episodes more.
+// Also on each run's step 1, where Adam has no moments from earlier steps yet: a group that fails
+// there fails because of the other groups alone. Figures, not a test (test/rl/push.test.ts).
 import { parseArgs } from 'node:util';
 import { GRPO } from '../src/config';
+import type { Author } from '../src/env/episode';
 import { ADVANTAGES } from '../src/pipeline/stages';
-import { alignment, groupAlignments, modelChars, type PushedEpisode } from '../src/rl/push';
+import { lossMaskFor, trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
+import { alignment, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
 import { intOption, main, oneOf } from './args';
 import { useBackend } from './backend';
 import { runWorkshop } from './run-workshop';
@@ -27,32 +32,50 @@ const { values: a } = parseArgs({
   },
 });
 
-interface AlignmentCounts {
-  steps: number;
-  batchHolds: number;
-  /** Groups with a non-zero advantage somewhere. */
-  groups: number;
-  groupHolds: number;
-  /** Of those, on each run's step 1 (Adam without moments from earlier steps). */
-  firstStepGroups: number;
-  firstStepGroupHolds: number;
+interface Tally {
+  n: number;
+  holds: number;
+}
+const tally = (): Tally => ({ n: 0, holds: 0 });
+const add = (t: Tally, score: number) => {
+  t.n++;
+  if (score > 0) t.holds++;
+};
+
+interface Counts {
+  /** The lede (model characters, mean per episode): batches, groups, groups on step 1. */
+  lede: { batch: Tally; group: Tally; firstStepGroup: Tally };
+  /** The objective's first-order change (trained characters, summed). */
+  objective: { batch: Tally; group: Tally };
 }
 
-/** Counts over one run's records (steps ≥ 1). */
-function countAlignment(records: readonly GrpoRecord[], groupSize: number, into: AlignmentCounts): void {
-  for (const r of records.filter((x) => x.step > 0)) {
-    const pushed: PushedEpisode[] = r.episodes.map((e) => ({ advantage: e.advantage, logp: e.logp, chars: modelChars(e.authors) }));
-    into.steps++;
-    if (alignment(pushed) > 0) into.batchHolds++;
-    groupAlignments(pushed, groupSize).forEach((score, g) => {
-      if (pushed.slice(g * groupSize, (g + 1) * groupSize).every((e) => e.advantage === 0)) return;
-      into.groups++;
-      if (score > 0) into.groupHolds++;
-      if (r.step === 1) {
-        into.firstStepGroups++;
-        if (score > 0) into.firstStepGroupHolds++;
-      }
+/** Σ_i A_i · Σ Δ log p over the characters the loss covers. */
+function objectiveChange(episodes: GrpoRecord['episodes'], masking: boolean): number {
+  const mask = lossMaskFor(masking);
+  return episodes.reduce((s, e) => {
+    if (e.advantage === 0) return s;
+    let d = 0;
+    e.authors.forEach((author: Author, i) => {
+      if (i > 0 && trainedOn(author, mask)) d += logpChange(e.logp, i);
     });
+    return s + e.advantage * d;
+  }, 0);
+}
+
+function count(records: readonly GrpoRecord[], groupSize: number, masking: boolean, into: Counts): void {
+  for (const r of records.filter((x) => x.step > 0)) {
+    if (r.episodes.every((e) => e.advantage === 0)) continue;
+    const pushed: PushedEpisode[] = r.episodes.map((e) => ({ advantage: e.advantage, logp: e.logp, chars: modelChars(e.authors) }));
+    add(into.lede.batch, alignment(pushed));
+    add(into.objective.batch, objectiveChange(r.episodes, masking));
+    for (let g = 0; g < r.episodes.length; g += groupSize) {
+      const eps = r.episodes.slice(g, g + groupSize);
+      if (eps.every((e) => e.advantage === 0)) continue;
+      const score = alignment(pushed.slice(g, g + groupSize));
+      add(into.lede.group, score);
+      if (r.step === 1) add(into.lede.firstStepGroup, score);
+      add(into.objective.group, objectiveChange(eps, masking));
+    }
   }
 }
 
@@ -60,6 +83,7 @@ const range = (spec: string): number[] => {
   const [lo, hi] = spec.split('-').map(Number);
   return Array.from({ length: (hi ?? lo!) - lo! + 1 }, (_, i) => lo! + i);
 };
+const pct = (t: Tally) => `${t.holds}/${t.n} (${t.n ? ((100 * t.holds) / t.n).toFixed(1) : '—'}%)`;
 
 await main(async () => {
   await useBackend('wasm');
@@ -67,18 +91,16 @@ await main(async () => {
   const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on') === 'on';
   const advantage = oneOf('advantage', a.advantage, ADVANTAGES, 'group');
   const grpo = { ...GRPO, sumsPerStep: intOption('sums-per-step', a['sums-per-step'], GRPO.sumsPerStep, 1) };
-  const counts: AlignmentCounts = { steps: 0, batchHolds: 0, groups: 0, groupHolds: 0, firstStepGroups: 0, firstStepGroupHolds: 0 };
-  const seeds = range(a.seeds!);
-  for (const seed of seeds) {
+  const counts: Counts = { lede: { batch: tally(), group: tally(), firstStepGroup: tally() }, objective: { batch: tally(), group: tally() } };
+  for (const seed of range(a.seeds!)) {
     const { records } = await runWorkshop({ start: 'agent', seed, steps, faulty: a.faulty!, masking, advantage, grpo });
-    countAlignment(records, grpo.episodesPerSum, counts);
-    console.log(`seed ${seed}: batch ${counts.batchHolds}/${counts.steps}, groups ${counts.groupHolds}/${counts.groups} so far`);
+    count(records, grpo.episodesPerSum, masking, counts);
+    console.log(`seed ${seed}: lede batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)} so far`);
   }
-  const pct = (n: number, d: number) => `${n}/${d} (${d ? ((100 * n) / d).toFixed(1) : '—'}%)`;
   console.log(
-    `seeds ${a.seeds}, ${steps} steps, ${grpo.sumsPerStep} sums per step, ${a.faulty ? 'faulty' : 'reliable'}, masking ${masking ? 'on' : 'off'}, ${advantage} advantage: ` +
-      `the batch was pushed the advantages' way on ${pct(counts.batchHolds, counts.steps)} steps; a group with a signal on ${pct(counts.groupHolds, counts.groups)} ` +
-      `(on step 1, before Adam has moments: ${pct(counts.firstStepGroupHolds, counts.firstStepGroups)})`,
+    `seeds ${a.seeds}, ${steps} steps, ${grpo.sumsPerStep} sums per step, ${a.faulty ? 'faulty' : 'reliable'}, masking ${masking ? 'on' : 'off'}, ${advantage} advantage:\n` +
+      `  the lede (model characters, mean per episode): batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)}, groups on step 1 ${pct(counts.lede.firstStepGroup)}\n` +
+      `  the objective's first-order change (trained characters, summed): batch ${pct(counts.objective.batch)}, groups ${pct(counts.objective.group)}`,
   );
   if (a.json) console.log(JSON.stringify({ seeds: a.seeds, stepsPerRun: steps, sumsPerStep: grpo.sumsPerStep, faulty: a.faulty, masking, advantage, ...counts }));
 });
