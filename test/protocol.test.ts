@@ -32,6 +32,7 @@ describe('isCommand', () => {
       { type: 'init', checkpoints: { ...checkpoints, agent: { manifest: 'm', weights: 'w' } }, wasm },
       { type: 'start' }, { type: 'start', config: { ...config, faulty: 'yes' } }, { type: 'start', config: { ...config, start: 'nowhere' } },
       { type: 'start', config: { ...config, seed: 1.5 } }, { type: 'start', config: { ...config, steps: 0 } },
+      { type: 'start', config: { ...config, steps: 41 } }, { type: 'start', config: { ...config, steps: 100 } }, { type: 'start', config: { ...config, seed: -1 } },
       { type: 'configure' }, { type: 'setFaulty', faulty: true },
       { type: 'start', config: { ...config, masking: 'off' } }, { type: 'start', config: { ...config, advantage: 'none' } },
       { type: 'start', config: { ...config, temperature: 2 } },

@@ -14,7 +14,7 @@ export interface WatchdogOptions {
   startupMs: number;
 }
 
-export const WATCHDOG: WatchdogOptions = { minSilenceMs: 4000, factor: 5, startupMs: 30_000 };
+const WATCHDOG: WatchdogOptions = { minSilenceMs: 4000, factor: 5, startupMs: 30_000 };
 
 const WINDOW = 20;
 

@@ -99,7 +99,7 @@ export function reduceEvents(state: WorkerState, events: readonly ClientEvent[])
   return events.reduce(reduce, state);
 }
 
-export function reduce(s: WorkerState, e: ClientEvent): WorkerState {
+function reduce(s: WorkerState, e: ClientEvent): WorkerState {
   switch (e.type) {
     case 'alive':
       return s;

@@ -24,7 +24,7 @@ export interface SumSplit {
 
 export const OPERAND_MIN = 10;
 export const OPERAND_MAX = 99;
-export const SPLIT_SIZES = { total: 100, train: 70, heldOut: 30, demonstrations: 30 } as const;
+const SPLIT_SIZES = { total: 100, train: 70, heldOut: 30, demonstrations: 30 } as const;
 
 export const sumKey = (s: Sum): string => `${s.a}+${s.b}`;
 

@@ -12,7 +12,7 @@ import { VOCAB } from './vocab';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const WEIGHTS_FILE = 'weights.bin';
-export const CHECKPOINT_FORMAT = 'multi-turn-rl-checkpoint/1';
+const CHECKPOINT_FORMAT = 'multi-turn-rl-checkpoint/1';
 
 /** How the weights were made; free-form beyond these fields. */
 export interface CheckpointCard {
@@ -73,7 +73,18 @@ export async function encodeCheckpoint(model: CharModel, card: CheckpointCard): 
   return { manifest, weights: data };
 }
 
-const MODEL_FIELDS: (keyof ModelConfig)[] = ['vocabSize', 'context', 'layers', 'dModel', 'heads', 'dropout'];
+/**
+ * What a manifest's model may be: whole numbers in these ranges (the dropout a rate in [0, 1)).
+ * Far beyond the shipped model (2 layers, width 64, 4 heads, context 32), and small enough that
+ * a wrong manifest cannot make the page allocate gigabytes or build layers for minutes.
+ */
+const MODEL_BOUNDS: Record<Exclude<keyof ModelConfig, 'dropout'>, [number, number]> = {
+  vocabSize: [1, 1024],
+  context: [8, 512],
+  layers: [1, 24],
+  dModel: [1, 2048],
+  heads: [1, 64],
+};
 
 /** Parses and validates manifest.json text. `where` prefixes the file name in errors (a folder or URL). */
 export function parseManifest(text: string, where = ''): Manifest {
@@ -92,10 +103,9 @@ export function checkManifest(m: unknown, file: string): Manifest {
   const man = m as Partial<Manifest>;
   if (man.format !== CHECKPOINT_FORMAT) throw new CheckpointError(file, `has format ${JSON.stringify(man.format)}, expected "${CHECKPOINT_FORMAT}"`);
   if (typeof man.model !== 'object' || man.model === null) throw new CheckpointError(file, 'has no "model" config');
-  for (const f of MODEL_FIELDS) {
-    if (typeof man.model[f] !== 'number') throw new CheckpointError(file, `model.${f} is missing or not a number`);
-  }
+  checkModel(man.model, file);
   if (!Array.isArray(man.weights)) throw new CheckpointError(file, 'has no "weights" list');
+  man.weights.forEach((w: unknown, i) => checkWeightSpec(w, i, file));
   if (typeof man.weightsFile !== 'string') throw new CheckpointError(file, 'has no "weightsFile"');
   // A plain file name in the same folder: nothing that reaches another folder or host.
   if (!/^[\w.-]+$/.test(man.weightsFile) || /^\.+$/.test(man.weightsFile)) {
@@ -116,6 +126,27 @@ export function checkManifest(m: unknown, file: string): Manifest {
   }
   for (const name of names) if (!(name in expected)) throw new CheckpointError(file, `lists an unknown weight "${name}"`);
   return man as Manifest;
+}
+
+function checkModel(model: Partial<Record<keyof ModelConfig, unknown>>, file: string): void {
+  for (const [f, [lo, hi]] of Object.entries(MODEL_BOUNDS)) {
+    const v = model[f as keyof ModelConfig];
+    if (typeof v !== 'number') throw new CheckpointError(file, `model.${f} is missing or not a number`);
+    if (!Number.isInteger(v) || v < lo || v > hi) throw new CheckpointError(file, `model.${f} is ${v}, expected a whole number from ${lo} to ${hi}`);
+  }
+  const { dropout, dModel, heads } = model as ModelConfig;
+  if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1)) throw new CheckpointError(file, `model.dropout is ${JSON.stringify(dropout)}, expected a rate from 0 up to 1`);
+  if (dModel % heads !== 0) throw new CheckpointError(file, `model.dModel (${dModel}) does not split into ${heads} heads`);
+}
+
+/** A weight entry: an object with a name, a shape of whole numbers and a dtype. */
+function checkWeightSpec(w: unknown, i: number, file: string): void {
+  if (typeof w !== 'object' || w === null) throw new CheckpointError(file, `weights[${i}] is ${JSON.stringify(w)}, not a weight entry`);
+  const { name, shape } = w as Partial<WeightSpec>;
+  if (typeof name !== 'string') throw new CheckpointError(file, `weights[${i}] has no name`);
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
+    throw new CheckpointError(file, `weight "${name}" has shape ${JSON.stringify(shape)}, not a list of whole numbers`);
+  }
 }
 
 /** Builds a model from a validated manifest and the binary's bytes. */

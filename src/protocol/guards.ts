@@ -1,15 +1,19 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
 import { isBackendName } from './backends';
+import { GRPO } from '../config';
 import { inRange } from '../env/sums';
 import { WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
 import { ADVANTAGES, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 type Loose = Record<string, unknown>;
+/** Seeds are 31-bit: the page's URL option and the PRNG take 0 to 2^31 − 1. */
+export const MAX_SEED = 2 ** 31 - 1;
+const isWhole = (x: unknown, min: number, max: number): boolean => Number.isInteger(x) && (x as number) >= min && (x as number) <= max;
 const isObject = (x: unknown): x is Loose => typeof x === 'object' && x !== null;
 const isUrl = (x: unknown): boolean => typeof x === 'string' && x.length > 0;
 const isSource = (x: unknown): boolean => isUrl(x) || (isObject(x) && isObject(x.manifest) && isUrl(x.weights));
 
-export function isRunConfig(x: unknown): x is RunConfig {
+function isRunConfig(x: unknown): x is RunConfig {
   if (!isObject(x)) return false;
   return (
     (STARTS as readonly unknown[]).includes(x.start) &&
@@ -17,9 +21,8 @@ export function isRunConfig(x: unknown): x is RunConfig {
     typeof x.masking === 'boolean' &&
     (ADVANTAGES as readonly unknown[]).includes(x.advantage) &&
     (TEMPERATURES as readonly unknown[]).includes(x.temperature) &&
-    Number.isInteger(x.seed) &&
-    Number.isInteger(x.steps) &&
-    (x.steps as number) >= 1
+    isWhole(x.seed, 0, MAX_SEED) &&
+    isWhole(x.steps, 1, GRPO.steps)
   );
 }
 

@@ -66,6 +66,8 @@ export interface GrpoRecord {
   loss: number | null;
   modelChars: number;
   envChars: number;
+  /** Characters the loss covered this step (rl/credit.ts: the model's; with masking off the calculator's too). */
+  trainedChars: number;
   /** Calculator calls that lied this step. */
   lies: number;
   calls: number;
@@ -135,7 +137,7 @@ export class GrpoStage {
     return {
       step: 0, heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
       meanReward: null, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
-      modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
+      modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
       timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, push: 0, total: ms },
       episodes: [],
     };
@@ -175,7 +177,7 @@ export class GrpoStage {
       meanReward: all.mean, rewardStd: all.std,
       zeroSpreadGroups: zeroSpread / c.sumsPerStep,
       clipFraction: update.clipFraction, loss: update.loss,
-      modelChars: count('model'), envChars: count('env'),
+      modelChars: count('model'), envChars: count('env'), trainedChars: update.trainedChars,
       lies: episodes.filter((e) => e.result?.lied).length,
       calls: episodes.filter((e) => e.result !== null).length,
       copied: episodes.filter(copiesTool).length,

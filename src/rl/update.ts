@@ -16,7 +16,8 @@ import { clippedLoss, type PolicyBatch } from './loss';
 export { NonFiniteLossError };
 
 export interface UpdateResult {
-  update: { loss: number; clipFraction: number };
+  /** trainedChars: the characters the loss covered, the mean's denominator (every episode's, zero advantage or not). */
+  update: { loss: number; clipFraction: number; trainedChars: number };
   /**
    * Per episode, the log-probability of each character after the first under the policy before
    * this update (the first update's forward pass reads them anyway), or null for an episode the
@@ -111,7 +112,7 @@ export async function policyUpdate(
       disposeBatch(b.batch);
     }
   }
-  return { update: { loss, clipFraction }, before, timings: { logprobs: tg - tl, gradient: now() - tg - beforeMs, before: beforeMs } };
+  return { update: { loss, clipFraction, trainedChars }, before, timings: { logprobs: tg - tl, gradient: now() - tg - beforeMs, before: beforeMs } };
 }
 
 /** Fills before[episode] from each bucket's log-probs [N, L-1] (row r is episode episodeOf(bucket.rows[r])). */

@@ -5,7 +5,7 @@ import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type ClientEvent, type Worke
 
 const record = (step: number, totalMs = 500): GrpoStepView => ({
   step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, rewardStd: null,
-  zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
+  zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
   timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: totalMs }, episodes: [],
 });
 const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): SupervisedRecord => ({

@@ -8,16 +8,20 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runWorkshop } from '../../scripts/run-workshop';
 import { PLATE } from '../../src/plate/text';
+import { pct } from '../../src/ui/format';
 import { launch, watch } from '../../scripts/browser/chromium';
 import { buildPage } from '../../scripts/browser/page-site';
 import { removeSite, serve } from '../../scripts/browser/site';
+import { useWasm } from '../tf';
 
 const RESULTS = resolve(import.meta.dirname, '../../test-results');
 let browser: Browser;
 let site: { url: string; server: Server; dir: string };
 
 beforeAll(async () => {
+  await useWasm(); // the switch tests run the Node workshop beside the page
   const dir = await buildPage();
   site = { ...(await serve(dir)), dir };
   browser = await launch();
@@ -378,14 +382,28 @@ describe('the switches that break the terms', () => {
     await bad.page.context().close();
   });
 
-  for (const [query, note, legend] of [
-    ['masking=off', /Observation masking is off/, 'masking off'],
-    ['advantage=raw', /The advantage is the raw reward/, 'raw reward'],
-    ['temperature=1.5', /Sampling at temperature 1.5/, 'temperature 1.5'],
+  // Each switch by its effect: the page's curves are the Node workshop's for the same settings
+  // (same code, same seed, same WASM arithmetic), and the episodes show what the setting does.
+  for (const [query, settings, note, legend] of [
+    ['masking=off', { masking: false }, /Observation masking is off/, 'masking off'],
+    ['advantage=raw', { advantage: 'raw' }, /The advantage is the raw reward/, 'raw reward'],
+    ['temperature=1.5', { temperature: 1.5 }, /Sampling at temperature 1.5/, 'temperature 1.5'],
   ] as const) {
-    it(`runs a short run with ${query}, drawing what the episodes do, and says what to expect`, async () => {
+    it(`runs a short run with ${query} that trains as the Node workshop does with it, and says what to expect`, async () => {
+      const node = await runWorkshop({ start: 'agent', seed: 1, steps: 2, ...settings });
       const o = await openFinished(`index.html?steps=2&autorun=1&${query}`);
       const { page } = o;
+      expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 2 of 2: ${pct(node.heldOut[2]!)}`);
+      expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 2 of 2: ${pct(node.meanReward[1]!)}`);
+      const shown = node.records[2]!.episodes.slice(0, 8);
+      expect(await page.locator('.episode-table tbody tr').count()).toBe(8);
+      const rows = await page.locator('.episode-table tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => ({ text: tr.querySelector('.transcript')!.textContent, trainedEnv: tr.querySelectorAll('.by-e.trained').length, cells: [...tr.querySelectorAll('td.num')].map((td) => td.textContent) })),
+      );
+      expect(rows.map((r) => r.text)).toEqual(shown.map((e) => e.text));
+      if ('masking' in settings) expect(rows.some((r) => r.trainedEnv > 0)).toBe(true);
+      else expect(rows.every((r) => r.trainedEnv === 0)).toBe(true);
+      if ('advantage' in settings) for (const r of rows) expect(Number(r.cells[1]!.replace('−', '-'))).toBe(Number(r.cells[0]));
       expect(await page.locator('.chart-copy svg[role="img"]').getAttribute('aria-label')).toMatch(/^Answers that copy the tool, step 2 of 2: \d+%$/);
       expect(await page.locator('.chart-malformed .points circle').count()).toBe(2);
       expect(await page.locator('.figure-notes').innerText()).toMatch(note);

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AGENT_RECIPE, CHECKPOINTS } from '../../src/config';
+import { AGENT_RECIPE, CHECKPOINTS, GRPO } from '../../src/config';
+import { batchAdvantages } from '../../src/rl/advantages';
 import { type BackendName, type GrpoStepView, type WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { launch, openHarness, type Harness } from '../../scripts/browser/chromium';
@@ -33,17 +34,31 @@ async function ready(query = ''): Promise<Harness> {
   return h;
 }
 
-function plausible(r: GrpoStepView, i: number): void {
+/**
+ * A step as it crossed from the worker, checked against its own parts: the counts against its
+ * episodes, the reward against their rewards, each group's advantages against the group-relative
+ * formula, and the loss against −Σ advantage · trained characters / all trained characters (with
+ * one update per batch the ratio is 1). A worker that trained with other settings, dropped a term
+ * or garbled a record fails here, whatever backend computed it.
+ */
+function consistent(r: GrpoStepView, i: number): void {
   expect(r.step).toBe(i);
-  expect(r.heldOut).toBeGreaterThanOrEqual(0);
-  expect(r.heldOut).toBeLessThanOrEqual(1);
   expect(r.heldOutCorrect / r.heldOutN).toBeCloseTo(r.heldOut, 10);
-  if (i === 0) return expect(r.meanReward).toBeNull();
-  expect(r.meanReward).toBeGreaterThanOrEqual(0);
-  expect(r.meanReward).toBeLessThanOrEqual(1);
-  expect(r.episodes.length).toBeGreaterThan(0);
-  expect(r.modelChars).toBeGreaterThan(0);
-  expect(Number.isFinite(r.loss)).toBe(true);
+  if (i === 0) {
+    expect(r.meanReward).toBeNull();
+    return expect(r.episodes).toEqual([]);
+  }
+  const eps = r.episodes;
+  expect(eps).toHaveLength(GRPO.sumsPerStep * GRPO.episodesPerSum);
+  expect(r.meanReward).toBeCloseTo(eps.reduce((t, e) => t + e.reward, 0) / eps.length, 10);
+  const count = (test: (e: (typeof eps)[number]) => boolean) => eps.filter(test).length;
+  const chars = (code: string, of: string) => eps.reduce((n, e) => n + [...(of === 'trained' ? e.trained : e.authors)].filter((c) => c === code).length, 0);
+  expect([r.modelChars, r.envChars, r.trainedChars]).toEqual([chars('m', 'authors'), chars('e', 'authors'), chars('1', 'trained')]);
+  expect([r.lies, r.malformed]).toEqual([count((e) => e.lied), count((e) => e.reason !== 'answered')]);
+  const expected = batchAdvantages(eps.map((e) => e.reward), GRPO.episodesPerSum, GRPO);
+  eps.forEach((e, k) => expect(e.advantage).toBeCloseTo(expected[k]!, 5));
+  const pushed = eps.reduce((t, e) => t + e.advantage * [...e.trained].filter((c) => c === '1').length, 0);
+  expect(r.loss).toBeCloseTo(-pushed / r.trainedChars, 4);
   expect(r.timings.total).toBeGreaterThan(0);
 }
 
@@ -65,12 +80,12 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     await h.page.close();
   });
 
-  it('streams a short run step by step with plausible values, then a summary', async () => {
+  it('streams a short run step by step with values consistent with their episodes, then a summary', async () => {
     const h = await ready();
     await h.start({ steps: 3 });
     const s = await h.until((t) => t.status === 'done');
     expect(s.run!.steps).toHaveLength(4);
-    s.run!.steps.forEach(plausible);
+    s.run!.steps.forEach(consistent);
     expect(s.run!.summary!.heldOutEnd).toBe(s.run!.steps[3]!.heldOut);
     expect(s.stepsPerSecond).toBeGreaterThan(0);
     note('wasm', s.run!.steps);
@@ -140,7 +155,7 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     expect(s0.ready!.reason).toMatch(/asked for/);
     await h.start({ steps: 2 });
     const s = await h.until((t) => t.status === 'done');
-    s.run!.steps.forEach(plausible);
+    s.run!.steps.forEach(consistent);
     note('cpu', s.run!.steps);
     await h.page.close();
   });
@@ -152,7 +167,7 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     expect(s0.ready!.reason).toMatch(/software adapter/);
     await h.start({ steps: 1 });
     const s = await h.until((t) => t.status === 'done', 110_000);
-    s.run!.steps.forEach(plausible);
+    s.run!.steps.forEach(consistent);
     // dataSync() on this backend returned zeros in our probe: a real held-out score shows it did not,
     // and tfjs-webgpu warns on any synchronous readback (ours or inside an op): there is none.
     expect(s.run!.steps[0]!.heldOut).toBeGreaterThan(0);

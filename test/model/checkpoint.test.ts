@@ -103,4 +103,28 @@ describe('a checkpoint', () => {
     errorOf(() => loadCheckpoint(dir));
     expect(tf.memory().numTensors).toBe(before);
   });
+
+  describe('whose manifest is wrong in a way that would hang or crash the model', () => {
+    /** Loads a saved tiny checkpoint after `edit` changed its parsed manifest; returns the error's problem. */
+    async function problemAfter(edit: (m: { model: Record<string, unknown>; weights: unknown[] }) => void): Promise<string> {
+      const { dir } = await savedTiny();
+      const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
+      edit(m);
+      writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
+      return errorOf(() => loadCheckpoint(dir)).problem;
+    }
+
+    it('refuses sizes out of bounds, before building anything', async () => {
+      expect(await problemAfter((m) => (m.model.layers = 3e6))).toBe('model.layers is 3000000, expected a whole number from 1 to 24');
+      expect(await problemAfter((m) => (m.model.heads = 0))).toBe('model.heads is 0, expected a whole number from 1 to 64');
+      expect(await problemAfter((m) => (m.model.dModel = 16.5))).toMatch(/^model\.dModel is 16\.5, expected a whole number/);
+      expect(await problemAfter((m) => (m.model.heads = 3))).toBe('model.dModel (16) does not split into 3 heads');
+      expect(await problemAfter((m) => (m.model.dropout = 1))).toMatch(/^model\.dropout is 1, expected a rate/);
+    });
+
+    it('names a weight entry that is null or has no list for its shape', async () => {
+      expect(await problemAfter((m) => (m.weights[0] = null))).toBe('weights[0] is null, not a weight entry');
+      expect(await problemAfter((m) => ((m.weights[1] as { shape: unknown }).shape = 16))).toMatch(/^weight "\w+" has shape 16, not a list of whole numbers$/);
+    });
+  });
 });

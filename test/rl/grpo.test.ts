@@ -4,6 +4,7 @@ import { GRPO, type GrpoConfig } from '../../src/config';
 import type { Author } from '../../src/env/episode';
 import { SPLIT } from '../../src/env/sums';
 import { CharModel } from '../../src/model/gpt';
+import { trainedCount } from '../../src/rl/credit';
 import { GrpoStage, type GrpoRecord } from '../../src/rl/grpo';
 import { NonFiniteLossError, policyUpdate } from '../../src/rl/update';
 import { TINY, useWasm } from '../tf';
@@ -38,10 +39,13 @@ describe('the GRPO stage', () => {
     const r = records[1]!;
     expect(r.episodes).toHaveLength(8);
     expect(r.heldOutN).toBe(4);
-    expect(r.meanReward).toBeGreaterThanOrEqual(0);
-    expect(r.clipFraction).toBe(0); // one update per batch: ratio ≡ 1
-    expect(r.modelChars).toBeGreaterThan(0);
+    expect(r.meanReward).toBe(r.episodes.reduce((t, e) => t + e.reward, 0) / r.episodes.length);
     for (const e of r.episodes) expect(e.authors).toHaveLength(e.text.length);
+    // The loss is the one mean over every trained character: −Σ advantage · n_i / Σ n_i (ratio ≡ 1).
+    const n = r.episodes.map((e) => trainedCount(e.authors, 'model'));
+    expect(r.trainedChars).toBe(n.reduce((a, b) => a + b, 0));
+    expect(r.modelChars).toBe(r.trainedChars);
+    expect(r.loss).toBeCloseTo(-r.episodes.reduce((t, e, i) => t + e.advantage * n[i]!, 0) / r.trainedChars, 5);
     t.dispose();
     model.dispose();
   });

@@ -1,6 +1,8 @@
 // Pins a short workshop from the shipped agent checkpoint on the WASM backend, so speed work
 // that changes what the trainer computes shows up here. If the checkpoint is retrained or the
 // algorithm changes on purpose, update these numbers in the same commit and say why.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runWorkshop } from '../../scripts/run-workshop';
 import { useWasm } from '../tf';
@@ -24,4 +26,16 @@ describe('the shipped workshop, seed 1, WASM, 3 steps', () => {
   it('reproduces the pinned held-out successes and rewards with the faulty calculator', async () => {
     expect(await workshop(true)).toEqual({ heldOutCorrect: [24, 22, 19, 15], rewardTimes64: [35, 31, 33] });
   });
+});
+
+describe('the default run, 40 steps', () => {
+  it('is the precomputed reference run of its seed, step for step (the page’s band and notes read those runs)', async () => {
+    const reference = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs.json'), 'utf8'));
+    const seed1 = reference.runs.find((r: { seed: number; faulty: boolean; masking: boolean; advantage: string }) => r.seed === 1 && !r.faulty && r.masking && r.advantage === 'group');
+    const { heldOut, meanReward } = await runWorkshop({ start: 'agent', seed: 1, steps: 40 });
+    const r4 = (xs: number[]) => xs.map((x) => Math.round(x * 1e4) / 1e4); // as reference-runs.json stores them
+    expect({ heldOut: r4(heldOut), meanReward: r4(meanReward) }).toEqual({ heldOut: seed1.heldOut, meanReward: seed1.meanReward });
+    // The plate's start, and where this seed ends (README: 80% → 90%).
+    expect([heldOut[0], heldOut[40]]).toEqual([0.8, 0.9]);
+  }, 120_000);
 });

@@ -80,6 +80,29 @@ describe('a policy update', () => {
     model.dispose();
   });
 
+  it('averages over every trained character of the batch, those of zero-advantage episodes included', async () => {
+    // One rewarded episode (advantage +1, 10 model characters) and one with advantage 0 (10 more).
+    // With the ratio ≡ 1 the loss is −Σ A·n / N: −10/20 with the zero-advantage episode counted,
+    // −10/10 if it were left out of the denominator as well as out of the pass.
+    const model = CharModel.create(TINY, 9);
+    const sgd = tf.train.sgd(0.1); // plain SGD: the step scales with the loss, as Adam's would not
+    const w0 = await model.params['head.w']!.data();
+    const { update } = await policyUpdate(model, sgd, EPISODES, [1, 0], CONFIG, 1);
+    expect(update.trainedChars).toBe(20);
+    expect(update.loss).toBeCloseTo(-0.5, 6);
+    const step = (await model.params['head.w']!.data()).map((x, i) => x - w0[i]!);
+    // The same update on the rewarded episode alone moves the weights twice as far.
+    const alone = CharModel.create(TINY, 9);
+    const { update: u1 } = await policyUpdate(alone, sgd, EPISODES.slice(0, 1), [1], CONFIG, 1);
+    expect(u1.loss).toBeCloseTo(-1, 6);
+    const stepAlone = (await alone.params['head.w']!.data()).map((x, i) => x - w0[i]!);
+    const k = stepAlone.findIndex((d) => Math.abs(d) > 1e-6);
+    expect(step[k]! / stepAlone[k]!).toBeCloseTo(0.5, 4);
+    sgd.dispose();
+    model.dispose();
+    alone.dispose();
+  });
+
   it('frees every tensor when the loss is not finite', async () => {
     const model = CharModel.create(TINY, 9);
     const optimizer = adam(CONFIG.lr);

@@ -40,10 +40,14 @@ describe('the Node pipeline', () => {
     expect(Object.keys(j.stageSeconds)).toEqual(['grpo']);
   });
 
-  it('echoes the credit settings it ran with', () => {
+  it('runs with the credit settings it is given, and says so', () => {
     const r = tsx('workshop', '--steps', '1', '--masking', 'off', '--advantage', 'raw', '--temperature', '1.5', '--json');
     expect(r.code, r.err).toBe(0);
-    expect(lastJson(r.out)).toMatchObject({ masking: 'off', advantage: 'raw', temperature: 1.5 });
+    const j = lastJson(r.out);
+    expect(j).toMatchObject({ masking: 'off', advantage: 'raw', temperature: 1.5 });
+    // Used, not only echoed: at temperature 1.5 the first step's episodes (sampled before any update) earn less.
+    const plate = lastJson(tsx('workshop', '--steps', '1', '--json').out);
+    expect(j.meanReward[0]).toBeLessThan(plate.meanReward[0] - 0.1);
   });
 
   it('runs the workshop from the worksheet model and from random weights, saying what fine-tuning reached and each stage’s time', () => {

@@ -8,11 +8,11 @@ import type { SupervisedRecord } from '../../protocol/messages';
 import type { BandPoint, Marker } from './types';
 import { LineChart, lossAxis } from './LineChart';
 import { Readout } from './Readout';
-import { stageReadout, stageSeries, type StageMetric, type SupervisedStage } from './stages';
+import { stageReadout, stageSeries, type StageMetric, type SupervisedStageName } from './stages';
 import { STAGE_NAME } from './StatusLine';
 
 interface Props {
-  stage: SupervisedStage;
+  stage: SupervisedStageName;
   /**
    * The stage's records in the live run, and in an earlier run (dimmed). Arrays keep their
    * identity until a record of this stage arrives, so the panel re-renders only then.
@@ -25,8 +25,8 @@ interface Props {
   plateMarker?: Marker;
 }
 
-const SCORE: Record<SupervisedStage, string> = { pretrain: 'single-digit sums right', sft: 'held-out success' };
-const LOSS: Record<SupervisedStage, string> = { pretrain: 'worksheet loss', sft: 'loss on the training batch' };
+const SCORE: Record<SupervisedStageName, string> = { pretrain: 'single-digit sums right', sft: 'held-out success' };
+const LOSS: Record<SupervisedStageName, string> = { pretrain: 'worksheet loss', sft: 'loss on the training batch' };
 
 export const StagePanel = memo(function StagePanel({ stage, records, earlier, steps, band, plateMarker }: Props) {
   const prefix = STAGE_NAME[stage];

@@ -58,7 +58,7 @@ export function seriesOf(run: RunView, chart: GrpoChart, dim: boolean): Series {
 }
 
 /** How many earlier runs stay on the GRPO charts. */
-export const MAX_EARLIER = 3;
+const MAX_EARLIER = 3;
 
 /** The earlier runs kept on the axes: the latest one of each configuration that drew a curve. */
 export function earlierRuns(current: RunView | null, previous: readonly RunView[]): RunView[] {

@@ -4,14 +4,14 @@
  */
 import type { Stage, StartFrom, SupervisedRecord } from '../../protocol/messages';
 import { stagesFrom } from '../../pipeline/stages';
+export type { SupervisedStageName } from '../../agent/stage';
 import type { ReadoutValues } from './model';
 import { toneOf, type RunView, type Series } from './types';
 
-export type SupervisedStage = 'pretrain' | 'sft';
 export type StageMetric = 'loss' | 'score';
 
 /** loss: per step from 1; score: held-out (fine-tuning) or worksheet sums (pre-training), where measured. */
-export function stagePoints(records: readonly SupervisedRecord[], metric: StageMetric): [number, number][] {
+function stagePoints(records: readonly SupervisedRecord[], metric: StageMetric): [number, number][] {
   return records.flatMap((r): [number, number][] => {
     if (metric === 'loss') return r.loss === null ? [] : [[r.step, r.loss]];
     const score = r.heldOut ?? r.worksheet;

@@ -1,0 +1,34 @@
+// Headless Firefox for the browser tests and the bench: Debian's firefox-esr driven by
+// puppeteer-core over WebDriver BiDi (no browser download; puppeteer makes the temporary profile).
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+export function launchFirefox(): Promise<Browser> {
+  return puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: true,
+    // No updates, telemetry or remote settings: the machine's network is closed, and a run must not wait on it.
+    extraPrefsFirefox: {
+      'app.update.enabled': false,
+      'browser.shell.checkDefaultBrowser': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+      'toolkit.telemetry.enabled': false,
+      'network.captive-portal-service.enabled': false,
+      'network.connectivity-service.enabled': false,
+    },
+  });
+}
+
+/** Records a Firefox page's console errors and uncaught exceptions, and its requests to anywhere but `origin`. */
+export function watchFirefox(page: Page, origin: string): { errors: string[]; foreign: string[] } {
+  const w = { errors: [] as string[], foreign: [] as string[] };
+  page.on('console', (m) => m.type() === 'error' && w.errors.push(m.text()));
+  page.on('pageerror', (e) => w.errors.push(String(e)));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) w.foreign.push(r.url());
+  });
+  return w;
+}
