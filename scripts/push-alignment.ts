@@ -62,12 +62,14 @@ function objectiveChange(episodes: GrpoRecord['episodes'], masking: boolean): nu
   }, 0);
 }
 
-function count(records: readonly GrpoRecord[], groupSize: number, masking: boolean, into: Counts): void {
+function count(records: readonly GrpoRecord[], groupSize: number, masking: boolean, into: Counts, seed: number): void {
   for (const r of records.filter((x) => x.step > 0)) {
     if (r.episodes.every((e) => e.advantage === 0)) continue;
     const pushed: PushedEpisode[] = r.episodes.map((e) => ({ advantage: e.advantage, logp: e.logp, chars: modelChars(e.authors) }));
-    add(into.lede.batch, alignment(pushed));
-    add(into.objective.batch, objectiveChange(r.episodes, masking));
+    const [lede, objective] = [alignment(pushed), objectiveChange(r.episodes, masking)];
+    add(into.lede.batch, lede);
+    add(into.objective.batch, objective);
+    if (lede <= 0 || objective <= 0) console.log(`  seed ${seed} step ${r.step}: the batch's lede ${lede.toFixed(4)}, its objective's first-order change ${objective.toFixed(4)}`);
     for (let g = 0; g < r.episodes.length; g += groupSize) {
       const eps = r.episodes.slice(g, g + groupSize);
       if (eps.every((e) => e.advantage === 0)) continue;
@@ -94,7 +96,7 @@ await main(async () => {
   const counts: Counts = { lede: { batch: tally(), group: tally(), firstStepGroup: tally() }, objective: { batch: tally(), group: tally() } };
   for (const seed of range(a.seeds!)) {
     const { records } = await runWorkshop({ start: 'agent', seed, steps, faulty: a.faulty!, masking, advantage, grpo });
-    count(records, grpo.episodesPerSum, masking, counts);
+    count(records, grpo.episodesPerSum, masking, counts, seed);
     console.log(`seed ${seed}: lede batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)} so far`);
   }
   console.log(

@@ -10,6 +10,9 @@
  * the same run either way; a step taken without that batch (the first one when `initial()` was
  * skipped, or one past the planned last step) samples on its own.
  *
+ * Each record also carries the push the page shows: every episode's per-character log-probs
+ * before the update and after it (rl/push.ts), read without changing a number of the run.
+ *
  * References: Shao et al., DeepSeekMath (GRPO), arXiv:2402.03300.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -154,13 +157,15 @@ export class GrpoStage {
 
     const rewards = episodes.map((e) => e.reward);
     const advantages = episodeAdvantages(rewards, c);
+    // The push: log-probs before the update (the update reads those of the episodes it runs),
+    // and after it, one forward pass over the step's distinct transcripts.
     const skipped = await this.logpOfSkipped(episodes, advantages);
     const t2 = now();
     const { update, before, timings } = await policyUpdate(this.model, this.optimizer, episodes, advantages, c, step);
     const t3 = now();
     const after = await transcriptLogProbs(this.model, episodes.map((e) => e.text), c.temperature);
-    const pushMs = t2 - t1 + timings.before + (now() - t3);
-    const t3b = now();
+    const te = now();
+    const pushMs = t2 - t1 + timings.before + (te - t3);
 
     const ev = await this.evaluate(step);
     const t4 = now();
@@ -182,7 +187,7 @@ export class GrpoStage {
       calls: episodes.filter((e) => e.result !== null).length,
       copied: episodes.filter(copiesTool).length,
       malformed: episodes.filter((e) => e.reason !== 'answered').length,
-      timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - t3b, push: pushMs, total: t4 - t0 },
+      timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - te, push: pushMs, total: t4 - t0 },
       episodes: episodes.map((e, i) => ({ ...e, advantage: advantages[i]!, logp: logp(i) })),
     };
   }
