@@ -134,4 +134,27 @@ describe('the trainer state', () => {
     expect(s.error).toEqual({ kind: 'worker', message: 'The training worker stopped: boom.' });
     expect(s.run!.steps).toHaveLength(1);
   });
+
+  it('follows a Step: stepping from Ready or from paused, then paused; a pause asked meanwhile says pausing', () => {
+    const fromReady = fold(ready, started(1, {}, ['grpo'], null, 'stepping'));
+    expect(fromReady.status).toBe('stepping');
+    const paused = reduceEvents(fromReady, [step(1, 0), step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]);
+    expect(paused.status).toBe('paused');
+    const again = reduceEvents(paused, [{ type: 'stepping', runId: 1, stage: 'grpo', step: 1 }]);
+    expect(again.status).toBe('stepping');
+    expect(reduceEvents(again, [{ type: 'pause-requested' }]).status).toBe('pausing');
+    expect(reduceEvents(again, [{ type: 'stepping', runId: 9, stage: 'grpo', step: 1 }])).toBe(again); // another run's
+  });
+
+  it('keeps the asks waiting until their answer, the latest answer, and drops the waiting ones when the worker dies', () => {
+    const q = (id: number) => ({ id, sum: { a: 57, b: 38 }, faulty: false, temperature: 1 as const });
+    const asked = fold(ready, { type: 'ask-sent', question: q(1) }, { type: 'ask-sent', question: q(2) });
+    expect(asked.asks.waiting.map((x) => x.id)).toEqual([1, 2]);
+    const answer = { id: 1, sum: q(1).sum, error: 'The agent could not answer: boom' };
+    const one = reduceEvents(asked, [{ type: 'answer', answer }]);
+    expect(one.asks).toEqual({ waiting: [q(2)], answer });
+    expect(one.status).toBe('ready'); // asking changes nothing else
+    expect(reduceEvents(one, [{ type: 'died', message: 'gone' }]).asks).toEqual({ waiting: [], answer });
+  });
 });
+

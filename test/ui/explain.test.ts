@@ -7,11 +7,12 @@ import { GRPO } from '../../src/config';
 import { toView } from '../../src/protocol/episode-view';
 import { lossMaskFor } from '../../src/rl/credit';
 import { parseSum, sumKindText } from '../../src/ui/figure/ask';
+import { runJson } from '../../src/ui/figure/export';
 import { groupArithmetic } from '../../src/ui/figure/group-arithmetic';
 import { episodeLine, groupLede, pushChars } from '../../src/ui/figure/push-view';
 import { groupAdvantages } from '../../src/rl/advantages';
 import { useWasm } from '../tf';
-import { episode } from './fixtures';
+import { episode, run } from './fixtures';
 
 beforeAll(useWasm);
 
@@ -117,6 +118,15 @@ describe('the push, character by character', () => {
     const chars = pushChars(view);
     expect(chars.every((c) => c.trained)).toBe(true);
     expect(chars[0]!.before).toBeCloseTo(Math.exp(rec.logp.before[chars[0]!.index - 1]!), 6);
+  });
+});
+
+describe('the run as JSON', () => {
+  it('writes the shown step’s log-probs as plain arrays', () => {
+    const r = run(1, false, 1);
+    const shown = { ...r.steps[1]!, episodes: [{ ...episode(), logp: { before: Float32Array.of(Math.log(0.5), -0.25), after: Float32Array.of(-0.1, -0.2) } }] };
+    const json = JSON.parse(runJson(r, { plate: 'XXVI.3', backend: 'wasm', shown }));
+    expect(json.episodes.episodes[0].logp).toEqual({ before: [-0.693147, -0.25], after: [-0.1, -0.2] });
   });
 });
 
