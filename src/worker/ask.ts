@@ -26,11 +26,19 @@ export interface AskContext {
 }
 
 export async function answerAsk(q: AskQuestion, ctx: AskContext, guard: <T>(p: Promise<T>) => Promise<T> = (p) => p): Promise<AskAnswer> {
-  const shipped = ctx.policy ? null : decodeCheckpoint(ctx.agent.manifest, ctx.agent.weights, ctx.agent.where);
-  const model = ctx.policy?.model ?? shipped!;
-  const by: AnsweredBy = ctx.policy ? { kind: 'run', runId: ctx.runId, stage: ctx.policy.stage, step: ctx.policy.step } : { kind: 'shipped' };
+  let shipped: CharModel | null = null;
   try {
-    const played = await guard(playSum(model, q.sum, { faulty: q.faulty, faultyRate: ctx.grpo.faultyRate, temperature: q.temperature, samples: ctx.grpo.episodesPerSum, rng: ctx.rng }));
+    shipped = ctx.policy ? null : decodeCheckpoint(ctx.agent.manifest, ctx.agent.weights, ctx.agent.where);
+    const model = ctx.policy?.model ?? shipped!;
+    const by: AnsweredBy = ctx.policy ? { kind: 'run', runId: ctx.runId, stage: ctx.policy.stage, step: ctx.policy.step } : { kind: 'shipped' };
+    const play = playSum(model, q.sum, { faulty: q.faulty, faultyRate: ctx.grpo.faultyRate, temperature: q.temperature, samples: ctx.grpo.episodesPerSum, rng: ctx.rng });
+    // The decoded agent is freed once its play settles, not before: an ask abandoned on a lost
+    // device may still be running on those weights. (Registered first, so it runs first.)
+    const decoded = shipped;
+    shipped = null;
+    const release = () => decoded && tryDispose(() => decoded.dispose());
+    play.then(release, release);
+    const played = await guard(play);
     return {
       id: q.id, sum: q.sum, ...sumKind(q.sum), by, faulty: q.faulty, temperature: q.temperature,
       greedy: askView(played.greedy), samples: played.samples.map(askView),
@@ -38,6 +46,7 @@ export async function answerAsk(q: AskQuestion, ctx: AskContext, guard: <T>(p: P
   } catch (e) {
     return { id: q.id, sum: q.sum, error: `The agent could not answer: ${(e as Error).message}` };
   } finally {
-    if (shipped) tryDispose(() => shipped.dispose());
+    // Only if decoding succeeded and the play never began.
+    if (shipped) tryDispose(() => shipped!.dispose());
   }
 }

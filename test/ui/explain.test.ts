@@ -68,7 +68,8 @@ describe('the group’s arithmetic', () => {
           const eps = r.episodes.slice(k, k + 8);
           const g = groupArithmetic(eps.map((e) => e.reward), eps.map((e) => e.advantage), advantage, GRPO);
           eps.forEach((e, i) => {
-            const formula = advantage === 'raw' ? e.reward : g.taughtNothing ? 0 : (e.reward - g.mean) / (g.std + GRPO.stdEps);
+            // The arithmetic's own numbers reproduce the trainer's advantage to the last bit.
+            const formula = advantage === 'raw' ? e.reward : g.taughtNothing ? 0 : (e.reward - g.mean) / g.divisor;
             expect(e.advantage).toBe(formula);
             expect(g.lines[i]!.text.endsWith(advantage === 'raw' ? `= ${e.reward}` : g.taughtNothing ? '= 0' : `${e.advantage > 0 ? '+' : '−'}${Math.abs(e.advantage).toFixed(2)}`)).toBe(true);
           });

@@ -23,6 +23,8 @@ export interface GroupArithmetic {
   rewarded: number;
   mean: number;
   std: number;
+  /** What each centred reward is divided by: std + ε as the trainer does it, or 1 (centred only). */
+  divisor: number;
   /** "mean = 5 / 8 = 0.625"; null with the raw reward (no baseline). */
   meanText: string | null;
   /** "standard deviation = 0.484; the trainer divides by 0.484 + 0.0001"; null when not divided. */
@@ -55,7 +57,7 @@ export function groupArithmetic(rewards: readonly number[], advantages: readonly
     const summary = taughtNothing
       ? `With the raw reward, ${all}: every advantage is 0, so this sum taught nothing this step.`
       : `With the raw reward there is no baseline: ${all}, and each rewarded episode is pushed up by its reward; the failed ones are not pushed at all.`;
-    return { kind, n, rewarded, mean, std, meanText: null, stdText: null, lines, taughtNothing, summary };
+    return { kind, n, rewarded, mean, std, divisor: 1, meanText: null, stdText: null, lines, taughtNothing, summary };
   }
   const divisor = opts.scaleByStd ? std + opts.stdEps : 1;
   const meanText = `mean = ${num(rewards.reduce((s, r) => s + r, 0))} / ${n} = ${num(mean)}`;
@@ -69,5 +71,5 @@ export function groupArithmetic(rewards: readonly number[], advantages: readonly
   const summary = taughtNothing
     ? `${all[0]!.toUpperCase()}${all.slice(1)}: every reward equals the mean, so every advantage is 0 — this sum taught nothing this step.`
     : `${all[0]!.toUpperCase()}${all.slice(1)}: the ones above the mean are pushed up, the ones below pushed down, and the advantages add up to 0.`;
-  return { kind, n, rewarded, mean, std, meanText, stdText, lines, taughtNothing, summary };
+  return { kind, n, rewarded, mean, std, divisor, meanText, stdText, lines, taughtNothing, summary };
 }
