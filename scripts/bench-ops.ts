@@ -111,7 +111,7 @@ export async function opCounts(checkpoint: string): Promise<OpCounts> {
   try {
     const sums = shuffled(SPLIT.train, createRng(1)).slice(0, GRPO.sumsPerStep);
     const rows = sums.flatMap((s) => Array<Sum>(GRPO.episodesPerSum).fill(s));
-    const sampled = rows.map((sum) => ({ sum, calculator: reliableCalculator, greedy: false }));
+    const sampled = rows.map((sum) => ({ sum, calculator: reliableCalculator, grader: 'exact' as const, greedy: false }));
     const sample = await countRollout(model, sampled);
     const evaluate = await countRollout(model, evaluationRows(SPLIT.heldOut));
     const evaluateAndSample = await countRollout(model, [...evaluationRows(SPLIT.heldOut), ...sampled]);

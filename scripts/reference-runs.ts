@@ -1,15 +1,18 @@
-// npm run reference-runs -- [--seeds 1,2,3,4,5] [--steps 40] [--sft-seeds 1,2,3,4,5] [--only plate]
+// npm run reference-runs -- [--seeds 1,2,3,4,5] [--steps 40] [--sft-seeds 1,2,3,4,5] [--only plate|bugs|all]
 //                           [--checkpoint DIR] [--pretrained DIR] [--out FILE]
 // The page's precomputed bands, made by the Node workshop: GRPO from the shipped agent for every
 // configuration the figure offers at temperature 1 (2 calculators × masking on/off × group-
-// relative/raw advantage, each over the seeds), and fine-tuning the shipped worksheet model over
-// the SFT seeds. Prints a table per configuration (the README's) and writes
+// relative/raw advantage with the exact grader, and each grader bug with the plate's credit and
+// both calculators, each over the seeds), and fine-tuning the shipped worksheet model over the
+// SFT seeds. Prints a table per configuration (the README's) and writes
 // public/reference-runs.json; the page labels what it draws from it as precomputed.
-import { writeFileSync } from 'node:fs';
+// --only bugs runs the grader bugs alone and merges them into --out: the file's other runs are
+// kept as they are (a full run remakes them with the same curves but new seconds).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { mean } from 'd3';
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY } from '../src/config';
-import { ADVANTAGES, type Advantage } from '../src/pipeline/stages';
+import { ADVANTAGES, type Advantage, type Grader } from '../src/pipeline/stages';
 import type { RunSummary } from '../src/rl/summary';
 import { intOption, main, oneOf } from './args';
 import { useBackend } from './backend';
@@ -36,55 +39,84 @@ await main(async () => {
   const seeds = seedList('seeds', a.seeds!);
   const sftSeeds = seedList('sft-seeds', a['sft-seeds']!);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
-  // --only plate: the plate's own two configurations (a quick check); default: all eight.
-  const only = oneOf('only', a.only, ['plate', 'all'] as const, 'all');
+  // --only plate: the plate's own two configurations (a quick check); bugs: the grader bugs alone,
+  // merged into the file; default: all of them.
+  const only = oneOf('only', a.only, ['plate', 'bugs', 'all'] as const, 'all');
   const backend = await useBackend('wasm');
   const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
 
-  const configs: { faulty: boolean; masking: boolean; advantage: Advantage }[] = [];
-  for (const masking of only === 'plate' ? [true] : [true, false]) {
-    for (const advantage of only === 'plate' ? (['group'] as const) : ADVANTAGES) {
-      for (const faulty of [false, true]) configs.push({ faulty, masking, advantage });
-    }
-  }
-
-  interface Done {
-    seed: number;
+  interface Config {
     faulty: boolean;
     masking: boolean;
     advantage: Advantage;
+    grader: Grader;
+  }
+  const configs: Config[] = [];
+  if (only !== 'bugs') {
+    for (const masking of only === 'plate' ? [true] : [true, false]) {
+      for (const advantage of only === 'plate' ? (['group'] as const) : ADVANTAGES) {
+        for (const faulty of [false, true]) configs.push({ faulty, masking, advantage, grader: 'exact' });
+      }
+    }
+  }
+  // Each bug with the plate's credit, both calculators: with the reliable one, trusting the tool
+  // is the exact grader (the runs say so), and a crash pays whatever the calculator does.
+  if (only !== 'plate') for (const grader of ['crash-pass', 'trusts-tool'] as const) for (const faulty of [false, true]) configs.push({ faulty, masking: true, advantage: 'group', grader });
+
+  /** A run as the file holds it; an exact-grader run keeps the shape it always had (no grader, no true success: it is the reward). */
+  interface Done extends Omit<Config, 'grader'> {
+    seed: number;
+    grader?: Grader;
     heldOut: number[];
     meanReward: number[];
+    trueSuccess?: number[];
     copyRate: number[];
     malformed: number[];
     summary: RunSummary;
   }
   const runs: Done[] = [];
-  console.log('| calculator | masking | advantage | held-out start → end per seed | mean | reward first 5 → last 5 (mean) | copies the tool, last 5 | malformed, last 5 |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  const last5 = (xs: number[]) => mean(xs.slice(-5))!;
+  const first5 = (xs: number[]) => mean(xs.slice(0, 5))!;
+  console.log('| calculator | masking | advantage | grader | held-out start → end per seed | mean | reward first 5 → last 5 (mean) | true success first 5 → last 5 | copies the tool, last 5 | malformed, last 5 |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const config of configs) {
     const done: Done[] = [];
     for (const seed of seeds) {
       const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1 });
       const grpo = r.records.slice(1);
       const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
+      const { grader, ...credit } = config;
       done.push({
-        seed, ...config,
+        seed, ...credit,
+        ...(grader !== 'exact' && { grader }),
         heldOut: r.heldOut.map(round),
         meanReward: r.meanReward.map(round),
+        ...(grader !== 'exact' && { trueSuccess: r.trueSuccess.map(round) }),
         copyRate: share('copied').map(round),
         malformed: share('malformed').map(round),
         summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
       });
     }
-    const last5 = (xs: number[]) => mean(xs.slice(-5))!;
     const m = (f: (d: (typeof done)[number]) => number) => pct(mean(done, f)!);
+    const truth = (d: Done) => d.trueSuccess ?? d.meanReward;
     console.log(
-      `| ${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ` +
+      `| ${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ${config.grader} | ` +
         `${done.map((d) => `${pct(d.summary.heldOutStart)} → ${pct(d.summary.heldOutEnd)}`).join(', ')} | ${m((d) => d.summary.heldOutEnd)} | ` +
-        `${m((d) => d.summary.rewardFirst5)} → ${m((d) => d.summary.rewardLast5)} | ${m((d) => last5(d.copyRate))} | ${m((d) => last5(d.malformed))} |`,
+        `${m((d) => d.summary.rewardFirst5)} → ${m((d) => d.summary.rewardLast5)} | ${m((d) => first5(truth(d)))} → ${m((d) => last5(truth(d)))} | ` +
+        `${m((d) => last5(d.copyRate))} | ${m((d) => last5(d.malformed))} |`,
     );
     runs.push(...done);
+  }
+
+  if (only === 'bugs') {
+    // Merge: the file's runs of other configurations stay exactly as they were.
+    const old = existsSync(a.out!) ? (JSON.parse(readFileSync(a.out!, 'utf8')) as { runs: (Done & { grader?: Grader })[] }) : null;
+    if (!old) throw new Error(`--only bugs merges into ${a.out}, which does not exist; run without --only first`);
+    const same = (x: Done, y: Done) => x.seed === y.seed && x.faulty === y.faulty && x.masking === y.masking && x.advantage === y.advantage && (x.grader ?? 'exact') === (y.grader ?? 'exact');
+    const merged = { ...old, runs: [...old.runs.filter((o) => !runs.some((n) => same(o, n))), ...runs] };
+    writeFileSync(a.out!, JSON.stringify(merged) + '\n');
+    console.log(`merged ${runs.length} runs into ${a.out}`);
+    return;
   }
 
   const sftRuns = [];

@@ -7,7 +7,7 @@ import { PLATE_SETTINGS, stagesFrom, type RunConfig } from '../src/pipeline/stag
 import type { GrpoRecord } from '../src/rl/grpo';
 import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 
-/** A run's config; the GRPO settings default to the plate's (masking on, group-relative, temperature 1). */
+/** A run's config; the GRPO settings default to the plate's (masking on, group-relative, temperature 1, the exact grader). */
 export interface WorkshopOptions extends Omit<RunConfig, keyof typeof PLATE_SETTINGS>, Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
   /** Checkpoint folders; default: the shipped ones under public/. */
   checkpoints?: { agent: string; pretrained: string };
@@ -20,9 +20,10 @@ export interface WorkshopOptions extends Omit<RunConfig, keyof typeof PLATE_SETT
 export interface WorkshopRun extends PipelineSummary {
   /** The GRPO steps, 0..steps. */
   records: GrpoRecord[];
-  /** Per-step curves as the plate draws them: held-out for steps 0..n, mean reward for 1..n. */
+  /** Per-step curves as the plate draws them: held-out for steps 0..n, mean reward and true success for 1..n. */
   heldOut: number[];
   meanReward: number[];
+  trueSuccess: number[];
 }
 
 /** Throws a CheckpointError (naming the file) if a checkpoint it needs is missing or corrupt. */
@@ -52,6 +53,7 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
       records,
       heldOut: records.map((r) => r.heldOut),
       meanReward: records.flatMap((r) => (r.meanReward === null ? [] : [r.meanReward])),
+      trueSuccess: records.flatMap((r) => (r.trueSuccess === null ? [] : [r.trueSuccess])),
     };
   } finally {
     run.dispose();
@@ -60,6 +62,6 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
 
 /** The GRPO settings `opts` gives (undefined ones left out, so the defaults stand). */
 function pick(opts: WorkshopOptions): Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
-  const { faulty, masking, advantage, temperature } = opts;
-  return Object.fromEntries(Object.entries({ faulty, masking, advantage, temperature }).filter(([, v]) => v !== undefined));
+  const { faulty, masking, advantage, temperature, grader } = opts;
+  return Object.fromEntries(Object.entries({ faulty, masking, advantage, temperature, grader }).filter(([, v]) => v !== undefined));
 }

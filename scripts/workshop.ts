@@ -1,14 +1,17 @@
 // npm run workshop -- [--start agent|pretrained|scratch] [--faulty] [--masking on|off]
-//                     [--advantage group|raw] [--temperature 0.5|1|1.5] [--seed N] [--steps 40]
-//                     [--backend wasm|cpu] [--checkpoint DIR] [--pretrained DIR] [--json]
+//                     [--advantage group|raw] [--temperature 0.5|1|1.5] [--grader exact|crash-pass|trusts-tool]
+//                     [--seed N] [--steps 40] [--backend wasm|cpu] [--checkpoint DIR] [--pretrained DIR] [--json]
 //                     [--pretrain-steps N] [--sft-steps N]   (shorter stages, for quick checks)
+//                     [--separate-batches]   (the evaluation and the next step's sampling apart, each timed on its own)
 // The plate's pipeline, headless: from the shipped agent (default), or fine-tuning the shipped
 // worksheet model first, or pre-training from random weights first — then GRPO. One line per
 // GRPO step (and every 25 supervised steps), then the readouts. With --json the last line is one
-// JSON object with the whole run.
+// JSON object with the whole run: the configuration, the readouts, the per-step curves (held-out,
+// mean reward, true success), and where a GRPO step's time goes (median ms per part, steps 1..n).
 import { parseArgs } from 'node:util';
+import { median } from 'd3';
 import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
-import { ADVANTAGES, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
+import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
 import { intOption, main, oneOf } from './args';
 import { useBackend } from './backend';
 import { SHIPPED } from './checkpoint-fs';
@@ -21,6 +24,8 @@ const { values: a } = parseArgs({
     masking: { type: 'string' },
     advantage: { type: 'string' },
     temperature: { type: 'string' },
+    grader: { type: 'string' },
+    'separate-batches': { type: 'boolean', default: false },
     seed: { type: 'string' },
     steps: { type: 'string' },
     backend: { type: 'string' },
@@ -37,13 +42,15 @@ await main(async () => {
   const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on');
   const advantage = oneOf('advantage', a.advantage, ADVANTAGES, 'group');
   const temperature = Number(oneOf('temperature', a.temperature, TEMPERATURES.map(String), '1')) as Temperature;
+  const grader = oneOf('grader', a.grader, GRADERS, 'exact');
   const seed = intOption('seed', a.seed, 1);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   const backend = await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
   const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
   console.log(
     `workshop: from the ${start === 'agent' ? 'fine-tuned agent' : start === 'pretrained' ? 'worksheet model' : 'random weights'}, ${a.faulty ? 'faulty' : 'reliable'} calculator, ` +
-      `masking ${masking}, ${advantage === 'group' ? 'group-relative' : 'raw-reward'} advantage, temperature ${temperature}, seed ${seed}, ${steps} steps, backend ${backend}`,
+      `masking ${masking}, ${advantage === 'group' ? 'group-relative' : 'raw-reward'} advantage, temperature ${temperature}, ${grader} grader, seed ${seed}, ${steps} steps, backend ${backend}` +
+      (a['separate-batches'] ? ', evaluation and sampling in separate batches' : ''),
   );
   const r0 = AGENT_RECIPE;
   const recipe: AgentRecipe = {
@@ -52,26 +59,42 @@ await main(async () => {
     sft: { ...r0.sft, steps: intOption('sft-steps', a['sft-steps'], r0.sft.steps, 1) },
   };
   const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
-  const settings = { faulty: a.faulty!, masking: masking === 'on', advantage, temperature };
-  const run = await runWorkshop({ start, seed, steps, checkpoints, recipe, ...settings }, ({ stage, record: r }) => {
+  const settings = { faulty: a.faulty!, masking: masking === 'on', advantage, temperature, grader };
+  const grpo = { ...GRPO, shareBatch: !a['separate-batches'] };
+  const run = await runWorkshop({ start, seed, steps, checkpoints, recipe, grpo, ...settings }, ({ stage, record: r }) => {
     if (stage !== 'grpo') {
       const score = r.heldOut ? `  held-out ${pct(r.heldOut.success)}` : r.worksheet ? `  single-digit sums ${pct(r.worksheet.success)}` : '';
       if (r.step % 25 === 0 || r.step === r.steps) console.log(`${stage} ${String(r.step).padStart(3)}/${r.steps}${r.loss === null ? '' : `  loss ${r.loss.toFixed(3)}`}${score}`);
       return;
     }
     const t = r.timings;
+    const w = r.timeSplit;
     console.log(
       `step ${String(r.step).padStart(2)}  held-out ${pct(r.heldOut).padStart(4)}` +
         (r.meanReward === null
           ? ''
-          : `  reward ${pct(r.meanReward).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clipFraction!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
-        `  ${t.total.toFixed(0)} ms (sample ${t.sample.toFixed(0)}, grad ${t.gradient.toFixed(0)}, eval ${t.evaluate.toFixed(0)})`,
+          : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clipFraction!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
+        `  ${t.total.toFixed(0)} ms (sample ${t.sample.toFixed(0)}, grad ${t.gradient.toFixed(0)}, eval ${t.evaluate.toFixed(0)}; ` +
+        `its own: sampling ${w.sampling.toFixed(0)}, update ${w.update.toFixed(0)}, evaluation ${w.evaluation.toFixed(0)})`,
     );
   });
   const g = run.grpo;
-  const summary = { start, faulty: a.faulty!, masking, advantage, temperature, seed, steps, backend, ...g, heldOut: run.heldOut, meanReward: run.meanReward, sftHeldOut: run.sftHeldOut, agentDigest: run.agentDigest, stageSeconds: run.seconds };
+  // Where a GRPO step's time goes: the median of each part over steps 1..n (step 0 only evaluates).
+  const stepped = run.records.slice(1);
+  const ms = (k: 'sampling' | 'update' | 'evaluation') => Math.round(10 * (median(stepped, (r) => r.timeSplit[k]) ?? NaN)) / 10;
+  const timeSplit = { sampling: ms('sampling'), update: ms('update'), evaluation: ms('evaluation'), sharedBatch: grpo.shareBatch };
+  const summary = {
+    start, faulty: a.faulty!, masking, advantage, temperature, grader, seed, steps, backend, ...g,
+    heldOut: run.heldOut, meanReward: run.meanReward, trueSuccess: run.trueSuccess, timeSplit,
+    sftHeldOut: run.sftHeldOut, agentDigest: run.agentDigest, stageSeconds: run.seconds,
+  };
   const sft = run.sftHeldOut === null ? '' : `fine-tuned agent ${pct(run.sftHeldOut)} held-out; `;
   const perStage = Object.entries(run.seconds).map(([s, sec]) => `${s} ${sec!.toFixed(1)} s`).join(', ');
-  console.log(`${sft}held-out ${pct(g.heldOutStart)} → ${pct(g.heldOutEnd)}; mean reward, last 5 steps ${pct(g.rewardLast5)} (first 5: ${pct(g.rewardFirst5)}); ${perStage}`);
+  const truth = run.trueSuccess.slice(-5);
+  console.log(
+    `${sft}held-out ${pct(g.heldOutStart)} → ${pct(g.heldOutEnd)}; mean reward, last 5 steps ${pct(g.rewardLast5)} (first 5: ${pct(g.rewardFirst5)}); ` +
+      `true success, last 5 steps ${pct(truth.reduce((s, x) => s + x, 0) / Math.max(truth.length, 1))}; ${perStage}; ` +
+      `a GRPO step (median ms): sampling ${timeSplit.sampling}, update ${timeSplit.update}, evaluation ${timeSplit.evaluation}`,
+  );
   if (a.json) console.log(JSON.stringify(summary));
 });

@@ -3,6 +3,7 @@
  * workshop sizes. Every odd number has its reason beside it. Pass these objects (or
  * partial overrides of them) around; nothing else in the code base hard-codes a size.
  */
+import type { GraderKind } from './env/grader';
 import { VOCAB } from './model/vocab';
 import type { AdvantageKind, LossMask } from './rl/credit';
 
@@ -117,6 +118,17 @@ export interface GrpoConfig {
   lossMask: LossMask;
   /** 'group': the group-relative advantage (GRPO); 'raw': the reward itself, no baseline. */
   advantage: AdvantageKind;
+  /**
+   * Run the held-out evaluation and the next step's sampling as one batch (same weights, same
+   * random draws): one rollout's fixed cost instead of two. Off: each on its own, so each one's
+   * time is measured apart (npm run workshop -- --separate-batches).
+   */
+  shareBatch: boolean;
+  /**
+   * Who pays the training episodes (env/grader.ts): 'exact', the plate's, or one of two bugs.
+   * The held-out evaluation is graded exactly whatever this says.
+   */
+  grader: GraderKind;
 }
 
 export const GRPO: GrpoConfig = {
@@ -132,6 +144,8 @@ export const GRPO: GrpoConfig = {
   faultyRate: 0.3,
   lossMask: 'model',
   advantage: 'group',
+  shareBatch: true,
+  grader: 'exact',
 };
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isCommand } from '../src/protocol/guards';
 
 const checkpoints = { agent: 'https://x/checkpoints/agent/', pretrained: 'https://x/checkpoints/pretrained/' };
-const config = { start: 'agent', faulty: false, masking: true, advantage: 'group', temperature: 1, seed: 1, steps: 40 };
+const config = { start: 'agent', faulty: false, masking: true, advantage: 'group', temperature: 1, grader: 'exact', seed: 1, steps: 40 };
 const wasm = { 'tfjs-backend-wasm.wasm': 'https://x/a.wasm', 'tfjs-backend-wasm-simd.wasm': 'https://x/b.wasm', 'tfjs-backend-wasm-threaded-simd.wasm': 'https://x/c.wasm' };
 
 describe('isCommand', () => {
@@ -14,6 +14,8 @@ describe('isCommand', () => {
       { type: 'start', config },
       { type: 'start', config: { ...config, start: 'scratch' } },
       { type: 'configure', config: { ...config, faulty: true } },
+      { type: 'configure', config: { ...config, grader: 'crash-pass' } },
+      { type: 'start', config: { ...config, grader: 'trusts-tool' } },
       { type: 'pause' },
       { type: 'resume' },
       { type: 'step' },
@@ -43,6 +45,7 @@ describe('isCommand', () => {
       { type: 'ask', question: { id: 1, sum: { a: 57, b: 38 }, faulty: 'no', temperature: 1 } },
       { type: 'ask', question: { id: 1, sum: { a: 57, b: 38 }, faulty: false, temperature: 3 } },
       { type: 'ask', question: { sum: { a: 57, b: 38 }, faulty: false, temperature: 1 } },
+      { type: 'start', config: { ...config, grader: 'lenient' } }, { type: 'start', config: { ...config, grader: undefined } },
     ];
     for (const c of bad) expect(isCommand(c), JSON.stringify(c)).toBe(false);
   });

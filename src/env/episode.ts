@@ -6,12 +6,16 @@
  *   result   68|              appended by the environment (the calculator)
  *   answer   68|              written by the model; graded against the true sum
  *
- * A malformed call or answer, an over-long segment, or a full context ends the episode with
- * reward 0 and a reason; the episode still counts.
+ * A malformed call or answer, an over-long segment, or a full context ends the episode with a
+ * reason; the episode still counts. Whatever way it ends, its grader (env/grader.ts) decides
+ * the reward: the plate's pays 1 for an exact answer only.
  */
 import { CALL, END, START } from '../model/vocab';
 import type { Calculator } from './calculator';
+import { grade, isTrueAnswer, REWARD_WRONG, type GraderKind } from './grader';
 import type { Sum } from './sums';
+
+export { REWARD_CORRECT, REWARD_WRONG } from './grader';
 
 /** `^` + two 2-digit operands + `+` + `=`. */
 export const PROMPT_LENGTH = 7;
@@ -21,10 +25,6 @@ export const MAX_OPERAND_DIGITS = 3;
 export const MAX_CALL_LENGTH = 2 + 2 * MAX_OPERAND_DIGITS + 1;
 /** Up to 4 digits (999 + 999 = 1998) + `|`. */
 export const MAX_ANSWER_LENGTH = 5;
-
-/** The outcome reward: 1 for an exact final answer, else 0. */
-export const REWARD_CORRECT = 1;
-export const REWARD_WRONG = 0;
 
 export type Author = 'prompt' | 'model' | 'env' | 'pad';
 export type Phase = 'call' | 'answer' | 'done';
@@ -69,10 +69,16 @@ export class Episode {
   constructor(
     readonly sum: Sum,
     private readonly calculator: Calculator,
+    private readonly grader: GraderKind = 'exact',
   ) {}
 
   get done(): boolean {
     return this.phase === 'done';
+  }
+
+  /** The final answer is the true sum (whatever the grader paid). */
+  get correct(): boolean {
+    return this.reason !== null && isTrueAnswer({ sum: this.sum, reason: this.reason, answer: this.answer, result: this.result });
   }
 
   feed(ch: string): string {
@@ -104,7 +110,6 @@ export class Episode {
   private feedAnswer(ch: string): string {
     if (ch === END) {
       if (this.answer.length === 0) return this.finish('malformed answer');
-      this.reward = gradeAnswer(this.sum, Number(this.answer));
       return this.finish('answered');
     }
     if (!DIGIT.test(ch)) return this.finish('malformed answer');
@@ -116,9 +121,7 @@ export class Episode {
   private finish(reason: EndReason): string {
     this.phase = 'done';
     this.reason = reason;
+    this.reward = grade(this.grader, { sum: this.sum, reason, answer: this.answer, result: this.result });
     return '';
   }
 }
-
-/** The grader: the outcome reward for a final answer. */
-export const gradeAnswer = (s: Sum, answer: number): number => (answer === s.a + s.b ? REWARD_CORRECT : REWARD_WRONG);

@@ -213,9 +213,9 @@ export class PipelineRun {
   }
 }
 
-/** The GRPO config a run's settings make: its length, masking, advantage and temperature. */
-export function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature'>): GrpoConfig {
-  return { ...base, steps: run.steps, lossMask: lossMaskFor(run.masking), advantage: run.advantage, temperature: run.temperature };
+/** The GRPO config a run's settings make: its length, masking, advantage, temperature and grader. */
+export function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature' | 'grader'>): GrpoConfig {
+  return { ...base, steps: run.steps, lossMask: lossMaskFor(run.masking), advantage: run.advantage, temperature: run.temperature, grader: run.grader };
 }
 
 /** Thrown into a step that a backend switch abandoned. */

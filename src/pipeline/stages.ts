@@ -19,6 +19,12 @@ export const ADVANTAGES: readonly Advantage[] = ['group', 'raw'];
 /** The sampling temperatures the figure offers; 1 is the plate's. */
 export const TEMPERATURES = [0.5, 1, 1.5] as const;
 export type Temperature = (typeof TEMPERATURES)[number];
+/**
+ * Who pays GRPO's training episodes (env/grader.ts): the plate's exact grader, one that counts a
+ * crash as a pass, or one that trusts the calculator. Held-out success is always graded exactly.
+ */
+export type Grader = 'exact' | 'crash-pass' | 'trusts-tool';
+export const GRADERS: readonly Grader[] = ['exact', 'crash-pass', 'trusts-tool'];
 
 export interface RunConfig {
   start: StartFrom;
@@ -30,7 +36,12 @@ export interface RunConfig {
   masking: boolean;
   advantage: Advantage;
   temperature: Temperature;
+  /** The training episodes' grader (a bug, or the plate's). */
+  grader: Grader;
 }
 
-/** The GRPO settings of a run, as the plate sets them: masking on, group-relative, temperature 1. */
-export const PLATE_SETTINGS = { faulty: false, masking: true, advantage: 'group', temperature: 1 } as const satisfies Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature'>;
+/** The GRPO settings of a run, as the plate sets them: masking on, group-relative, temperature 1, the exact grader. */
+export const PLATE_SETTINGS = { faulty: false, masking: true, advantage: 'group', temperature: 1, grader: 'exact' } as const satisfies Pick<
+  RunConfig,
+  'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'
+>;

@@ -22,7 +22,10 @@ export interface EpisodeView {
   authors: string;
   /** Per character of `text`: '1' where the loss covered it, else '0'. */
   trained: string;
+  /** What the run's grader paid. */
   reward: number;
+  /** The final answer is the true sum (what the exact grader pays for): reward without it is a bug's. */
+  correct: boolean;
   advantage: number;
   /** The calculator lied in this episode. */
   lied: boolean;
@@ -46,6 +49,7 @@ export interface EpisodeLike {
   text: string;
   authors: readonly Author[];
   reward: number;
+  correct: boolean;
   result: { lied: boolean } | null;
   reason: EndReason;
   logp?: { before: ArrayLike<number>; after: ArrayLike<number> };
@@ -57,7 +61,7 @@ export const trainedFlags = (authors: readonly Author[], mask: LossMask): string
 export function toView(e: EpisodeLike, advantage: number, mask: LossMask): EpisodeView {
   const view: EpisodeView = {
     sum: e.sum, text: e.text, authors: codes(e.authors), trained: trainedFlags(e.authors, mask),
-    reward: e.reward, advantage, lied: e.result?.lied ?? false, reason: e.reason,
+    reward: e.reward, correct: e.correct, advantage, lied: e.result?.lied ?? false, reason: e.reason,
   };
   // Float32Array: compact in the page's memory (40 steps × 64 episodes) and in postMessage.
   if (e.logp) view.logp = { before: Float32Array.from(e.logp.before), after: Float32Array.from(e.logp.after) };

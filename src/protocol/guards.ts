@@ -3,7 +3,7 @@ import { isBackendName } from './backends';
 import { GRPO } from '../config';
 import { inRange } from '../env/sums';
 import { WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
-import { ADVANTAGES, STARTS, TEMPERATURES } from '../pipeline/stages';
+import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 type Loose = Record<string, unknown>;
 /** Seeds are 31-bit: the page's URL option and the PRNG take 0 to 2^31 − 1. */
@@ -21,6 +21,7 @@ function isRunConfig(x: unknown): x is RunConfig {
     typeof x.masking === 'boolean' &&
     (ADVANTAGES as readonly unknown[]).includes(x.advantage) &&
     (TEMPERATURES as readonly unknown[]).includes(x.temperature) &&
+    (GRADERS as readonly unknown[]).includes(x.grader) &&
     isWhole(x.seed, 0, MAX_SEED) &&
     isWhole(x.steps, 1, GRPO.steps)
   );

@@ -13,7 +13,7 @@ import type { StageRecord } from '../pipeline/run';
 import type { RunConfig, Stage, Temperature } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
-export type { Advantage, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
+export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
 export type { BackendName, RunSummary, SupervisedRecord };
 
 /**

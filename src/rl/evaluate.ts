@@ -1,4 +1,8 @@
-/** Held-out evaluation: greedy decoding, the reliable calculator, all sums as one batch. */
+/**
+ * Held-out evaluation: greedy decoding, the reliable calculator, all sums as one batch, graded
+ * truly (the exact grader) whatever grader the training episodes have: a grader's bug may
+ * change what the agent learns, never how it is measured.
+ */
 import { reliableCalculator } from '../env/calculator';
 import { REWARD_CORRECT } from '../env/episode';
 import type { Sum } from '../env/sums';
@@ -12,11 +16,11 @@ export interface Evaluation {
 }
 
 export async function evaluateGreedy(model: Policy, sums: Sum[]): Promise<Evaluation> {
-  return scoreEvaluation(await rollout(model, sums, { calculator: reliableCalculator, temperature: 1, greedy: true }));
+  return scoreEvaluation(await rollout(model, sums, { calculator: reliableCalculator, grader: 'exact', temperature: 1, greedy: true }));
 }
 
 /** The rows of an evaluation, for a batch it shares with other rows. */
-export const evaluationRows = (sums: readonly Sum[]): RolloutRow[] => sums.map((sum) => ({ sum, calculator: reliableCalculator, greedy: true }));
+export const evaluationRows = (sums: readonly Sum[]): RolloutRow[] => sums.map((sum) => ({ sum, calculator: reliableCalculator, grader: 'exact', greedy: true }));
 
 export function scoreEvaluation(episodes: EpisodeRecord[]): Evaluation {
   const correct = episodes.filter((e) => e.reward === REWARD_CORRECT).length;

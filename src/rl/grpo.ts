@@ -8,7 +8,14 @@
  * as one batch (30 greedy rows and 64 sampled ones): one rollout's fixed cost, not two. The
  * random draws are those of separate rollouts (the evaluation draws nothing), so a seed gives
  * the same run either way; a step taken without that batch (the first one when `initial()` was
- * skipped, or one past the planned last step) samples on its own.
+ * skipped, or one past the planned last step, or every step with `shareBatch` off) samples on
+ * its own. Each record says where its step's own work went (TimeSplit): a shared batch's time
+ * is split between the evaluation and the sampling by rows, since every row of a lockstep batch
+ * is computed at every position, finished or not.
+ *
+ * The training episodes are graded by `config.grader` (a bug, if the reader chose one); the
+ * held-out rows always by the exact grader. Each record counts both: the mean reward (what the
+ * grader paid) and the true success (what the exact grader would have paid).
  *
  * Each record also carries the push the page shows: every episode's per-character log-probs
  * before the update and after it (rl/push.ts), read without changing a number of the run.
@@ -18,6 +25,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { GrpoConfig } from '../config';
 import { faultyCalculator, reliableCalculator, type Calculator } from '../env/calculator';
+import { rewardedByBug } from '../env/grader';
 import { SPLIT, type Sum } from '../env/sums';
 import { createRng, shuffled, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
@@ -54,14 +62,38 @@ export interface PhaseTimings {
   total: number;
 }
 
+/**
+ * Where a step's own work went, in milliseconds, whichever wall-clock phase it ran in: the
+ * three add up, over a run, to the steps' total time.
+ */
+export interface TimeSplit {
+  /**
+   * Sampling this step's episodes: the model's characters and the calculator's calls. When
+   * they were sampled in the previous evaluation's batch, that batch's time times the sampled
+   * rows' share of it (64 of 94).
+   */
+  sampling: number;
+  /**
+   * The policy update: log-probabilities, loss, gradients, Adam — and the push the episode
+   * viewer shows (log-probs before and after the update, `timings.push`, ~9% of a step).
+   */
+  update: number;
+  /** This step's held-out evaluation: alone, or its rows' share (30 of 94) of a shared batch. */
+  evaluation: number;
+}
+
 export interface GrpoRecord {
   /** 0 = the starting point (evaluation only); 1..steps after each update. */
   step: number;
   heldOut: number;
   heldOutCorrect: number;
   heldOutN: number;
-  /** Mean reward of the episodes sampled in this step (null at step 0). */
+  /** Mean reward of the episodes sampled in this step, as the grader paid it (null at step 0). */
   meanReward: number | null;
+  /** Share of this step's sampled episodes whose final answer is the true sum (null at step 0). */
+  trueSuccess: number | null;
+  /** Sampled episodes the grader paid for though their answer is not the true sum (0 with the exact grader). */
+  rewardedByBug: number;
   rewardStd: number | null;
   /** Fraction of groups whose 8 rewards were all equal (no gradient). */
   zeroSpreadGroups: number | null;
@@ -78,8 +110,10 @@ export interface GrpoRecord {
   copied: number;
   /** Sampled episodes that ended without a well-formed call and answer. */
   malformed: number;
-  /** Milliseconds per phase. */
+  /** Milliseconds per wall-clock phase. */
   timings: PhaseTimings;
+  /** Milliseconds of this step's own sampling, update and evaluation. */
+  timeSplit: TimeSplit;
   /** All sampled episodes of the step, group after group (empty at step 0). */
   episodes: ScoredEpisode[];
 }
@@ -108,8 +142,9 @@ export class GrpoStage {
   private readonly trainSums: Sum[];
   private readonly heldOutSums: Sum[];
   private stepIndex = 0;
-  /** Episodes for the next step, sampled in the last evaluation's batch. */
-  private ahead: EpisodeRecord[] | null = null;
+  /** Episodes for the next step, sampled in the last evaluation's batch, and their share of its time. */
+  private ahead: { episodes: EpisodeRecord[]; ms: number } | null = null;
+  private evaluation: Evaluation | null = null;
 
   constructor(opts: GrpoStageOptions) {
     this.config = opts.config;
@@ -127,6 +162,11 @@ export class GrpoStage {
     return this.stepIndex;
   }
 
+  /** The held-out evaluation behind the latest record, episodes included. */
+  get lastEvaluation(): Evaluation | null {
+    return this.evaluation;
+  }
+
   /** The last step of `config.steps` is done. */
   get finished(): boolean {
     return this.stepIndex >= this.config.steps;
@@ -135,13 +175,14 @@ export class GrpoStage {
   /** Step 0: the held-out success of the starting policy. */
   async initial(): Promise<GrpoRecord> {
     const t0 = now();
-    const ev = await this.evaluate(0);
+    const { ev, ms: evaluation } = await this.evaluate(0);
     const ms = now() - t0;
     return {
       step: 0, heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
-      meanReward: null, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
+      meanReward: null, trueSuccess: null, rewardedByBug: 0, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
       modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
       timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, push: 0, total: ms },
+      timeSplit: { sampling: 0, update: 0, evaluation },
       episodes: [],
     };
   }
@@ -151,8 +192,9 @@ export class GrpoStage {
     const c = this.config;
     const step = this.stepIndex + 1;
     const t0 = now();
-    const episodes = this.ahead ?? (await rolloutRows(this.model, this.sampleRows(), { temperature: c.temperature, rng: this.rng }));
+    const ahead = this.ahead;
     this.ahead = null;
+    const episodes = ahead?.episodes ?? (await rolloutRows(this.model, this.sampleRows(), { temperature: c.temperature, rng: this.rng }));
     const t1 = now();
 
     const rewards = episodes.map((e) => e.reward);
@@ -167,7 +209,7 @@ export class GrpoStage {
     const te = now();
     const pushMs = t2 - t1 + timings.before + (te - t3);
 
-    const ev = await this.evaluate(step);
+    const { ev, ms: evaluation } = await this.evaluate(step);
     const t4 = now();
     this.stepIndex = step;
     const logp = (i: number): EpisodeLogp => ({ before: before[i] ?? skipped.get(i)!, after: after[i]! });
@@ -180,6 +222,8 @@ export class GrpoStage {
       step,
       heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
       meanReward: all.mean, rewardStd: all.std,
+      trueSuccess: episodes.filter((e) => e.correct).length / episodes.length,
+      rewardedByBug: episodes.filter(rewardedByBug).length,
       zeroSpreadGroups: zeroSpread / c.sumsPerStep,
       clipFraction: update.clipFraction, loss: update.loss,
       modelChars: count('model'), envChars: count('env'), trainedChars: update.trainedChars,
@@ -188,6 +232,7 @@ export class GrpoStage {
       copied: episodes.filter(copiesTool).length,
       malformed: episodes.filter((e) => e.reason !== 'answered').length,
       timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - te, push: pushMs, total: t4 - t0 },
+      timeSplit: { sampling: ahead?.ms ?? t1 - t0, update: te - t1, evaluation },
       episodes: episodes.map((e, i) => ({ ...e, advantage: advantages[i]!, logp: logp(i) })),
     };
   }
@@ -207,16 +252,23 @@ export class GrpoStage {
   private sampleRows(): RolloutRow[] {
     const c = this.config;
     const sums = shuffled(this.trainSums, this.rng).slice(0, c.sumsPerStep);
-    return sums.flatMap((sum) => Array.from({ length: c.episodesPerSum }, () => ({ sum, calculator: this.calculator, greedy: false })));
+    return sums.flatMap((sum) => Array.from({ length: c.episodesPerSum }, () => ({ sum, calculator: this.calculator, grader: c.grader, greedy: false })));
   }
 
-  /** The held-out evaluation after `step`, and the next step's sampling in the same batch if one is planned. */
-  private async evaluate(step: number): Promise<Evaluation> {
+  /**
+   * The held-out evaluation after `step`, and the next step's sampling in the same batch if one
+   * is planned (and batches are shared); ms: the evaluation's share of the batch's time.
+   */
+  private async evaluate(step: number): Promise<{ ev: Evaluation; ms: number }> {
     const held = evaluationRows(this.heldOutSums);
-    const ahead = step < this.config.steps ? this.sampleRows() : [];
+    const ahead = step < this.config.steps && this.config.shareBatch ? this.sampleRows() : [];
+    const t0 = now();
     const episodes = await rolloutRows(this.model, [...held, ...ahead], { temperature: this.config.temperature, rng: this.rng });
-    if (ahead.length > 0) this.ahead = episodes.slice(held.length);
-    return scoreEvaluation(episodes.slice(0, held.length));
+    const ms = now() - t0;
+    const share = held.length / (held.length + ahead.length);
+    if (ahead.length > 0) this.ahead = { episodes: episodes.slice(held.length), ms: ms * (1 - share) };
+    this.evaluation = scoreEvaluation(episodes.slice(0, held.length));
+    return { ev: this.evaluation, ms: ms * share };
   }
 
   dispose(): void {

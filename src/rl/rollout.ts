@@ -15,6 +15,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Calculator } from '../env/calculator';
 import { Episode, promptFor, type Author, type EndReason } from '../env/episode';
+import type { GraderKind } from '../env/grader';
 import type { Sum } from '../env/sums';
 import type { Rng } from '../lib/rng';
 import type { CharModel, KvCache } from '../model/gpt';
@@ -22,6 +23,8 @@ import { encode, PAD, PAD_ID, VOCAB } from '../model/vocab';
 
 export interface RolloutOptions {
   calculator: Calculator;
+  /** Who decides the rewards; default: the exact grader, the plate's. */
+  grader?: GraderKind;
   /** Sampling temperature; ignored when greedy. */
   temperature: number;
   /** Greedy (argmax) decoding, as in held-out evaluation. */
@@ -34,6 +37,8 @@ export interface RolloutOptions {
 export interface RolloutRow {
   sum: Sum;
   calculator: Calculator;
+  /** The grader of this row's episode: a training row may carry a bug, a held-out row never does. */
+  grader: GraderKind;
   /** Argmax decoding at temperature 1 (held-out evaluation); else sampled at the batch's temperature. */
   greedy: boolean;
 }
@@ -46,7 +51,10 @@ export interface EpisodeRecord {
   authors: Author[];
   result: { value: number; lied: boolean } | null;
   answer: string;
+  /** What the row's grader paid. */
   reward: number;
+  /** The final answer is the true sum: what the exact grader would have paid for. */
+  correct: boolean;
   reason: EndReason;
 }
 
@@ -60,7 +68,7 @@ const disposeCache = (c: KvCache): void => tf.dispose([...c.k, ...c.v]);
 
 /** Runs one episode per sum, as one batch. */
 export function rollout(model: Policy, sums: readonly Sum[], opts: RolloutOptions): Promise<EpisodeRecord[]> {
-  return rolloutRows(model, sums.map((sum) => ({ sum, calculator: opts.calculator, greedy: opts.greedy })), opts);
+  return rolloutRows(model, sums.map((sum) => ({ sum, calculator: opts.calculator, grader: opts.grader ?? 'exact', greedy: opts.greedy })), opts);
 }
 
 /** Runs one episode per row, as one batch; rows may mix greedy and sampled decoding. */
@@ -121,7 +129,7 @@ class Transcripts {
   constructor(private readonly rows: readonly RolloutRow[]) {
     const prompts = rows.map((r) => promptFor(r.sum));
     const common = Math.min(...prompts.map((p) => p.length));
-    this.episodes = rows.map((r) => new Episode(r.sum, r.calculator));
+    this.episodes = rows.map((r) => new Episode(r.sum, r.calculator, r.grader));
     this.texts = prompts.map((p) => p.slice(0, common));
     this.authors = rows.map(() => Array<Author>(common).fill('prompt'));
     this.owed = prompts.map((p) => p.slice(common));
@@ -177,6 +185,7 @@ class Transcripts {
       result: ep.result,
       answer: ep.answer,
       reward: ep.reward,
+      correct: ep.correct,
       reason: ep.reason!,
     }));
   }

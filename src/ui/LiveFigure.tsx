@@ -32,6 +32,7 @@ export function LiveFigure({ plate, options, notes, assets }: Props) {
     masking: options.masking ?? PLATE_SETTINGS.masking,
     advantage: options.advantage ?? PLATE_SETTINGS.advantage,
     temperature: options.temperature ?? PLATE_SETTINGS.temperature,
+    grader: options.grader ?? PLATE_SETTINGS.grader,
   });
   /** Runs up to this id were cleared by Reset and are no longer drawn. */
   const [clearedUpTo, setClearedUpTo] = useState(0);

@@ -20,13 +20,14 @@ export interface PlateElementAttributes {
   masking?: 'on' | 'off';
   advantage?: 'group' | 'raw';
   temperature?: 0.5 | 1 | 1.5 | '0.5' | '1' | '1.5';
+  grader?: 'exact' | 'crash-pass' | 'trusts-tool';
   seed?: number | string;
   steps?: number | string;
   backend?: 'webgpu' | 'webgl' | 'wasm' | 'cpu';
   'asset-base'?: string;
 }
 
-const OPTION_ATTRIBUTES = ['autorun', 'faulty', 'start', 'masking', 'advantage', 'temperature', 'seed', 'steps', 'backend'] as const satisfies readonly (keyof PlateElementAttributes)[];
+const OPTION_ATTRIBUTES = ['autorun', 'faulty', 'start', 'masking', 'advantage', 'temperature', 'grader', 'seed', 'steps', 'backend'] as const satisfies readonly (keyof PlateElementAttributes)[];
 export const ATTRIBUTES = ['xref-pattern', ...OPTION_ATTRIBUTES, 'asset-base'] as const satisfies readonly (keyof PlateElementAttributes)[];
 
 /** Reads the element's attributes through the URL parser, so bad values get the same notes. */

@@ -2,13 +2,13 @@
  * The plate's options, shared by the page's URL, the React component's props and the custom
  * element's attributes. A bad value is ignored and explained in a note, never a crash.
  *
- *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&seed=7&steps=10
+ *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&grader=crash-pass&seed=7&steps=10
  *   &backend=wasm&autorun=1&embed=1&xref=https://example.org/{ref}
  */
 import { GRPO } from '../config';
 import { BACKENDS, isBackendName, type BackendName } from '../protocol/backends';
-import { type Advantage, type StartFrom, type Temperature } from '../protocol/messages';
-import { ADVANTAGES, STARTS, TEMPERATURES } from '../pipeline/stages';
+import { type Advantage, type Grader, type StartFrom, type Temperature } from '../protocol/messages';
+import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 export interface PlateOptions {
   /** URL pattern for cross-references, `{ref}` replaced by e.g. "XIX.5"; plain text without one. */
@@ -25,6 +25,8 @@ export interface PlateOptions {
   advantage?: Advantage;
   /** Sampling temperature of GRPO's episodes: 0.5, 1 (default) or 1.5. */
   temperature?: Temperature;
+  /** Who pays GRPO's training episodes: the exact grader (default) or a bug; held-out is always graded exactly. */
+  grader?: Grader;
   seed?: number;
   /** GRPO steps of a run, 1 to 40 (the charts' frame). */
   steps?: number;
@@ -117,6 +119,10 @@ export function parseUrlOptions(search: string): ParsedOptions {
         else options.temperature = t;
         break;
       }
+      case 'grader':
+        if ((GRADERS as readonly string[]).includes(value)) options.grader = value as Grader;
+        else ignore(key, value, `one of ${GRADERS.join(', ')}`);
+        break;
       case 'backend':
         if (isBackendName(value)) options.backend = value;
         else ignore(key, value, `one of ${BACKENDS.join(', ')}`);

@@ -20,6 +20,7 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   masking: { attribute: 'masking', type: "boolean (attribute: 'on' \\| 'off')", doc: 'observation masking; off trains on the calculator’s result characters too' },
   advantage: { attribute: 'advantage', type: "'group' \\| 'raw'", doc: 'group-relative advantage (default) or the raw reward' },
   temperature: { attribute: 'temperature', type: '0.5 \\| 1 \\| 1.5', doc: 'sampling temperature of GRPO’s episodes (default 1, the plate’s)' },
+  grader: { attribute: 'grader', type: "'exact' \\| 'crash-pass' \\| 'trusts-tool'", doc: 'who pays GRPO’s training episodes: the exact answer (default, the plate’s), or a bug — a crash counts as a pass, or the calculator is trusted; held-out success is always graded exactly' },
   seed: { attribute: 'seed', type: 'number', doc: 'seeds every stage of a run (default 1)' },
   steps: { attribute: 'steps', type: 'number', doc: 'GRPO steps of a run, 1 to 40 (default 40)' },
   backend: { attribute: 'backend', type: "'webgpu' \\| 'webgl' \\| 'wasm' \\| 'cpu'", doc: 'try this tfjs backend first' },

@@ -4,9 +4,9 @@ import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type ClientEvent, type WorkerState } from '../../src/client/worker-state';
 
 const record = (step: number, totalMs = 500): GrpoStepView => ({
-  step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, rewardStd: null,
+  step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, trueSuccess: step === 0 ? null : 0.5, rewardedByBug: 0, rewardStd: null,
   zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
-  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: totalMs }, episodes: [],
+  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: totalMs }, timeSplit: { sampling: 0, update: 0, evaluation: totalMs }, episodes: [],
 });
 const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): SupervisedRecord => ({
   stage, step, steps: 200, loss: step === 0 ? null : 1, heldOut: null, worksheet: null, ms,

@@ -223,7 +223,7 @@ describe('asking never changes the run', () => {
   it('ends a run with asks at every step bit for bit like the same run without them', async () => {
     const h = await openHarness(browser, inject('siteUrl'));
     await h.until((s) => s.status === 'ready');
-    const figures = (s: WorkerState) => s.run!.steps.map(({ timings: _, ...r }) => r);
+    const figures = (s: WorkerState) => s.run!.steps.map(({ timings: _, timeSplit: __, ...r }) => r);
     await h.start({ steps: 3 });
     const plain = figures(await h.until((s) => s.status === 'done'));
     await h.call('reset');

@@ -428,10 +428,98 @@ describe('the switches that break the terms', () => {
     expect(run.episodes.episodes).toHaveLength(64);
     const csv = await save(/the curves as CSV/);
     const lines = csv.text.trim().split('\n');
-    expect(lines[0]).toBe('stage,step,loss,held_out,single_digit_sums,mean_reward,copy_rate,malformed_rate,lies,calls');
+    expect(lines[0]).toBe('stage,step,loss,held_out,single_digit_sums,mean_reward,copy_rate,malformed_rate,lies,calls,true_success,rewarded_by_bug,sampling_ms,update_ms,evaluation_ms');
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(' '))).toEqual(['grpo 0', 'grpo 1', 'grpo 2']);
     const href = await page.getByRole('link', { name: /sets this configuration up again/ }).getAttribute('href');
     expect(Object.fromEntries(new URL(href!).searchParams)).toMatchObject({ masking: 'off', seed: '3', steps: '2', advantage: 'group', start: 'agent', autorun: '1' });
+    expectClean(o);
+    await page.context().close();
+  });
+});
+
+describe('the grader, true success and where a step’s time goes', () => {
+  const grader = (page: Page) => page.getByRole('combobox', { name: /grader/i });
+  /** The reward chart's last value and its true success's, as the chart's label and description say them. */
+  async function rewardAndTruth(page: Page): Promise<{ reward: number; truth: number }> {
+    const svg = page.locator('.chart-reward svg[role="img"]');
+    const reward = /: (\d+)%$/.exec((await svg.getAttribute('aria-label'))!)![1]!;
+    const description = await page.locator(`[id="${await svg.getAttribute('aria-describedby')}"]`).textContent();
+    return { reward: Number(reward), truth: Number(/^true success, step \d+: (\d+)%$/.exec(description!)![1]) };
+  }
+
+  it('offers the grader beside the calculator, set by ?grader=, with a note for a bad value', async () => {
+    const o = await open('index.html?grader=crash-pass');
+    const { page } = o;
+    expect(await grader(page).inputValue()).toBe('crash-pass');
+    expect(await grader(page).evaluate((s) => s.closest('.grpo-settings') !== null)).toBe(true);
+    expect(await page.locator('.grader .hint').innerText()).toBe('(training episodes only; held-out success is always graded exactly)');
+    expect(await grader(page).locator('option').allInnerTexts()).toEqual(['exact answer (the plate’s)', 'a crash counts as a pass (a bug)', 'trusts the calculator (a bug)']);
+    expectClean(o);
+    await page.context().close();
+    const bad = await open('index.html?grader=lenient');
+    expect(await bad.page.locator('.status-note').allInnerTexts()).toEqual(['Ignored grader=lenient: expected one of exact, crash-pass, trusts-tool.']);
+    expect(await grader(bad.page).inputValue()).toBe('exact');
+    await bad.page.context().close();
+  });
+
+  it('runs with a crash counted as a pass: the reward parts from true success, the bug’s rewards are marked, the note says why; the exact grader brings them together again', async () => {
+    const o = await openFinished('index.html?steps=3&autorun=1&grader=crash-pass');
+    const { page } = o;
+    expect(await page.locator('.chart-legend').innerText()).toContain('this run: reliable, a crash counts as a pass');
+    expect(await page.locator('.chart-reward .companion rect').count()).toBe(3);
+    const bug = await rewardAndTruth(page);
+    expect(bug.reward).toBeGreaterThan(bug.truth); // the malformed episodes are paid
+    expect(await page.getByTestId('readout-companion').innerText()).toMatch(/^true success: \d+% → \d+%$/);
+    expect(await page.locator('.graded-by').innerText()).toMatch(/^Graded by a bug: a crash counts as a pass .* (\d+) of the step’s 64 episodes were rewarded by the bug\. Held-out success is graded exactly\.$/);
+    const marked = Number(/ (\d+) of the step’s 64/.exec(await page.locator('.graded-by').innerText())![1]);
+    expect(marked).toBeGreaterThan(0);
+    expect(await page.locator('.figure-notes').innerText()).toMatch(/The grader counts a crash as a pass: .*In our reference runs \(5 seeds, reliable calculator\) the reward over the last five steps is 100%, true success 0%/);
+    // The viewer marks each episode only the bug paid for, in whichever group it is.
+    let seen = 0;
+    for (let g = 0; g < 8; g++) {
+      seen += await page.locator('.episode-table .bug-note').count();
+      if (g < 7) await page.getByRole('button', { name: 'Next group' }).click();
+    }
+    expect(seen).toBe(marked);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme}: ${v.id}`)).toEqual([]);
+    }
+
+    await grader(page).selectOption('exact');
+    await page.waitForFunction(() => document.querySelector('.chart-legend')?.textContent?.includes('this run: reliable') && !document.querySelector('.chart-legend')?.textContent?.includes('this run: reliable, a crash'), null, { timeout: 30_000 });
+    await waitForStatus(page, 'Finished');
+    expect(await page.locator('.chart-legend').innerText()).toContain('earlier run: reliable, a crash counts as a pass');
+    const exact = await rewardAndTruth(page);
+    expect(exact.truth).toBe(exact.reward);
+    expect(await page.locator('.graded-by').innerText()).toMatch(/^Graded by the exact answer/);
+    expect(await page.locator('.episode-table .bug-note').count()).toBe(0);
+    expect(await page.locator('.figure-notes').count()).toBe(0);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('says where each step’s time goes under the curves, for the run on the charts', async () => {
+    const o = await openFinished('index.html?steps=3&autorun=1&grader=trusts-tool&faulty=1');
+    const { page } = o;
+    const split = page.locator('.time-split');
+    expect(await split.locator('.time-bar').count()).toBe(3);
+    expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toMatch(/^Time per GRPO step, step 3: sampling \d+ ms, policy update \d+ ms, held-out evaluation \d+ ms$/);
+    expect(await page.getByTestId('time-split-readout').innerText()).toMatch(/^sampling \d+ ms \(\d+%\) · policy update \d+ ms \(\d+%\) · held-out evaluation \d+ ms \(\d+%\)$/);
+    expect(await split.locator('.time-sentence').innerText()).toMatch(/sampling episodes becomes the dominant cost of training/);
+    expect(await split.locator('.time-note').innerText()).toContain('split between them by rows');
+    // The export carries each step's split and the grader that paid it.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /the run as JSON/ }).click()]);
+    expect(download.suggestedFilename()).toBe('plate-XXVI.3-run-agent-faulty-trusts-tool-seed-1.json');
+    const run = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(run.config.grader).toBe('trusts-tool');
+    expect(run.grpo[3]).toMatchObject({ trueSuccess: expect.any(Number), rewardedByBug: expect.any(Number), timeSplit: { sampling: expect.any(Number), update: expect.any(Number), evaluation: expect.any(Number) } });
+    // Reset clears the run from the charts, and its split with it.
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await waitForStatus(page, 'Ready');
+    expect(await split.locator('.time-bar').count()).toBe(0);
+    expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toBe('Time per GRPO step, no data yet');
     expectClean(o);
     await page.context().close();
   });

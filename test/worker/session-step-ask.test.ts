@@ -125,11 +125,11 @@ describe('Ask', () => {
   });
 });
 
-/** Everything a step record says, but its timings: numbers, episodes, the push, the tensor count. */
+/** Everything a step record says, but its times: numbers, episodes, the push, the tensor count. */
 function same(steps: Event<'step'>[], tensorsAtReady: number) {
   return steps.map((e) => {
     const r = e.record as GrpoStepView;
-    const { timings: _, episodes, ...figures } = r;
+    const { timings: _, timeSplit: __, episodes, ...figures } = r;
     return { figures, tensors: e.memory.numTensors - tensorsAtReady, episodes: episodes.map((x) => ({ ...x, logp: x.logp && [Array.from(x.logp.before), Array.from(x.logp.after)] })) };
   });
 }

@@ -1,6 +1,6 @@
 /**
- * Run / Pause, Reset, where a run starts from, and the GRPO settings — the calculator, the two
- * terms the reader can switch off, the sampling temperature: native controls with visible
+ * Run / Pause, Reset, where a run starts from, and the GRPO settings — the calculator and its
+ * grader, the two terms the reader can switch off, the sampling temperature: native controls with visible
  * labels. Buttons that cannot act right now say so with aria-disabled instead of `disabled`,
  * so a keyboard user's focus stays where it was.
  */
@@ -8,6 +8,7 @@ import { useId } from 'react';
 import { GRPO } from '../../config';
 import { type Advantage, type RunConfig, type StartFrom, type Temperature } from '../../protocol/messages';
 import { TEMPERATURES } from '../../pipeline/stages';
+import { GraderControl } from './GraderControl';
 import { StepButton } from './StepButton';
 import type { WorkerStatus } from './types';
 
@@ -65,6 +66,7 @@ export function Controls({ status, settings, canReset, onRun, onPause, onStep, o
             Faulty calculator <span className="hint">(wrong {Math.round(GRPO.faultyRate * 100)}% of the time)</span>
           </span>
         </label>
+        <GraderControl value={settings.grader} disabled={status === 'dead'} onChange={(grader) => set({ grader })} />
         <label className="switch">
           <input type="checkbox" role="switch" checked={settings.masking} disabled={status === 'dead'} onChange={(e) => set({ masking: e.currentTarget.checked })} />
           <span>

@@ -8,6 +8,8 @@ import { memo, useState } from 'react';
 import { GRPO } from '../../config';
 import type { RunConfig } from '../../protocol/messages';
 import type { GrpoStepView } from '../../protocol/messages';
+import { rewardedByBug } from '../../env/grader';
+import { GradedBy } from './GradedBy';
 import { GroupArithmetic } from './GroupArithmetic';
 import { episodeLine } from './push-view';
 import { firstKey, PushTranscript } from './PushTranscript';
@@ -18,7 +20,7 @@ const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`
 interface Props {
   record: GrpoStepView | null;
   /** The run's configuration (null before any run: the plate's). */
-  config: Pick<RunConfig, 'masking' | 'advantage'> | null;
+  config: Pick<RunConfig, 'masking' | 'advantage' | 'grader'> | null;
   groupSize?: number;
 }
 
@@ -81,6 +83,7 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
           less likely (dotted); thicker when it moved by more than a tenth
         </li>
       </ul>
+      <GradedBy grader={config?.grader ?? 'exact'} record={record} />
       {episodes.length === 0 ? (
         <p className="episodes-empty">The sampled episodes appear here once the first GRPO step is done.</p>
       ) : (
@@ -95,11 +98,12 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
             </thead>
             <tbody>
               {episodes.map((e, i) => (
-                <tr key={i} className={e.reward > 0 ? 'rewarded' : undefined}>
+                <tr key={i} className={e.reward > 0 ? `rewarded${rewardedByBug(e) ? ' by-bug' : ''}` : undefined}>
                   <td>
                     {e.logp ? <PushTranscript episode={e} row={i} active={active} onShow={(key, detail) => setFocus({ shown, key, detail })} /> : <Transcript episode={e} />}
                     {e.lied && <span className="lie-note"> calculator lied</span>}
                     {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
+                    {rewardedByBug(e) && <span className="bug-note"> rewarded by the bug</span>}
                     {e.logp && <span className="push-line">{episodeLine(e)}</span>}
                   </td>
                   <td className="num">{e.reward}</td>

@@ -22,6 +22,7 @@ import { StagePanel } from './StagePanel';
 import { StageStrip } from './StageStrip';
 import { StatusLine } from './StatusLine';
 import { TaughtData } from './TaughtData';
+import { TimeSplit } from './TimeSplit';
 import { toneOf, type Marker, type RunView } from './types';
 
 export interface FigureProps {
@@ -104,6 +105,7 @@ export function Figure(p: FigureProps) {
         <StagePanel stage="sft" records={p.run?.sft ?? NONE} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={sftBandOf} plateMarker={marker} />
       )}
       <GrpoPanel plate={p.plate} run={grpoRun} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
+      <TimeSplit run={grpoRun} frame={Math.max(steps, p.totalSteps)} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
       <AskAgent
         status={t.status}

@@ -9,7 +9,7 @@ import type { PlateText } from '../../plate/types';
 import type { RunConfig } from '../../protocol/messages';
 import { Legend } from './Legend';
 import { LineChart, PERCENT, type YAxis } from './LineChart';
-import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf, type GrpoChart } from './model';
+import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf, TRUTH_LABEL, truthOf, type GrpoChart } from './model';
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
 import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRuns } from './reference';
@@ -20,7 +20,7 @@ interface Props {
   run: RunView | null;
   previous: readonly RunView[];
   /** The GRPO settings of the live run, or of the next one. */
-  config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature'>;
+  config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>;
   steps: number;
   totalSteps: number;
   reference: ReferenceRuns | null;
@@ -55,9 +55,12 @@ export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config,
   const refLabel = seeds > 0 ? `reference runs like this one (precomputed, ${seeds} seed${seeds === 1 ? '' : 's'})${reference!.placeholder ? ' — placeholder curves, not real runs' : ''}` : null;
   const legend = [...earlier, ...(run ? [run] : [])].map((r) => seriesOf(r, 'heldOut', r !== run));
   const notes = settingNotes(config, reference);
+  // True success rides on the reward's chart: what the grader paid beside what is right.
+  const truth = run && { label: TRUTH_LABEL, exact: run.config.grader === 'exact' };
 
   const row = (c: Chart, height?: number) => {
     const live = run ? seriesOf(run, c.id, false) : null;
+    const companion = run && c.id === 'reward' ? truthOf(run) : null;
     return (
       <div key={c.id} className={`chart-row chart-${c.id}`}>
         <LineChart
@@ -66,6 +69,7 @@ export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config,
           steps={steps}
           series={[...earlier.map((r) => seriesOf(r, c.id, true)), ...(live ? [live] : [])]}
           live={live}
+          companion={companion}
           band={band(c.metric)}
           markers={c.plate ? markers(plate.numbers.rows, c.id as 'heldOut' | 'reward', calculators) : []}
           height={height}
@@ -77,6 +81,7 @@ export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config,
           tone={toneOf(config.faulty)}
           plate={c.plate ? platePhrase(plateRows(plate.numbers.rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
           earlier={earlier.map((r) => ({ label: `earlier run (${configLabel(r.config)})`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
+          companion={companion && { label: TRUTH_LABEL, values: readout(run!.steps, 'truth') }}
         />
       </div>
     );
@@ -85,7 +90,7 @@ export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config,
   return (
     <section className="stage-panel stage-grpo" aria-label="GRPO">
       <h3 className="stage-title">GRPO</h3>
-      <Legend entries={legend} referenceLabel={refLabel} />
+      <Legend entries={legend} referenceLabel={refLabel} truth={truth} />
       <div className="charts">{CHARTS.map((c) => row(c))}</div>
       <h4 className="diagnostics-title">What the sampled episodes do</h4>
       <div className="charts diagnostics">{DIAGNOSTICS.map((c) => row(c, 130))}</div>

@@ -11,6 +11,8 @@ export interface LegendEntry {
 interface Props {
   entries: readonly LegendEntry[];
   referenceLabel: string | null;
+  /** The live run's true success on the reward's chart; exact: the grader is the plate's, so the two lines coincide. */
+  truth?: { label: string; exact: boolean } | null;
 }
 
 function Swatch({ className }: { className: string }) {
@@ -21,7 +23,7 @@ function Swatch({ className }: { className: string }) {
   );
 }
 
-export function Legend({ entries, referenceLabel }: Props) {
+export function Legend({ entries, referenceLabel, truth }: Props) {
   return (
     <ul className="legend chart-legend">
       {entries.map((e) => (
@@ -29,6 +31,18 @@ export function Legend({ entries, referenceLabel }: Props) {
           <Swatch className={`series tone-${e.tone} dash-${e.dash}${e.dim ? ' dim' : ''}`} /> {e.label}
         </li>
       ))}
+      {truth && (
+        <li className="legend-truth">
+          <svg className="swatch" aria-hidden="true" width="22" height="10" viewBox="0 0 22 10">
+            <g className="companion">
+              <path className="series companion-line" d="M0,5H22" />
+              <rect x="8.5" y="2.5" width="5" height="5" />
+            </g>
+          </svg>{' '}
+          {truth.label} on the reward’s chart: the share of sampled answers that are the true sum
+          {truth.exact ? ' (with the exact grader, the reward itself)' : ' (what an exact grader would have paid)'}
+        </li>
+      )}
       {referenceLabel && (
         <li>
           <Swatch className="band" /> {referenceLabel}

@@ -5,7 +5,7 @@
  * in an effect. Hover, or focus and use the arrow keys, to read a point.
  */
 import * as d3 from 'd3';
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { BandPoint, Marker, Series } from './types';
 import { pct } from '../format';
 import { useWidth } from './useWidth';
@@ -18,6 +18,11 @@ interface Props {
   /** Drawn in order: earlier (dim) runs first. */
   series: readonly Series[];
   live: Series | null;
+  /**
+   * A second curve of the live run on the same scale, drawn thin over it and read with it (true
+   * success beside the mean reward); its label names it in the chart's description.
+   */
+  companion?: Series | null;
   band?: readonly BandPoint[];
   markers: readonly Marker[];
   /** The y axis: 0–100% unless given (a loss: 0 to a max from the data, plain numbers). */
@@ -54,12 +59,19 @@ export function chartLabel(name: string, steps: number, live: Series | null, for
   return last ? `${name}, step ${last[0]} of ${steps}: ${format(last[1])}` : `${name}, no data yet`;
 }
 
-export function LineChart({ name, frame, steps, series, live, band, markers, y: yAxis = PERCENT, xTitle = 'GRPO step', height = HEIGHT }: Props) {
+/** The companion's latest point, as the chart's description: "true success, step 3: 64%". */
+export function companionLabel(companion: Series, format: (v: number) => string = pct): string {
+  const last = companion.points.at(-1);
+  return last ? `${companion.label}, step ${last[0]}: ${format(last[1])}` : `${companion.label}, no data yet`;
+}
+
+export function LineChart({ name, frame, steps, series, live, companion, band, markers, y: yAxis = PERCENT, xTitle = 'GRPO step', height = HEIGHT }: Props) {
   const HEIGHT = height;
   const [wrap, width] = useWidth<HTMLDivElement>(480);
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);
   const [probe, setProbe] = useState<number | null>(null);
+  const described = useId();
 
   const x = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
   const y = d3.scaleLinear([0, yAxis.max], [HEIGHT - M.bottom, M.top]);
@@ -96,7 +108,8 @@ export function LineChart({ name, frame, steps, series, live, band, markers, y: 
     setProbe(Math.max(0, Math.min(last, next)));
   };
 
-  const probeText = probed ? `${name}: step ${probed[0]}, ${fmt(probed[1])}` : '';
+  const paired = probed && companion?.points.find((p) => p[0] === probed[0]);
+  const probeText = probed ? `${name}: step ${probed[0]}, ${fmt(probed[1])}${paired ? `; ${companion!.label} ${fmt(paired[1])}` : ''}` : '';
   return (
     <div
       ref={wrap}
@@ -108,7 +121,7 @@ export function LineChart({ name, frame, steps, series, live, band, markers, y: 
       onFocus={() => setProbe((p) => p ?? (points.length ? points.length - 1 : null))}
       onBlur={() => setProbe(null)}
     >
-      <svg role="img" aria-label={chartLabel(name, steps, live, fmt)} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
+      <svg role="img" aria-label={chartLabel(name, steps, live, fmt)} aria-describedby={companion ? described : undefined} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
         <g ref={yAxisRef} className="axis axis-y" transform={`translate(${M.left},0)`} />
         <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${HEIGHT - M.bottom})`} />
         <text className="axis-title" x={x(frame)} y={HEIGHT - 2} textAnchor="end">
@@ -125,6 +138,12 @@ export function LineChart({ name, frame, steps, series, live, band, markers, y: 
             ))}
           </g>
         )}
+        {companion && (
+          <g className="companion">
+            <path className="series companion-line" d={line(companion.points) ?? undefined} />
+            {companion.points.length <= MAX_DOTS && companion.points.map(([step, v]) => <rect key={step} x={x(step) - 2.5} y={y(v) - 2.5} width={5} height={5} />)}
+          </g>
+        )}
         {markers.map((m) => (
           <g key={`${m.step}-${m.value}`} className={`marker tone-${m.tone}`} transform={`translate(${x(m.step)},${y(m.value)})`}>
             <path d="M0,-4L4,0L0,4L-4,0Z" />
@@ -139,6 +158,7 @@ export function LineChart({ name, frame, steps, series, live, band, markers, y: 
             <circle cy={y(probed[1])} r={4.5} />
             <text y={M.top - 4} textAnchor={x(probed[0]) > (M.left + width - M.right) / 2 ? 'end' : 'start'}>
               step {probed[0]} · {fmt(probed[1])}
+              {paired ? ` · ${companion!.label} ${fmt(paired[1])}` : ''}
             </text>
           </g>
         )}
@@ -155,6 +175,11 @@ export function LineChart({ name, frame, steps, series, live, band, markers, y: 
       <p className="visually-hidden" aria-live="polite">
         {probeText}
       </p>
+      {companion && (
+        <p className="visually-hidden" id={described}>
+          {companionLabel(companion, fmt)}
+        </p>
+      )}
     </div>
   );
 }

@@ -11,9 +11,11 @@ interface Props {
   format?: (v: number) => string;
   /** The dimmed earlier runs' readouts, e.g. "reliable run: 77% → 83%". */
   earlier: readonly { label: string; values: ReadoutValues; tone: Tone }[];
+  /** The live run's second curve on the same chart, e.g. "true success: 67% → 20%". */
+  companion?: { label: string; values: ReadoutValues } | null;
 }
 
-export function Readout({ name, live, tone, plate, earlier, format }: Props) {
+export function Readout({ name, live, tone, plate, earlier, format, companion }: Props) {
   return (
     <div className="readout">
       <p className="readout-name">{name}</p>
@@ -21,6 +23,11 @@ export function Readout({ name, live, tone, plate, earlier, format }: Props) {
         {readoutText(live, format)}
       </p>
       <p className="readout-span">{live.span}</p>
+      {companion && (
+        <p className="readout-companion" data-testid="readout-companion">
+          {companion.label}: {readoutText(companion.values, format)}
+        </p>
+      )}
       {plate && <p className="readout-plate">plate: {plate}</p>}
       {earlier.map((e) => (
         <p key={e.label} className={`readout-earlier tone-${e.tone}`}>

@@ -31,7 +31,10 @@ export function runJson(run: RunView, meta: { plate: string; backend: string | n
   );
 }
 
-const CSV_COLUMNS = ['stage', 'step', 'loss', 'held_out', 'single_digit_sums', 'mean_reward', 'copy_rate', 'malformed_rate', 'lies', 'calls'] as const;
+const CSV_COLUMNS = [
+  'stage', 'step', 'loss', 'held_out', 'single_digit_sums', 'mean_reward', 'copy_rate', 'malformed_rate', 'lies', 'calls',
+  'true_success', 'rewarded_by_bug', 'sampling_ms', 'update_ms', 'evaluation_ms',
+] as const;
 
 const cell = (x: number | null | undefined): string => (x === null || x === undefined ? '' : String(Math.round(x * 1e6) / 1e6));
 
@@ -39,7 +42,7 @@ const cell = (x: number | null | undefined): string => (x === null || x === unde
 export function runCsv(run: RunView): string {
   const rows: string[][] = [];
   for (const stage of ['pretrain', 'sft'] as const) {
-    for (const r of run[stage]) rows.push([stage, String(r.step), cell(r.loss), cell(r.heldOut?.success), cell(r.worksheet?.success), '', '', '', '', '']);
+    for (const r of run[stage]) rows.push([stage, String(r.step), cell(r.loss), cell(r.heldOut?.success), cell(r.worksheet?.success), '', '', '', '', '', '', '', '', '', '']);
   }
   for (const r of run.steps) {
     const n = r.episodes.length;
@@ -47,6 +50,8 @@ export function runCsv(run: RunView): string {
       'grpo', String(r.step), cell(r.loss), cell(r.heldOut), '', cell(r.meanReward),
       cell(n ? r.copied / n : null), cell(n ? r.malformed / n : null),
       n ? String(r.lies) : '', n ? String(r.calls) : '',
+      cell(r.trueSuccess), n ? String(r.rewardedByBug) : '',
+      cell(r.timeSplit.sampling), cell(r.timeSplit.update), cell(r.timeSplit.evaluation),
     ]);
   }
   return [CSV_COLUMNS.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
@@ -61,6 +66,7 @@ export function reproduceUrl(href: string, config: RunConfig): string {
     masking: config.masking ? 'on' : 'off',
     advantage: config.advantage,
     temperature: String(config.temperature),
+    grader: config.grader,
     seed: String(config.seed),
     steps: String(config.steps),
     autorun: '1',
@@ -69,8 +75,11 @@ export function reproduceUrl(href: string, config: RunConfig): string {
   return url.href;
 }
 
-/** A file name that says what the run was: "plate-XXVI.3-run-agent-faulty-masking-off-seed-1". */
+/** A file name that says what the run was: "plate-XXVI.3-run-agent-faulty-masking-off-crash-pass-seed-1". */
 export function runFileName(config: RunConfig): string {
-  const parts = [config.start, config.faulty ? 'faulty' : 'reliable', config.masking ? '' : 'masking-off', config.advantage === 'raw' ? 'raw-reward' : '', config.temperature === 1 ? '' : `t${config.temperature}`, `seed-${config.seed}`];
+  const parts = [
+    config.start, config.faulty ? 'faulty' : 'reliable', config.masking ? '' : 'masking-off', config.advantage === 'raw' ? 'raw-reward' : '',
+    config.temperature === 1 ? '' : `t${config.temperature}`, config.grader === 'exact' ? '' : config.grader, `seed-${config.seed}`,
+  ];
   return `plate-XXVI.3-run-${parts.filter(Boolean).join('-')}`;
 }

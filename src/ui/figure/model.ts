@@ -3,7 +3,7 @@
  * marks and the "this run" column of the numbers table. No React, no DOM; tested in Node.
  */
 import type { ChartId, StatedNumber } from '../../plate/types';
-import type { RunConfig, Stage } from '../../protocol/messages';
+import type { Grader, RunConfig, Stage } from '../../protocol/messages';
 import { mean } from 'd3';
 import { READOUT_WINDOW } from '../../rl/summary';
 import type { GrpoStepView } from '../../protocol/messages';
@@ -22,24 +22,35 @@ export function position(run: RunView): { stage: Stage; step: number; steps: num
   return last ? { stage: run.stage, step: last.step, steps: last.steps } : null;
 }
 
-/** The GRPO charts: the plate's two, and the two that show what the model does. */
-export type GrpoChart = ChartId | 'copy' | 'malformed';
+/**
+ * The GRPO charts: the plate's two, and the two that show what the model does; 'truth' is the
+ * true success of the sampled episodes, drawn on the reward's chart.
+ */
+export type GrpoChart = ChartId | 'copy' | 'malformed' | 'truth';
 
 /** Held-out from step 0; the rest from step 1 (step 0 samples nothing). */
 export function points(steps: readonly GrpoStepView[], chart: GrpoChart): [number, number][] {
   if (chart === 'heldOut') return steps.map((r) => [r.step, r.heldOut]);
   const sampled = steps.filter((r) => r.meanReward !== null);
   if (chart === 'reward') return sampled.map((r) => [r.step, r.meanReward!]);
+  if (chart === 'truth') return sampled.map((r) => [r.step, r.trueSuccess!]);
   return sampled.map((r) => [r.step, (chart === 'copy' ? r.copied : r.malformed) / Math.max(r.episodes.length, 1)]);
 }
 
+/** A grader in a run's label: nothing for the plate's, the bug for the others. */
+export const GRADER_LABEL: Record<Grader, string> = { exact: '', 'crash-pass': 'a crash counts as a pass', 'trusts-tool': 'grader trusts the calculator' };
+
 /**
  * A run's GRPO configuration in words, only what differs from the plate: "reliable", "faulty,
- * masking off", "reliable, raw reward, temperature 1.5, fine-tuned here".
+ * masking off", "reliable, raw reward, temperature 1.5, fine-tuned here", "reliable, a crash
+ * counts as a pass".
  */
 export function configLabel(c: RunConfig): string {
   const start = c.start === 'pretrained' ? 'fine-tuned here' : c.start === 'scratch' ? 'trained here from random weights' : '';
-  return [c.faulty ? 'faulty' : 'reliable', c.masking ? '' : 'masking off', c.advantage === 'raw' ? 'raw reward' : '', c.temperature === 1 ? '' : `temperature ${c.temperature}`, start]
+  return [
+    c.faulty ? 'faulty' : 'reliable', c.masking ? '' : 'masking off', c.advantage === 'raw' ? 'raw reward' : '',
+    c.temperature === 1 ? '' : `temperature ${c.temperature}`, GRADER_LABEL[c.grader], start,
+  ]
     .filter(Boolean)
     .join(', ');
 }
@@ -56,6 +67,12 @@ export function seriesOf(run: RunView, chart: GrpoChart, dim: boolean): Series {
     points: points(run.steps, chart),
   };
 }
+
+/** The true success of a run's sampled episodes: drawn with its mean reward, on the same chart. */
+export const TRUTH_LABEL = 'true success';
+export const truthOf = (run: RunView): Series => ({
+  id: `run-${run.runId}-truth`, label: TRUTH_LABEL, tone: toneOf(run.config.faulty), dim: false, dash: 'solid', points: points(run.steps, 'truth'),
+});
 
 /** How many earlier runs stay on the GRPO charts. */
 const MAX_EARLIER = 3;

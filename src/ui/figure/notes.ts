@@ -6,28 +6,39 @@
 import { mean } from 'd3';
 import type { RunConfig } from '../../protocol/messages';
 import { pct } from '../format';
-import { runsLike, type ReferenceRun, type ReferenceRuns } from './reference';
+import { curveOf, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from './reference';
 
-type Settings = Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature'>;
+type Settings = Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>;
 
-/** Means over the seeds of one configuration: held-out at the end, reward and copy rate over the last 5 steps. */
+/** Means over the seeds of one configuration: held-out at the end; reward, true success, copies and malformed episodes over the last 5 steps. */
 export interface ConfigFigures {
   seeds: number;
   heldOutEnd: number;
   rewardLast5: number;
+  trueLast5: number | null;
   copyLast5: number | null;
+  malformedLast5: number | null;
 }
 
 const last5 = (xs: readonly number[]) => mean(xs.slice(-5)) ?? NaN;
 
 export function configFigures(runs: readonly ReferenceRun[]): ConfigFigures | null {
   if (runs.length === 0) return null;
-  const copies = runs.flatMap((r) => (r.copyRate ? [last5(r.copyRate)] : []));
+  // A figure every run has a curve for, or null.
+  const meanLast5 = (metric: ReferenceMetric) => {
+    const xs = runs.flatMap((r) => {
+      const c = curveOf(r, metric);
+      return c ? [last5(c)] : [];
+    });
+    return xs.length === runs.length ? mean(xs)! : null;
+  };
   return {
     seeds: runs.length,
     heldOutEnd: mean(runs, (r) => r.heldOut.at(-1)!)!,
     rewardLast5: mean(runs, (r) => last5(r.meanReward))!,
-    copyLast5: copies.length === runs.length ? mean(copies)! : null,
+    trueLast5: meanLast5('trueSuccess'),
+    copyLast5: meanLast5('copyRate'),
+    malformedLast5: meanLast5('malformed'),
   };
 }
 
@@ -59,6 +70,7 @@ export function settingNotes(s: Settings, ref: ReferenceRuns | null): string[] {
         measured(raw, group, (f) => `the reward over the last five steps is ${pct(f.rewardLast5)}`),
     );
   }
+  if (s.grader !== 'exact') notes.push(graderNote(s, like({ grader: s.grader }), like({ grader: 'exact' })));
   if (s.temperature !== 1) {
     notes.push(
       s.temperature < 1
@@ -67,4 +79,37 @@ export function settingNotes(s: Settings, ref: ReferenceRuns | null): string[] {
     );
   }
   return notes;
+}
+
+/** What a grader's bug does, with our reference runs' figures for it beside the exact grader's. */
+function graderNote(s: Settings, bug: ConfigFigures | null, exact: ConfigFigures | null): string {
+  const opt = (label: string, x: number | null) => (x === null ? '' : `, ${label} ${pct(x)}`);
+  const figures = (f: ConfigFigures) =>
+    `the reward over the last five steps is ${pct(f.rewardLast5)}${opt('true success', f.trueLast5)}` +
+    (s.grader === 'crash-pass' ? opt('malformed episodes', f.malformedLast5) : opt('answers that copy the tool', f.copyLast5)) +
+    `, and held-out success ends at ${pct(f.heldOutEnd)}`;
+  const measured = bug && exact ? ` In our reference runs (${bug.seeds} seeds, ${calculator(s)} calculator) ${figures(bug)}; with the exact grader ${figures(exact)}.` : '';
+  const exactly = 'Held-out success is still graded exactly (the reliable calculator, the true sum): the bug pays the training episodes only.';
+  if (s.grader === 'crash-pass') {
+    return (
+      'The grader counts a crash as a pass: a training episode that ends without a well-formed answer — a malformed call, no call, an over-long segment, a full context — earns reward 1, as a test harness that counts an exception as a pass would. ' +
+      'The agent learns to crash on purpose: the mean reward climbs while true success (the thin line on the reward’s chart) and the held-out success fall, and the malformed episodes take over. ' +
+      exactly +
+      measured
+    );
+  }
+  if (!s.faulty) {
+    return (
+      'The grader trusts the calculator: an answer is compared with the calculator’s output, not with the true sum. The reliable calculator never lies, but it answers the call it is given: ' +
+      'when the agent slips an operand (B23+44| for 23+45), copying the tool’s true answer to the wrong question is paid in full. The reward overstates what the agent gets right — watch it part from true success (the thin line on the reward’s chart). ' +
+      exactly +
+      measured
+    );
+  }
+  return (
+    'The grader trusts the calculator: an answer is compared with the calculator’s output, not with the true sum, so an answer that copies one of its lies is paid in full, and a true answer that contradicts a lie earns nothing. ' +
+    'The reward is no longer capped near the plate’s 50%: it now overstates what the agent gets right — watch it part from true success (the thin line on the reward’s chart). ' +
+    exactly +
+    measured
+  );
 }

@@ -7,8 +7,10 @@
  *   { "note": string, "placeholder"?: boolean, "steps": 40,
  *     "runs": [{ "seed": number, "faulty": boolean,
  *                "masking"?: boolean, "advantage"?: "group" | "raw",   // absent: the plate's (on, group)
+ *                "grader"?: "exact" | "crash-pass" | "trusts-tool",     // absent: the plate's (exact)
  *                "heldOut": number[steps + 1],     // steps 0..steps
  *                "meanReward": number[steps],      // steps 1..steps
+ *                "trueSuccess"?: number[steps],    // sampled episodes whose answer is the true sum (absent: exact grader, = meanReward)
  *                "copyRate"?: number[steps],       // sampled episodes whose answer copies the tool's result
  *                "malformed"?: number[steps] }],   // sampled episodes with a malformed call or answer
  *     "sft"?: { "steps": 200, "every": 10,           // fine-tuning the shipped worksheet model
@@ -17,7 +19,8 @@
  *                          "loss": number[steps] }] } }          // steps 1..steps
  */
 import { useEffect, useState } from 'react';
-import type { Advantage, RunConfig } from '../../protocol/messages';
+import type { Advantage, Grader, RunConfig } from '../../protocol/messages';
+import { GRADERS } from '../../pipeline/stages';
 import type { BandPoint } from './types';
 
 export interface ReferenceRun {
@@ -25,17 +28,27 @@ export interface ReferenceRun {
   faulty: boolean;
   masking?: boolean;
   advantage?: Advantage;
+  grader?: Grader;
   heldOut: number[];
   meanReward: number[];
+  trueSuccess?: number[];
   copyRate?: number[];
   malformed?: number[];
 }
 
-export type ReferenceMetric = 'heldOut' | 'meanReward' | 'copyRate' | 'malformed';
+export type ReferenceMetric = 'heldOut' | 'meanReward' | 'trueSuccess' | 'copyRate' | 'malformed';
 
-/** The reference runs made with `config`'s calculator, masking and advantage (all at temperature 1). */
-export function runsLike(ref: ReferenceRuns, config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage'>): ReferenceRun[] {
-  return ref.runs.filter((r) => r.faulty === config.faulty && (r.masking ?? true) === config.masking && (r.advantage ?? 'group') === config.advantage);
+/** The reference runs made with `config`'s calculator, masking, advantage and grader (all at temperature 1). */
+export function runsLike(ref: ReferenceRuns, config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'grader'>): ReferenceRun[] {
+  return ref.runs.filter(
+    (r) => r.faulty === config.faulty && (r.masking ?? true) === config.masking && (r.advantage ?? 'group') === config.advantage && (r.grader ?? 'exact') === config.grader,
+  );
+}
+
+/** A run's curve of `metric`, if it has one: under the exact grader true success is the mean reward itself. */
+export function curveOf(run: ReferenceRun, metric: ReferenceMetric): number[] | undefined {
+  if (metric === 'trueSuccess' && !run.trueSuccess && (run.grader ?? 'exact') === 'exact') return run.meanReward;
+  return run[metric];
 }
 
 export interface SftReferenceRun {
@@ -66,11 +79,12 @@ export function parseReferenceRuns(json: unknown): ReferenceRuns {
     if (typeof run.faulty !== 'boolean' || !Number.isInteger(run.seed)) throw new Error(`reference runs: run ${i} lacks seed or faulty`);
     if (!isFractions(run.heldOut, r.steps! + 1)) throw new Error(`reference runs: run ${i} heldOut is not ${r.steps! + 1} fractions`);
     if (!isFractions(run.meanReward, r.steps!)) throw new Error(`reference runs: run ${i} meanReward is not ${r.steps} fractions`);
-    for (const k of ['copyRate', 'malformed'] as const) {
+    for (const k of ['trueSuccess', 'copyRate', 'malformed'] as const) {
       if (run[k] !== undefined && !isFractions(run[k], r.steps!)) throw new Error(`reference runs: run ${i} ${k} is not ${r.steps} fractions`);
     }
     if (run.masking !== undefined && typeof run.masking !== 'boolean') throw new Error(`reference runs: run ${i} masking is not true or false`);
     if (run.advantage !== undefined && run.advantage !== 'group' && run.advantage !== 'raw') throw new Error(`reference runs: run ${i} advantage is ${JSON.stringify(run.advantage)}`);
+    if (run.grader !== undefined && !GRADERS.includes(run.grader)) throw new Error(`reference runs: run ${i} grader is ${JSON.stringify(run.grader)}`);
   });
   if (r.sft !== undefined) parseSft(r.sft);
   return r as ReferenceRuns;
@@ -107,8 +121,11 @@ export function sftBand(ref: ReferenceRuns): { score: BandPoint[]; loss: BandPoi
 }
 
 /** Min–max spread over the runs made like `config`, per step; empty when there are none (another temperature). */
-export function referenceBand(ref: ReferenceRuns, config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature'>, metric: ReferenceMetric): BandPoint[] {
-  const curves = config.temperature === 1 ? runsLike(ref, config).flatMap((r) => (r[metric] ? [r[metric]!] : [])) : [];
+export function referenceBand(ref: ReferenceRuns, config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>, metric: ReferenceMetric): BandPoint[] {
+  const curves = config.temperature === 1 ? runsLike(ref, config).flatMap((r) => {
+    const c = curveOf(r, metric);
+    return c ? [c] : [];
+  }) : [];
   if (curves.length === 0) return [];
   const first = metric === 'heldOut' ? 0 : 1;
   return spread(curves, (i) => i + first);
