@@ -8,6 +8,7 @@ import '../styles/plate.css';
 import '../styles/figure.css';
 import '../styles/charts.css';
 import '../styles/episodes.css';
+import '../styles/explain.css';
 import { assetsAt, type PlateAssets } from './assets';
 import { LiveFigure } from './LiveFigure';
 import type { PlateOptions } from './options';
