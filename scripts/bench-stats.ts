@@ -2,7 +2,8 @@
 import { median as d3median } from 'd3';
 import type { PhaseTimings, GrpoRecord } from '../src/rl/grpo';
 
-export type PhaseMedians = PhaseTimings;
+/** Each phase's median, and the median over steps of the push's share of its step. */
+export type PhaseMedians = PhaseTimings & { pushShare: number };
 
 /** d3's median, NaN for no values. */
 export const median = (xs: readonly number[]): number => d3median(xs) ?? NaN;
@@ -10,5 +11,6 @@ export const median = (xs: readonly number[]): number => d3median(xs) ?? NaN;
 export function phaseMedians(records: readonly Pick<GrpoRecord, 'step' | 'timings'>[]): PhaseMedians {
   const steps = records.filter((r) => r.step >= 1);
   const of = (k: keyof PhaseTimings) => median(steps.map((r) => r.timings[k]));
-  return { sample: of('sample'), logprobs: of('logprobs'), gradient: of('gradient'), evaluate: of('evaluate'), total: of('total') };
+  const pushShare = median(steps.map((r) => r.timings.push / r.timings.total));
+  return { sample: of('sample'), logprobs: of('logprobs'), gradient: of('gradient'), evaluate: of('evaluate'), push: of('push'), total: of('total'), pushShare };
 }

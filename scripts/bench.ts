@@ -17,6 +17,7 @@ import { intOption } from './args';
 import { useBackend, type NodeBackend } from './backend';
 import { benchBrowser, chunkSizes, type BrowserBench } from './bench-browser';
 import { benchPackage, formatPackageBench } from './bench-package';
+import { benchExplain, explainLines, type ExplainBench } from './bench-explain';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
 import { formatOpCounts, opCounts } from './bench-ops';
 import { benchSupervised } from './bench-supervised';
@@ -69,6 +70,8 @@ async function benchNode(backend: NodeBackend, n: number): Promise<NodeBench> {
 }
 
 const ms = (x: number | null | undefined) => (x == null ? '—' : x.toFixed(0).padStart(6));
+/** The push (the episode viewer's before/after log-probs) as a share of a step: the median of per-step shares. */
+const share = (p: PhaseMedians | null | undefined) => (p?.pushShare == null || Number.isNaN(p.pushShare) ? '—' : `${(100 * p.pushShare).toFixed(1)}%`);
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGB: Math.round(totalmem() / 2 ** 30), node: process.version };
 
 console.log(`bench: ${steps} steps (cpu: ${cpuSteps}), machine ${machine.cpus}× ${machine.cpu}, ${machine.memoryGB} GB, Node ${machine.node}`);
@@ -80,21 +83,22 @@ let browser: BrowserBench | null = null;
 if (!nodeOnly && !a['skip-browser']) browser = await benchBrowser({ steps, soak });
 const chunks = nodeOnly ? null : await chunkSizes();
 const pkg = nodeOnly || a['skip-browser'] ? null : await benchPackage();
+const explain: ExplainBench | null = nodeOnly || a['skip-browser'] ? null : await benchExplain(steps);
 
 const rows: string[][] = [];
 for (const n of node) {
   const p = n.phases;
-  rows.push([`node ${n.backend}`, String(n.steps), ms(p.sample), ms(p.logprobs), ms(p.gradient), ms(p.evaluate), ms(p.total), (n.workshopSeconds * (steps / n.steps)).toFixed(1) + (n.steps < steps ? ' (est.)' : ''), `${n.tensors.afterFirstStep}→${n.tensors.atEnd}`, `${n.heapMB.afterFirstStep.toFixed(0)}→${n.heapMB.atEnd.toFixed(0)} MB`]);
+  rows.push([`node ${n.backend}`, String(n.steps), ms(p.sample), ms(p.logprobs), ms(p.gradient), ms(p.evaluate), ms(p.push), share(p), ms(p.total), (n.workshopSeconds * (steps / n.steps)).toFixed(1) + (n.steps < steps ? ' (est.)' : ''), `${n.tensors.afterFirstStep}→${n.tensors.atEnd}`, `${n.heapMB.afterFirstStep.toFixed(0)}→${n.heapMB.atEnd.toFixed(0)} MB`]);
 }
 for (const b of browser?.backends ?? []) {
   const p = b.phases;
-  rows.push([`chromium ${b.backend}`, String(b.steps), ms(p?.sample), ms(p?.logprobs), ms(p?.gradient), ms(p?.evaluate), ms(p?.total), b.error ? `(${b.error})` : b.workshopSeconds.toFixed(1) + (b.steps < steps ? ' (est.)' : ''), b.tensors ? `${b.tensors.afterFirstStep}→${b.tensors.atEnd}` : '—', b.heapMB ? `${b.heapMB.afterFirstStep.toFixed(0)}→${b.heapMB.atEnd.toFixed(0)} MB` : '—']);
+  rows.push([`chromium ${b.backend}`, String(b.steps), ms(p?.sample), ms(p?.logprobs), ms(p?.gradient), ms(p?.evaluate), ms(p?.push), share(p), ms(p?.total), b.error ? `(${b.error})` : b.workshopSeconds.toFixed(1) + (b.steps < steps ? ' (est.)' : ''), b.tensors ? `${b.tensors.afterFirstStep}→${b.tensors.atEnd}` : '—', b.heapMB ? `${b.heapMB.afterFirstStep.toFixed(0)}→${b.heapMB.atEnd.toFixed(0)} MB` : '—']);
 }
-const header = ['backend', 'steps', 'sample', 'logprobs', 'grad', 'eval', 'step', 'workshop s', 'tensors', 'heap'];
+const header = ['backend', 'steps', 'sample', 'logprobs', 'grad', 'eval', 'push', 'push %', 'step', 'workshop s', 'tensors', 'heap'];
 const table = [header, ...rows];
 const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
 const line = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
-console.log('\nmilliseconds per GRPO step (median over steps ≥ 1; eval includes the next step\'s sampling, which shares its batch)');
+console.log('\nmilliseconds per GRPO step (median over steps ≥ 1; eval includes the next step\'s sampling, which shares its batch; push: the log-probs before and after the update the episode viewer shows, included in step)');
 console.log(line(header));
 console.log('| ' + widths.map((w) => '-'.repeat(w)).join(' | ') + ' |');
 for (const r of rows) console.log(line(r));
@@ -124,6 +128,7 @@ if (pkg) {
   console.log('');
   for (const l of formatPackageBench(pkg)) console.log(l);
 }
+if (explain) for (const l of explainLines(explain)) console.log(l);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, supervised, kernels, browser, chunks, package: pkg }, null, 1) + '\n');
 console.log(`wrote ${out}`);

@@ -18,7 +18,10 @@ describe('isCommand', () => {
       { type: 'start', config: { ...config, grader: 'trusts-tool' } },
       { type: 'pause' },
       { type: 'resume' },
+      { type: 'step' },
       { type: 'reset' },
+      { type: 'ask', question: { id: 1, sum: { a: 57, b: 38 }, faulty: false, temperature: 1 } },
+      { type: 'ask', question: { id: 2, sum: { a: 10, b: 99 }, faulty: true, temperature: 1.5 } },
     ];
     for (const c of good) expect(isCommand(c), JSON.stringify(c)).toBe(true);
   });
@@ -35,6 +38,13 @@ describe('isCommand', () => {
       { type: 'configure' }, { type: 'setFaulty', faulty: true },
       { type: 'start', config: { ...config, masking: 'off' } }, { type: 'start', config: { ...config, advantage: 'none' } },
       { type: 'start', config: { ...config, temperature: 2 } },
+      { type: 'ask' }, { type: 'ask', question: { id: 1, sum: { a: 5, b: 38 }, faulty: false, temperature: 1 } },
+      { type: 'ask', question: { id: 1, sum: { a: 100, b: 3 }, faulty: false, temperature: 1 } },
+      { type: 'ask', question: { id: 1, sum: { a: 57.5, b: 38 }, faulty: false, temperature: 1 } },
+      { type: 'ask', question: { id: 1, sum: { a: '57', b: 38 }, faulty: false, temperature: 1 } },
+      { type: 'ask', question: { id: 1, sum: { a: 57, b: 38 }, faulty: 'no', temperature: 1 } },
+      { type: 'ask', question: { id: 1, sum: { a: 57, b: 38 }, faulty: false, temperature: 3 } },
+      { type: 'ask', question: { sum: { a: 57, b: 38 }, faulty: false, temperature: 1 } },
       { type: 'start', config: { ...config, grader: 'lenient' } }, { type: 'start', config: { ...config, grader: undefined } },
     ];
     for (const c of bad) expect(isCommand(c), JSON.stringify(c)).toBe(false);

@@ -5,7 +5,7 @@
  * commands as stable functions.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { BackendName, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
+import type { AskQuestion, BackendName, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { INITIAL_STATE, reduceEvents, type ClientEvent, type WorkerState } from './worker-state';
 import { Watchdog } from './watchdog';
 
@@ -27,8 +27,12 @@ export interface WorkerCommands {
   configure(config: RunConfig): void;
   pause(): void;
   resume(): void;
+  /** One more step of the live run, then pause (after start: its starting point and first step). */
+  step(): void;
   /** Drops the run in progress; the next start begins from its first stage. */
   reset(): void;
+  /** Asks the current policy a sum; the answer arrives in `asks.answer` (matched by `question.id`). */
+  ask(question: AskQuestion): void;
   /** Replaces the worker (after it stopped, or to start over completely). */
   restartWorker(): void;
 }
@@ -126,7 +130,13 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
         send({ type: 'pause' });
       },
       resume: () => send({ type: 'resume' }),
+      step: () => send({ type: 'step' }),
       reset: () => send({ type: 'reset' }),
+      ask: (question) => {
+        if (!workerRef.current) return;
+        pushRef.current({ type: 'ask-sent', question });
+        send({ type: 'ask', question });
+      },
       restartWorker: () => setGeneration((g) => g + 1),
     };
   }, []);

@@ -6,10 +6,11 @@
  * dimmed under the next one.
  */
 import type {
-  BackendName, ErrorKind, RunConfig, RunSummary, SkippedBackend, Stage, GrpoStepView, SupervisedRecord, WorkerEvent, WorkerMemory,
+  AskAnswer, AskQuestion, BackendName, ErrorKind, RunConfig, RunSummary, SkippedBackend, Stage, GrpoStepView, SupervisedRecord, WorkerEvent, WorkerMemory,
 } from '../protocol/messages';
 
-export type WorkerStatus = 'loading' | 'ready' | 'running' | 'pausing' | 'paused' | 'done' | 'error' | 'dead';
+/** stepping: a Step was taken; the run pauses after one more step. */
+export type WorkerStatus = 'loading' | 'ready' | 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'error' | 'dead';
 
 export interface BackendInfo {
   backend: BackendName;
@@ -77,10 +78,12 @@ export interface WorkerState {
   /** Steps per second of the current stage over its last few steps (the worker's own timings). */
   stepsPerSecond: number | null;
   memory: WorkerMemory | null;
+  /** The reader's asks: those sent and not answered yet (oldest first), and the latest answer. */
+  asks: { waiting: AskQuestion[]; answer: AskAnswer | null };
 }
 
 /** Events the page itself adds to the worker's. */
-export type PageEvent = { type: 'pause-requested' } | { type: 'died'; message: string };
+export type PageEvent = { type: 'pause-requested' } | { type: 'died'; message: string } | { type: 'ask-sent'; question: AskQuestion };
 export type ClientEvent = WorkerEvent | PageEvent;
 
 export const MAX_PREVIOUS = 6;
@@ -88,7 +91,7 @@ const RATE_WINDOW = 5;
 
 export const INITIAL_STATE: WorkerState = {
   status: 'loading', ready: null, backend: null, loading: 'Starting the training worker…', run: null, previous: [],
-  error: null, lastSwitch: null, stepsPerSecond: null, memory: null,
+  error: null, lastSwitch: null, stepsPerSecond: null, memory: null, asks: { waiting: [], answer: null },
 };
 
 /** Folds a batch of events in order. */
@@ -113,18 +116,24 @@ function reduce(s: WorkerState, e: ClientEvent): WorkerState {
         pretrain: origin?.pretrain ?? [], sft: origin?.sft ?? [], steps: [],
       };
       // A pause that travelled with the start holds: the run pauses after its first record.
-      return { ...retire(s, 'stopped'), status: e.paused ? 'pausing' : 'running', error: null, stepsPerSecond: null, run };
+      return { ...retire(s, 'stopped'), status: e.begin, error: null, stepsPerSecond: null, run };
     }
     case 'step':
       return e.runId === s.run?.runId ? withRecord(s, e) : s; // else a step of a run already replaced
     case 'configured':
       return e.runId === s.run?.runId ? { ...s, run: { ...s.run, config: e.config } } : s;
     case 'pause-requested':
-      return s.status === 'running' ? { ...s, status: 'pausing' } : s;
+      return s.status === 'running' || s.status === 'stepping' ? { ...s, status: 'pausing' } : s;
     case 'paused':
       return e.runId === s.run?.runId ? { ...s, status: 'paused' } : s;
     case 'resumed':
       return e.runId === s.run?.runId ? { ...s, status: 'running' } : s;
+    case 'stepping':
+      return e.runId === s.run?.runId ? { ...s, status: 'stepping' } : s;
+    case 'ask-sent':
+      return { ...s, asks: { ...s.asks, waiting: [...s.asks.waiting, e.question] } };
+    case 'answer':
+      return { ...s, asks: { waiting: s.asks.waiting.filter((q) => q.id !== e.answer.id), answer: e.answer } };
     case 'reset':
       return { ...retire(s, 'stopped'), status: 'ready', error: null, run: null, stepsPerSecond: null };
     case 'done': {
@@ -141,7 +150,8 @@ function reduce(s: WorkerState, e: ClientEvent): WorkerState {
       return { ...s, status: 'error', loading: null, error: { kind: e.kind, message: e.message }, run };
     }
     case 'died':
-      return { ...s, status: 'dead', loading: null, error: { kind: 'worker', message: e.message } };
+      // No answer will come from a dead worker: the asks waiting for one are dropped.
+      return { ...s, status: 'dead', loading: null, error: { kind: 'worker', message: e.message }, asks: { ...s.asks, waiting: [] } };
     default:
       return e satisfies never;
   }

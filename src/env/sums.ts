@@ -53,3 +53,15 @@ export function drawSplit(seed: number): SumSplit {
 }
 
 export const SPLIT: SumSplit = data as SumSplit;
+
+/** Where a sum stands in the split: one of the 70 training sums, the 30 held-out ones, or neither. */
+export function sumKind(s: Sum, split: SumSplit = SPLIT): { kind: 'training' | 'held-out' | 'new'; demonstration: boolean } {
+  const key = sumKey(s);
+  const has = (list: readonly Sum[]) => list.some((x) => sumKey(x) === key);
+  const kind = has(split.train) ? 'training' : has(split.heldOut) ? 'held-out' : 'new';
+  return { kind, demonstration: has(split.demonstrations) };
+}
+
+/** A sum of the world's range (two operands from OPERAND_MIN to OPERAND_MAX). */
+export const inRange = (s: Sum): boolean =>
+  [s.a, s.b].every((x) => Number.isInteger(x) && x >= OPERAND_MIN && x <= OPERAND_MAX);

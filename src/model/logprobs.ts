@@ -1,4 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
+import type { CharModel } from './gpt';
+import { encode, PAD } from './vocab';
 
 /**
  * Per-position log-probabilities of the given targets.
@@ -19,4 +21,29 @@ export function shiftTokens(tokens: tf.Tensor2D): { inputs: tf.Tensor2D; targets
     inputs: tf.slice(tokens, [0, 0], [N, L - 1]),
     targets: tf.slice(tokens, [0, 1], [N, L - 1]),
   };
+}
+
+/**
+ * For each transcript, the log-probability the model gives each of its characters after the
+ * first, at `temperature` (as the policy loss reads them): out[i][j] is character j + 1 of
+ * texts[i], so out[i] has texts[i].length − 1 entries. One forward pass (the training path,
+ * no dropout) over the distinct transcripts only: a GRPO step's 64 episodes hold ~14–32.
+ */
+export async function transcriptLogProbs(model: CharModel, texts: readonly string[], temperature: number): Promise<Float32Array[]> {
+  const unique = [...new Set(texts)];
+  if (unique.length === 0) return [];
+  const L = Math.max(...unique.map((t) => t.length));
+  const ids = new Int32Array(unique.length * L);
+  unique.forEach((t, i) => ids.set(encode(t.padEnd(L, PAD)), i * L));
+  const tokens = tf.tensor2d(ids, [unique.length, L], 'int32'); // [U, L]
+  const { inputs, targets } = shiftTokens(tokens); // [U, L-1] each
+  let logp: tf.Tensor2D | undefined;
+  try {
+    logp = tf.tidy(() => targetLogProbs(model.logits(inputs), targets, temperature)); // [U, L-1]
+    const all = await logp.data<'float32'>();
+    const row = new Map(unique.map((t, i) => [t, all.slice(i * (L - 1), i * (L - 1) + t.length - 1)]));
+    return texts.map((t) => row.get(t)!);
+  } finally {
+    tf.dispose([tokens, inputs, targets, logp ?? []]);
+  }
 }

@@ -84,6 +84,14 @@ export class PipelineRun {
   }
 
   /**
+   * The current stage's model and its last record (its weights are those after that record), or
+   * null before the run's first record. For reading only, between steps (a reader's ask).
+   */
+  get policy(): { model: CharModel; stage: Stage; step: number } | null {
+    return this.model && this.lastStep >= 0 ? { model: this.model, stage: this.stage, step: this.lastStep } : null;
+  }
+
+  /**
    * New settings for the stages not built yet. Only before GRPO: a built stage keeps the
    * settings it was built with (the worker's command table restarts GRPO instead).
    */

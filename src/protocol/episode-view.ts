@@ -30,7 +30,15 @@ export interface EpisodeView {
   /** The calculator lied in this episode. */
   lied: boolean;
   reason: EndReason;
+  /**
+   * Log-probability of each character after the first before the step's update and after it
+   * (index j: character j + 1), as the trainer recorded them; absent where no update happened.
+   */
+  logp?: { before: Float32Array; after: Float32Array };
 }
+
+/** An episode the reader asked for (no update: no advantage, nothing trained). */
+export type AskEpisode = Pick<EpisodeView, 'sum' | 'text' | 'authors' | 'reward' | 'lied' | 'reason'>;
 
 /** Authors as one letter each ('pad' never appears in a transcript). */
 export const codes = (authors: readonly Author[]): string => authors.map((a) => CODE[a as Exclude<Author, 'pad'>]).join('');
@@ -44,17 +52,26 @@ export interface EpisodeLike {
   correct: boolean;
   result: { lied: boolean } | null;
   reason: EndReason;
+  logp?: { before: ArrayLike<number>; after: ArrayLike<number> };
 }
 
 /** '1' per character the loss covers under `mask` (character 0, `^`, is never predicted). */
 export const trainedFlags = (authors: readonly Author[], mask: LossMask): string => authors.map((a, i) => (i > 0 && trainedOn(a, mask) ? '1' : '0')).join('');
 
 export function toView(e: EpisodeLike, advantage: number, mask: LossMask): EpisodeView {
-  return {
+  const view: EpisodeView = {
     sum: e.sum, text: e.text, authors: codes(e.authors), trained: trainedFlags(e.authors, mask),
     reward: e.reward, correct: e.correct, advantage, lied: e.result?.lied ?? false, reason: e.reason,
   };
+  // Float32Array: compact in the page's memory (40 steps × 64 episodes) and in postMessage.
+  if (e.logp) view.logp = { before: Float32Array.from(e.logp.before), after: Float32Array.from(e.logp.after) };
+  return view;
 }
+
+/** An asked episode for the page. */
+export const askView = (e: Omit<EpisodeLike, 'logp'>): AskEpisode => ({
+  sum: e.sum, text: e.text, authors: codes(e.authors), reward: e.reward, lied: e.result?.lied ?? false, reason: e.reason,
+});
 
 /** A stage's record for the page: a GRPO step's episodes as views (trained as `config` says), the rest as it is. */
 export function stageView(r: StageRecord, config: Pick<RunConfig, 'masking'>): StageView {

@@ -1,7 +1,8 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
 import { isBackendName } from './backends';
 import { GRPO } from '../config';
-import { WASM_FILES, type Command, type RunConfig } from './messages';
+import { inRange } from '../env/sums';
+import { WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 type Loose = Record<string, unknown>;
@@ -26,6 +27,12 @@ function isRunConfig(x: unknown): x is RunConfig {
   );
 }
 
+/** A sum of the world's range, a calculator setting and a temperature the figure offers. */
+export function isAskQuestion(x: unknown): x is AskQuestion {
+  if (!isObject(x) || !isObject(x.sum)) return false;
+  return Number.isInteger(x.id) && inRange(x.sum as { a: number; b: number }) && typeof x.faulty === 'boolean' && (TEMPERATURES as readonly unknown[]).includes(x.temperature);
+}
+
 export function isCommand(x: unknown): x is Command {
   if (!isObject(x)) return false;
   switch (x.type) {
@@ -41,8 +48,11 @@ export function isCommand(x: unknown): x is Command {
     case 'start':
     case 'configure':
       return isRunConfig(x.config);
+    case 'ask':
+      return isAskQuestion(x.question);
     case 'pause':
     case 'resume':
+    case 'step':
     case 'reset':
       return true;
     default:

@@ -7,9 +7,10 @@
 import type { SupervisedRecord } from '../agent/stage';
 import type { RunSummary } from '../rl/summary';
 import type { GrpoRecord } from '../rl/grpo';
-import type { EpisodeView } from './episode-view';
+import type { Sum } from '../env/sums';
+import type { AskEpisode, EpisodeView } from './episode-view';
 import type { StageRecord } from '../pipeline/run';
-import type { RunConfig, Stage } from '../pipeline/stages';
+import type { RunConfig, Stage, Temperature } from '../pipeline/stages';
 import type { BackendName } from './backends';
 
 export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
@@ -65,8 +66,50 @@ export type Command =
   | { type: 'configure'; config: RunConfig }
   | { type: 'pause' }
   | { type: 'resume' }
+  /**
+   * One more step, then pause (`stepping`, then `paused`): a record whose step is ≥ 1, after
+   * the stage's starting point if that comes first. With no live run, send `start` first.
+   */
+  | { type: 'step' }
   /** Drop the run in progress; answered by `reset`. */
-  | { type: 'reset' };
+  | { type: 'reset' }
+  /** The reader asks the current policy a sum, answered by `answer` at the next step boundary; the run is untouched. */
+  | { type: 'ask'; question: AskQuestion };
+
+/**
+ * A sum the reader asks the agent. The policy answers it greedily with the reliable calculator,
+ * and samples `AskQuestion`'s episodes at `temperature` with the calculator as `faulty` says.
+ */
+export interface AskQuestion {
+  /** Chosen by the page, echoed in the answer. */
+  id: number;
+  sum: Sum;
+  faulty: boolean;
+  temperature: Temperature;
+}
+
+/** Where a sum stands in the committed split (src/env/sums.ts). */
+export type SumKind = 'training' | 'held-out' | 'new';
+
+/** Which weights answered: the shipped agent (no run has a model), or a run's after its latest record. */
+export type AnsweredBy = { kind: 'shipped' } | { kind: 'run'; runId: number; stage: Stage; step: number };
+
+export type AskAnswer =
+  | {
+      id: number;
+      sum: Sum;
+      kind: SumKind;
+      /** One of the 30 demonstrations (a training sum). */
+      demonstration: boolean;
+      by: AnsweredBy;
+      faulty: boolean;
+      temperature: Temperature;
+      /** Greedy, with the reliable calculator: what the agent does. */
+      greedy: AskEpisode;
+      /** Sampled at `temperature`, with the calculator as switched: what a GRPO group of this sum would hold. */
+      samples: AskEpisode[];
+    }
+  | { id: number; sum: Sum; error: string };
 
 export type ErrorKind = 'checkpoint' | 'backend' | 'non-finite-loss' | 'device-lost' | 'internal';
 
@@ -98,17 +141,21 @@ export type WorkerEvent =
     }
   /**
    * A run begins with `stages`. `from`: the run whose fine-tuned agent it starts GRPO from (its
-   * earlier stages are that run's), or null. paused: a pause travelled with the start, so the
-   * run pauses after its first record.
+   * earlier stages are that run's), or null. begin: 'pausing' when a pause travelled with the
+   * start (the run pauses after its first record), 'stepping' when a Step did (it pauses after
+   * its first step).
    */
-  | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null; paused: boolean }
+  | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null; begin: 'running' | 'pausing' | 'stepping' }
   /** One record; config: the settings its stage was built with, which are what trained it. */
   | ({ type: 'step'; runId: number; config: RunConfig; memory: WorkerMemory } & StageView)
   /** New GRPO settings for a run that has not built its GRPO stage yet (taken at a step boundary). */
   | { type: 'configured'; runId: number; config: RunConfig }
   | { type: 'paused'; runId: number; stage: Stage; step: number }
   | { type: 'resumed'; runId: number; stage: Stage; step: number }
+  /** A Step was taken from `step` of `stage`: one more step, then `paused`. */
+  | { type: 'stepping'; runId: number; stage: Stage; step: number }
   | { type: 'reset' }
+  | { type: 'answer'; answer: AskAnswer }
   /**
    * The run's last stage ended. summary: its GRPO readouts; sftHeldOut: held-out success of
    * the agent it fine-tuned (null if it fine-tuned none), agentDigest: that agent's weights digest;

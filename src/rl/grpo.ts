@@ -17,6 +17,9 @@
  * held-out rows always by the exact grader. Each record counts both: the mean reward (what the
  * grader paid) and the true success (what the exact grader would have paid).
  *
+ * Each record also carries the push the page shows: every episode's per-character log-probs
+ * before the update and after it (rl/push.ts), read without changing a number of the run.
+ *
  * References: Shao et al., DeepSeekMath (GRPO), arXiv:2402.03300.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -31,7 +34,9 @@ import { groupStats } from './advantages';
 import { episodeAdvantages } from './credit';
 import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
-import { policyUpdate } from './update';
+import { transcriptLogProbs } from '../model/logprobs';
+import type { EpisodeLogp } from './push';
+import { policyUpdate, updateRows } from './update';
 
 export interface GrpoStageOptions {
   model: CharModel;
@@ -49,6 +54,11 @@ export interface PhaseTimings {
   gradient: number;
   /** The held-out evaluation after the update, with the next step's sampling when it shared the batch. */
   evaluate: number;
+  /**
+   * The push the page shows: log-probs before the update of the episodes it left out, reading
+   * back those it computed, and one forward pass after it (rl/push.ts). Included in `total`.
+   */
+  push: number;
   total: number;
 }
 
@@ -63,7 +73,10 @@ export interface TimeSplit {
    * rows' share of it (64 of 94).
    */
   sampling: number;
-  /** The policy update: log-probabilities, loss, gradients, Adam. */
+  /**
+   * The policy update: log-probabilities, loss, gradients, Adam — and the push the episode
+   * viewer shows (log-probs before and after the update, `timings.push`, ~9% of a step).
+   */
   update: number;
   /** This step's held-out evaluation: alone, or its rows' share (30 of 94) of a shared batch. */
   evaluation: number;
@@ -107,8 +120,12 @@ export interface GrpoRecord {
 
 export { NonFiniteLossError } from './update';
 
-/** A sampled episode with the advantage the update gave it. */
-export type ScoredEpisode = EpisodeRecord & { advantage: number };
+/**
+ * A sampled episode with the advantage the update gave it, and the log-probability of each of
+ * its characters after the first before the step's update and after it, at the sampling
+ * temperature (logp.before[j] is character j + 1).
+ */
+export type ScoredEpisode = EpisodeRecord & { advantage: number; logp: EpisodeLogp };
 
 /** The answer is the calculator's result, whether or not the result was true. */
 export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'>): boolean =>
@@ -164,7 +181,7 @@ export class GrpoStage {
       step: 0, heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
       meanReward: null, trueSuccess: null, rewardedByBug: 0, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
       modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
-      timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, total: ms },
+      timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, push: 0, total: ms },
       timeSplit: { sampling: 0, update: 0, evaluation },
       episodes: [],
     };
@@ -182,12 +199,20 @@ export class GrpoStage {
 
     const rewards = episodes.map((e) => e.reward);
     const advantages = episodeAdvantages(rewards, c);
-    const { update, timings } = await policyUpdate(this.model, this.optimizer, episodes, advantages, c, step);
+    // The push: log-probs before the update (the update reads those of the episodes it runs),
+    // and after it, one forward pass over the step's distinct transcripts.
+    const skipped = await this.logpOfSkipped(episodes, advantages);
+    const t2 = now();
+    const { update, before, timings } = await policyUpdate(this.model, this.optimizer, episodes, advantages, c, step);
     const t3 = now();
+    const after = await transcriptLogProbs(this.model, episodes.map((e) => e.text), c.temperature);
+    const te = now();
+    const pushMs = t2 - t1 + timings.before + (te - t3);
 
     const { ev, ms: evaluation } = await this.evaluate(step);
     const t4 = now();
     this.stepIndex = step;
+    const logp = (i: number): EpisodeLogp => ({ before: before[i] ?? skipped.get(i)!, after: after[i]! });
 
     const all = groupStats(rewards);
     let zeroSpread = 0;
@@ -206,10 +231,21 @@ export class GrpoStage {
       calls: episodes.filter((e) => e.result !== null).length,
       copied: episodes.filter(copiesTool).length,
       malformed: episodes.filter((e) => e.reason !== 'answered').length,
-      timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - t3, total: t4 - t0 },
-      timeSplit: { sampling: ahead?.ms ?? t1 - t0, update: t3 - t1, evaluation },
-      episodes: episodes.map((e, i) => ({ ...e, advantage: advantages[i]! })),
+      timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - te, push: pushMs, total: t4 - t0 },
+      timeSplit: { sampling: ahead?.ms ?? t1 - t0, update: te - t1, evaluation },
+      episodes: episodes.map((e, i) => ({ ...e, advantage: advantages[i]!, logp: logp(i) })),
     };
+  }
+
+  /**
+   * Log-probs before the update of the episodes the update leaves out (advantage 0): it reads
+   * the others' itself. Keyed by episode index.
+   */
+  private async logpOfSkipped(episodes: readonly EpisodeRecord[], advantages: readonly number[]): Promise<Map<number, Float32Array>> {
+    const ran = new Set(updateRows(advantages));
+    const skipped = episodes.flatMap((_, i) => (ran.has(i) ? [] : [i]));
+    const logp = await transcriptLogProbs(this.model, skipped.map((i) => episodes[i]!.text), this.config.temperature);
+    return new Map(skipped.map((i, k) => [i, logp[k]!]));
   }
 
   /** Rows for one step's sampling: this step's sums, each `episodesPerSum` times, groups contiguous. */

@@ -32,6 +32,8 @@ export interface ClippedLoss {
   loss: tf.Scalar;
   /** Fraction of trained characters whose ratio was clipped (their gradient is zero). */
   clipFraction: tf.Scalar;
+  /** [N, L-1]: the log-probability of every target under the policy being trained (on the tape). */
+  logp: tf.Tensor2D;
 }
 
 /** logits: [N, L-1, V] from the policy being trained. */
@@ -49,6 +51,6 @@ export function clippedLoss(logits: tf.Tensor3D, batch: PolicyBatch, clipEps: nu
     const loss = tf.div(tf.neg(tf.sum(tf.mul(objective, batch.weights))), count) as tf.Scalar;
     const isClipped = tf.cast(tf.less(clipped, unclipped), 'float32'); // the min took the clipped side
     const clipFraction = tf.div(tf.sum(tf.mul(isClipped, batch.weights)), count) as tf.Scalar;
-    return { loss, clipFraction };
+    return { loss, clipFraction, logp };
   });
 }

@@ -18,11 +18,33 @@ export { NonFiniteLossError };
 export interface UpdateResult {
   /** trainedChars: the characters the loss covered, the mean's denominator (every episode's, zero advantage or not). */
   update: { loss: number; clipFraction: number; trainedChars: number };
-  /** Milliseconds: the frozen log-probs (0 with one update per batch) and the gradient steps. */
-  timings: { logprobs: number; gradient: number };
+  /**
+   * Per episode, the log-probability of each character after the first under the policy before
+   * this update (the first update's forward pass reads them anyway), or null for an episode the
+   * update left out (see updateRows). before[i][j] is character j + 1 of episode i.
+   */
+  before: (Float32Array | null)[];
+  /**
+   * Milliseconds: the frozen log-probs (0 with one update per batch), the gradient steps, and
+   * reading back `before` (part of the push the page shows, not of the update).
+   */
+  timings: { logprobs: number; gradient: number; before: number };
 }
 
 type UpdateConfig = Pick<GrpoConfig, 'updatesPerBatch' | 'clipEps' | 'temperature' | 'lossMask'>;
+
+/**
+ * The episodes the update runs forward and backward: those with a non-zero advantage. An episode
+ * with advantage 0 (every episode of a zero-spread group) adds exactly 0 to the objective and its
+ * gradient, so it is left out — its characters stay in the mean's denominator, so the loss and
+ * the update are what they would be. If no episode carries a signal, all of them run anyway: the
+ * gradient is zero (Adam still steps, as it would), and a loss that is NaN — a broken model — is
+ * still caught.
+ */
+export function updateRows(advantages: readonly number[]): number[] {
+  const signal = advantages.flatMap((a, i) => (a !== 0 ? [i] : []));
+  return signal.length > 0 ? signal : advantages.map((_, i) => i);
+}
 
 /** Throws NonFiniteLossError (weights untouched) if the loss is NaN or infinite. */
 export async function policyUpdate(
@@ -37,13 +59,7 @@ export async function policyUpdate(
   const trained = (e: (typeof episodes)[number], j: number) => trainedOn(e.authors[j + 1], c.lossMask);
   // Targets are characters 1.. of each transcript (character 0, `^`, is never predicted).
   const trainedChars = episodes.reduce((n, e) => n + trainedCount(e.authors, c.lossMask), 0);
-  // An episode with advantage 0 (every episode of a zero-spread group) adds exactly 0 to the
-  // objective and its gradient: leave it out of the forward and backward passes, but keep its
-  // characters in the mean's denominator, so the loss and the update are what they would be.
-  // If no episode carries a signal, run them all anyway: the gradient is zero (Adam still steps,
-  // as it would), and a loss that is NaN — a broken model — is still caught below.
-  const signal = advantages.flatMap((a, i) => (a !== 0 ? [i] : []));
-  const kept = signal.length > 0 ? signal : advantages.map((_, i) => i);
+  const kept = updateRows(advantages);
   // Rows padded to one length, or to two when that pays (see lengthBuckets); each bucket's
   // loss is a sum over its characters divided by all of them, so the buckets' losses add up.
   const rows = kept.map((i) => episodes[i]!);
@@ -56,6 +72,10 @@ export async function policyUpdate(
   let loss = NaN;
   let clipFraction = NaN;
   let tg = tl;
+  /** Per bucket, [N, L-1]: the first update's log-probs, kept off the tape for `before`. */
+  let firstLogp: tf.Tensor2D[] = [];
+  const before: (Float32Array | null)[] = episodes.map(() => null);
+  let beforeMs = 0;
   try {
     if (c.updatesPerBatch > 1) {
       // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
@@ -68,6 +88,7 @@ export async function policyUpdate(
       const { value, grads } = variableGrads(() => {
         const parts = buckets.map((b) => clippedLoss(model.logits(b.inputs), b.policy, c.clipEps, c.temperature)); // logits: [N, L-1, V]
         clip = tf.keep(tf.addN(parts.map((p) => p.clipFraction)));
+        if (k === 0) firstLogp = parts.map((p) => tf.keep(p.logp));
         return tf.addN(parts.map((p) => p.loss));
       }, model.trainable);
       const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
@@ -81,11 +102,33 @@ export async function policyUpdate(
       optimizer.applyGradients(grads);
       tf.dispose(grads);
     }
+    const tb = now();
+    await readBefore(buckets, firstLogp, (k) => kept[k]!, episodes, before);
+    beforeMs = now() - tb;
   } finally {
+    tf.dispose(firstLogp);
     for (const b of buckets) {
       tf.dispose([b.inputs, b.policy.targets, b.policy.advantages, b.policy.oldLogp ?? []]);
       disposeBatch(b.batch);
     }
   }
-  return { update: { loss, clipFraction, trainedChars }, timings: { logprobs: tg - tl, gradient: now() - tg } };
+  return { update: { loss, clipFraction, trainedChars }, before, timings: { logprobs: tg - tl, gradient: now() - tg - beforeMs, before: beforeMs } };
+}
+
+/** Fills before[episode] from each bucket's log-probs [N, L-1] (row r is episode episodeOf(bucket.rows[r])). */
+async function readBefore(
+  buckets: readonly { batch: { rows: number[] } }[],
+  logp: readonly tf.Tensor2D[],
+  episodeOf: (k: number) => number,
+  episodes: readonly { text: string }[],
+  before: (Float32Array | null)[],
+): Promise<void> {
+  const data = await Promise.all(logp.map((t) => t.data<'float32'>()));
+  buckets.forEach((b, n) => {
+    const width = logp[n]!.shape[1];
+    b.batch.rows.forEach((k, r) => {
+      const i = episodeOf(k);
+      before[i] = data[n]!.slice(r * width, r * width + episodes[i]!.text.length - 1);
+    });
+  });
 }

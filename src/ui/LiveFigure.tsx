@@ -36,7 +36,8 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
   /** A run asked for while the worker was loading, sent once it is ready. */
   const queued = useRef(options.autorun ?? false);
   const box = useRef<HTMLDivElement>(null);
-  const { status, run, start, configure, pause, resume, reset } = worker;
+  const { status, run, start, configure, pause, resume, step, reset, ask } = worker;
+  const asked = useRef(0);
   const configOf = (s: Settings): RunConfig => ({ ...s, seed: options.seed ?? 1, steps: options.steps ?? GRPO.steps });
 
   useEffect(() => {
@@ -48,9 +49,16 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
   const autoPaused = useAutoPause({ target: box, status, pause, resume });
 
   const onRun = () => {
-    if (status === 'paused') resume();
+    if (status === 'paused' || status === 'stepping') resume();
     else if (status === 'loading') queued.current = true;
     else start(configOf(settings));
+  };
+
+  // One step: of the paused run, or the first of a new one (the worker takes the step with the start).
+  const onStep = () => {
+    if (status === 'paused') return step();
+    start(configOf(settings));
+    step();
   };
 
   // A changed setting starts a run with it; with a run on the charts, the worker redoes only
@@ -89,10 +97,12 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
         autoPaused={autoPaused}
         onRun={onRun}
         onPause={pause}
+        onStep={onStep}
         onReset={onReset}
         onSettings={onSettings}
         onRestart={worker.restartWorker}
         reproduceUrl={reproduceUrl}
+        onAsk={(q) => ask({ ...q, id: ++asked.current })}
       />
     </div>
   );

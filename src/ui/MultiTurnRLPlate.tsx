@@ -11,6 +11,7 @@ import '../styles/plate.css';
 import '../styles/figure.css';
 import '../styles/charts.css';
 import '../styles/episodes.css';
+import '../styles/explain.css';
 import { assetsAt } from './assets';
 import { BUNDLED } from './bundled-assets';
 import { LiveFigure } from './LiveFigure';

@@ -5,38 +5,53 @@
  *
  * Commands never interrupt a step; they change the state, and the driver reads the plan at the
  * next step boundary. Jobs that replace the run (start, reset) wait in a queue; a backend
- * switch always goes to the head of it, ahead of a waiting start, and never drops one.
+ * switch always goes to the head of it, ahead of a waiting start, and never drops one. A reader's
+ * questions to the agent (asks) wait in a queue of their own and are answered between steps,
+ * with the weights of that moment; they never change the run.
  *
  *   input        │ effect
  *   ─────────────┼──────────────────────────────────────────────────────────────────────────
  *   start c      │ queue := switch? + [start c]          (a waiting start or reset is dropped,
- *                │                                         and a pause waiting with it)
+ *                │                                         and a pause or step waiting with it)
  *   configure c  │ a start waits      → its config := c   (it keeps `from` if start and seed hold)
  *                │ a reset waits      → queue := switch? + [reset, start c]  (afresh: the run is cleared)
  *                │ same start & seed, run live before GRPO → run.pending := c  (applied at the next boundary)
  *                │ same start & seed, run has its agent    → queue := switch? + [start c from run]
  *                │ otherwise                               → queue := switch? + [start c]
- *   pause        │ a start waits → it starts paused; run running → pausing; else nothing
- *   resume       │ a start waits → it starts running; run pausing or paused → running, post resumed
+ *   pause        │ a start waits → it begins pausing; run running or stepping → pausing; else nothing
+ *   resume       │ a start waits → it begins running; run pausing, stepping or paused → running, post resumed
+ *   step         │ a start waits → it begins stepping; run running, pausing or paused → stepping,
+ *                │ post stepping; else nothing (a run stepping already has its step coming)
  *   reset        │ queue := switch? + [reset]
+ *   ask q        │ asks := asks + [q]
  *   lost cause   │ queue := [switch] + the other jobs     (a switch already waiting stays)
  *
+ *   stepped s    │ a stepping run whose record is a step (s ≥ 1, not a stage's starting point) → pausing
  *   apply        │ GRPO began (hasAgent) → queue := [start pending from run]; else run.config := pending,
  *                │ post configured: the stage not built yet is built with it
+ *   answered     │ asks := the rest
  *
- *   plan         │ not ready → wait; a job waits → take it; a live run has a pending config → apply it;
+ *   plan         │ not ready → wait; a job waits → take it; an ask waits → answer it;
+ *                │ a live run has a pending config → apply it;
  *                │ no live run, or paused → wait; run complete → finish (completion before pause);
- *                │ pausing after its first record → pause; otherwise → step
+ *                │ pausing after its first record → pause; otherwise (running, stepping) → step
+ *
+ * A step is "one more record whose step is ≥ 1": from Ready the run posts its starting point and
+ * its first step, then pauses; at a stage's end it posts the next stage's starting point and
+ * first step. Completion still comes first: a step that ends the run ends in done.
  *
  * A setting never reaches a stage that is already built: the driver consults the plan only
  * between steps, and a GRPO stage is built inside the step that posts its step 0, so a pending
  * setting that finds hasAgent false at a boundary is still in time, and one that finds it true
  * restarts GRPO from the run's own agent.
  */
-import type { Command, RunConfig, Stage } from '../protocol/messages';
+import type { AskQuestion, Command, RunConfig, Stage } from '../protocol/messages';
 import { stagesFrom } from '../pipeline/stages';
 
-export type RunStatus = 'running' | 'pausing' | 'paused' | 'done' | 'failed';
+export type RunStatus = 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'failed';
+
+/** How a run begins once its start is taken: a pause or a step may travel with it. */
+export type Begin = Extract<RunStatus, 'running' | 'pausing' | 'stepping'>;
 
 export interface RunSlot {
   id: number;
@@ -59,7 +74,7 @@ export interface RunSlot {
 export type Job =
   | { type: 'switch'; cause: string }
   /** from: the run whose fine-tuned agent this one starts GRPO from. */
-  | { type: 'start'; config: RunConfig; paused: boolean; from: number | null }
+  | { type: 'start'; config: RunConfig; begin: Begin; from: number | null }
   | { type: 'reset' };
 
 export interface SessionState {
@@ -67,6 +82,8 @@ export interface SessionState {
   queue: Job[];
   run: RunSlot | null;
   lastRunId: number;
+  /** The reader's questions to the agent, oldest first, answered between steps. */
+  asks: AskQuestion[];
 }
 
 export type PageCommand = Exclude<Command, { type: 'init' }>;
@@ -84,12 +101,15 @@ export type Input =
   | { type: 'stepped'; stage: Stage; step: number; complete: boolean }
   /** The driver, between steps, applies the run's pending settings. */
   | { type: 'apply' }
+  /** The driver answered the oldest ask. */
+  | { type: 'answered' }
   | { type: 'finished' }
   | { type: 'paused' }
   | { type: 'failed' };
 
 export type Effect =
   | { type: 'resumed'; runId: number; stage: Stage; step: number }
+  | { type: 'stepping'; runId: number; stage: Stage; step: number }
   | { type: 'configured'; runId: number; config: RunConfig }
   | { type: 'warn'; message: string };
 
@@ -98,12 +118,13 @@ export type Plan =
   | { type: 'take'; job: Job }
   | { type: 'step' }
   | { type: 'apply' }
+  | { type: 'answer'; ask: AskQuestion }
   | { type: 'finish' }
   | { type: 'pause' };
 
-export const INITIAL: SessionState = { phase: 'new', queue: [], run: null, lastRunId: 0 };
+export const INITIAL: SessionState = { phase: 'new', queue: [], run: null, lastRunId: 0, asks: [] };
 
-const LIVE: readonly RunStatus[] = ['running', 'pausing', 'paused'];
+const LIVE: readonly RunStatus[] = ['running', 'stepping', 'pausing', 'paused'];
 export const isLive = (run: RunSlot | null): run is RunSlot => run !== null && LIVE.includes(run.status);
 
 const samePipeline = (a: RunConfig, b: RunConfig): boolean => a.start === b.start && a.seed === b.seed;
@@ -111,6 +132,7 @@ const samePipeline = (a: RunConfig, b: RunConfig): boolean => a.start === b.star
 export function plan(s: SessionState): Plan {
   if (s.phase !== 'ready') return { type: 'wait' };
   if (s.queue.length > 0) return { type: 'take', job: s.queue[0]! };
+  if (s.asks.length > 0) return { type: 'answer', ask: s.asks[0]! };
   const run = s.run;
   if (isLive(run) && run.pending) return { type: 'apply' };
   if (!run || run.status === 'done' || run.status === 'failed' || run.status === 'paused') return { type: 'wait' };
@@ -140,9 +162,14 @@ export function reduce(s: SessionState, input: Input): { state: SessionState; ef
     case 'took':
       return none(take(s, input.reuse ?? false));
     case 'stepped':
-      return none(withRun(s, (r) => ({ ...r, stage: input.stage, step: input.step, posted: r.posted + 1, complete: input.complete, hasAgent: r.hasAgent || input.stage === 'grpo' })));
+      return none(withRun(s, (r) => ({
+        ...r, stage: input.stage, step: input.step, posted: r.posted + 1, complete: input.complete, hasAgent: r.hasAgent || input.stage === 'grpo',
+        status: r.status === 'stepping' && input.step > 0 ? 'pausing' : r.status,
+      })));
     case 'apply':
       return apply(s);
+    case 'answered':
+      return none({ ...s, asks: s.asks.slice(1) });
     case 'finished':
       return none(withRun(s, (r) => ({ ...r, status: 'done' })));
     case 'paused':
@@ -174,15 +201,23 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
       return { state: replaceJob(s, startJob(c.config, null)), effects: [] };
     }
     case 'pause':
-      if (waiting) return { state: replaceJob(s, { ...waiting, paused: true }), effects: [] };
-      if (run?.status === 'running') return { state: { ...s, run: { ...run, status: 'pausing' } }, effects: [] };
+      if (waiting) return { state: replaceJob(s, { ...waiting, begin: 'pausing' }), effects: [] };
+      if (run?.status === 'running' || run?.status === 'stepping') return { state: { ...s, run: { ...run, status: 'pausing' } }, effects: [] };
       return { state: s, effects: [] };
     case 'resume':
-      if (waiting) return { state: replaceJob(s, { ...waiting, paused: false }), effects: [] };
-      if (run && (run.status === 'pausing' || run.status === 'paused')) {
+      if (waiting) return { state: replaceJob(s, { ...waiting, begin: 'running' }), effects: [] };
+      if (run && (run.status === 'pausing' || run.status === 'paused' || run.status === 'stepping')) {
         return { state: { ...s, run: { ...run, status: 'running' } }, effects: [{ type: 'resumed', runId: run.id, stage: run.stage, step: run.step }] };
       }
       return { state: s, effects: [] };
+    case 'step':
+      if (waiting) return { state: replaceJob(s, { ...waiting, begin: 'stepping' }), effects: [] };
+      if (run && (run.status === 'running' || run.status === 'pausing' || run.status === 'paused')) {
+        return { state: { ...s, run: { ...run, status: 'stepping' } }, effects: [{ type: 'stepping', runId: run.id, stage: run.stage, step: run.step }] };
+      }
+      return { state: s, effects: [] };
+    case 'ask':
+      return { state: { ...s, asks: [...s.asks, c.question] }, effects: [] };
     case 'reset':
       return { state: replaceJob(s, { type: 'reset' }), effects: [] };
     default:
@@ -190,7 +225,7 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
   }
 }
 
-const startJob = (config: RunConfig, from: number | null): Job => ({ type: 'start', config, paused: false, from });
+const startJob = (config: RunConfig, from: number | null): Job => ({ type: 'start', config, begin: 'running', from });
 
 /** Pending settings at a step boundary: in place before GRPO is built, else GRPO again from the run's agent. */
 function apply(s: SessionState): { state: SessionState; effects: Effect[] } {
@@ -219,7 +254,7 @@ function take(s: SessionState, reuse: boolean): SessionState {
       const stages = job.from !== null && reuse ? (['grpo'] as Stage[]) : stagesFrom(job.config.start);
       const run: RunSlot = {
         id, config: job.config, stages, stage: stages[0]!, step: -1, posted: 0, complete: false,
-        hasAgent: stages[0] === 'grpo', status: job.paused ? 'pausing' : 'running', pending: null,
+        hasAgent: stages[0] === 'grpo', status: job.begin, pending: null,
       };
       return { ...s, queue: rest, run, lastRunId: id };
     }

@@ -12,8 +12,10 @@ import type { BackendChoice, BackendRequest } from './backend';
 import type { CheckpointFiles } from '../model/checkpoint';
 import { BACKEND_LABEL } from '../protocol/backends';
 import { stageView } from '../protocol/episode-view';
-import type { BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WasmFiles, WorkerEvent } from '../protocol/messages';
+import type { AskQuestion, BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
+import { createRng } from '../lib/rng';
+import { answerAsk } from './ask';
 import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job, type Plan } from './session-table';
 
 export interface SessionDeps {
@@ -27,6 +29,9 @@ export interface SessionDeps {
 }
 
 class BackendLost extends Error {}
+
+/** Seeds the asks' stream (any constant: an ask's samples only need to be random, not to match anything). */
+const ASK_SEED = 0x61736b;
 
 /**
  * One macrotask, so the commands queued during a step are handled before the next. Not
@@ -61,6 +66,8 @@ export class WorkerSession {
    * on it per step, each holding that step's record for the life of the worker.
    */
   private abortStep: ((e: Error) => void) | null = null;
+  /** The reader's asks draw from this stream, never from a run's: asking leaves every run as it was. */
+  private readonly askRng = createRng(ASK_SEED);
 
   constructor(private readonly deps: SessionDeps) {
     this.grpo = deps.grpo ?? GRPO;
@@ -145,6 +152,8 @@ export class WorkerSession {
         return this.step();
       case 'apply':
         return this.input({ type: 'apply' });
+      case 'answer':
+        return this.answer(p.ask);
       case 'finish':
         return this.finish();
       case 'pause':
@@ -172,7 +181,7 @@ export class WorkerSession {
         const run = this.state.run!;
         this.dropWork();
         this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(), agent);
-        this.deps.post({ type: 'started', runId: run.id, config: run.config, stages: [...run.stages], from: agent ? job.from : null, paused: run.status === 'pausing' });
+        this.deps.post({ type: 'started', runId: run.id, config: run.config, stages: [...run.stages], from: agent ? job.from : null, begin: job.begin });
         return;
       }
       default:
@@ -193,21 +202,41 @@ export class WorkerSession {
     };
   }
 
-  private async step(): Promise<void> {
-    const work = this.work!;
-    const pending = work.step();
-    let out: Awaited<typeof pending>;
+  /** `pending`, or a BackendLost as soon as the device is lost. */
+  private async untilLost<T>(pending: Promise<T>): Promise<T> {
     try {
       const lost = new Promise<never>((_, reject) => (this.abortStep = reject));
-      out = await Promise.race([pending, lost]);
+      return await Promise.race([pending, lost]);
     } catch (e) {
-      pending.catch(() => {}); // a step abandoned on a lost device may still reject later
+      pending.catch(() => {}); // work abandoned on a lost device may still reject later
+      throw e;
+    } finally {
+      this.abortStep = null;
+    }
+  }
+
+  /**
+   * A reader's ask, between steps, with the weights of this moment: the run's model if it has
+   * one (even a finished or failed run's), else the shipped agent. Reads the weights only.
+   */
+  private async answer(ask: AskQuestion): Promise<void> {
+    const policy = this.work?.policy ?? null;
+    const ctx = { policy, runId: this.work?.id ?? 0, agent: this.agent!, grpo: this.grpo, rng: this.askRng };
+    const answer = await answerAsk(ask, ctx, (p) => this.untilLost(p));
+    this.deps.post({ type: 'answer', answer });
+    this.input({ type: 'answered' });
+  }
+
+  private async step(): Promise<void> {
+    const work = this.work!;
+    let out: Awaited<ReturnType<PipelineRun['step']>>;
+    try {
+      out = await this.untilLost(work.step());
+    } catch (e) {
       if (e instanceof BackendLost || e instanceof Abandoned) return; // the switch waits at the head of the queue
       if (e instanceof NonFiniteLossError) return this.fail('non-finite-loss', e.message.replace(/^the/, 'The'));
       if (e instanceof CheckpointError) return this.fail('checkpoint', `The worksheet model could not be loaded: ${e.message}`);
       throw e;
-    } finally {
-      this.abortStep = null;
     }
     const { complete, config, ...record } = out;
     const { numTensors, numBytes } = tf.memory();
@@ -216,17 +245,19 @@ export class WorkerSession {
     await (this.deps.yieldToMessages ?? macrotask)();
   }
 
+  // The table learns first, then the page: a command the page sends on hearing the event
+  // (a Step on `paused`) must find the run already paused or done.
   private finish(): void {
     const work = this.work!;
     const { grpo, sftHeldOut, agentDigest, seconds } = work.summary();
-    this.deps.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, agentDigest, stageSeconds: seconds });
     this.input({ type: 'finished' });
+    this.deps.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, agentDigest, stageSeconds: seconds });
   }
 
   private pauseRun(): void {
     const run = this.state.run!;
-    this.deps.post({ type: 'paused', runId: run.id, stage: run.stage, step: run.step });
     this.input({ type: 'paused' });
+    this.deps.post({ type: 'paused', runId: run.id, stage: run.stage, step: run.step });
   }
 
   private fail(kind: ErrorKind, message: string): void {

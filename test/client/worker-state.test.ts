@@ -6,7 +6,7 @@ import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type ClientEvent, type Worke
 const record = (step: number, totalMs = 500): GrpoStepView => ({
   step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, trueSuccess: step === 0 ? null : 0.5, rewardedByBug: 0, rewardStd: null,
   zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
-  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: totalMs }, timeSplit: { sampling: 0, update: 0, evaluation: totalMs }, episodes: [],
+  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: totalMs }, timeSplit: { sampling: 0, update: 0, evaluation: totalMs }, episodes: [],
 });
 const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): SupervisedRecord => ({
   stage, step, steps: 200, loss: step === 0 ? null : 1, heldOut: null, worksheet: null, ms,
@@ -14,8 +14,8 @@ const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): Supervise
 const memory = { numTensors: 92, numBytes: 1 };
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
 const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8 };
-const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null, paused = false): WorkerEvent =>
-  ({ type: 'started', runId, config: config(over), stages, from, paused });
+const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null, begin: 'running' | 'pausing' | 'stepping' = 'running'): WorkerEvent =>
+  ({ type: 'started', runId, config: config(over), stages, from, begin });
 const step = (runId: number, n: number, ms?: number, over: Partial<RunConfig> = {}): WorkerEvent => ({ type: 'step', runId, config: config(over), stage: 'grpo', record: record(n, ms), memory });
 const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, config: config(), stage, record: supervised(stage, n, ms), memory });
 const done = (runId: number): WorkerEvent => ({
@@ -103,7 +103,7 @@ describe('the trainer state', () => {
 
   it('stays “pausing” when the pause travelled with a start that replaced the run, until the worker pauses it', () => {
     const pausing = reduceEvents(fold(ready, started(1), step(1, 0)), [{ type: 'pause-requested' }]);
-    const restarted = reduceEvents(pausing, [started(2, { faulty: true }, ['grpo'], 1, true)]);
+    const restarted = reduceEvents(pausing, [started(2, { faulty: true }, ['grpo'], 1, 'pausing')]);
     expect(restarted.status).toBe('pausing');
     expect(reduceEvents(restarted, [step(2, 0), { type: 'paused', runId: 2, stage: 'grpo', step: 0 }]).status).toBe('paused');
     expect(fold(ready, started(1)).status).toBe('running');
@@ -134,4 +134,27 @@ describe('the trainer state', () => {
     expect(s.error).toEqual({ kind: 'worker', message: 'The training worker stopped: boom.' });
     expect(s.run!.steps).toHaveLength(1);
   });
+
+  it('follows a Step: stepping from Ready or from paused, then paused; a pause asked meanwhile says pausing', () => {
+    const fromReady = fold(ready, started(1, {}, ['grpo'], null, 'stepping'));
+    expect(fromReady.status).toBe('stepping');
+    const paused = reduceEvents(fromReady, [step(1, 0), step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]);
+    expect(paused.status).toBe('paused');
+    const again = reduceEvents(paused, [{ type: 'stepping', runId: 1, stage: 'grpo', step: 1 }]);
+    expect(again.status).toBe('stepping');
+    expect(reduceEvents(again, [{ type: 'pause-requested' }]).status).toBe('pausing');
+    expect(reduceEvents(again, [{ type: 'stepping', runId: 9, stage: 'grpo', step: 1 }])).toBe(again); // another run's
+  });
+
+  it('keeps the asks waiting until their answer, the latest answer, and drops the waiting ones when the worker dies', () => {
+    const q = (id: number) => ({ id, sum: { a: 57, b: 38 }, faulty: false, temperature: 1 as const });
+    const asked = fold(ready, { type: 'ask-sent', question: q(1) }, { type: 'ask-sent', question: q(2) });
+    expect(asked.asks.waiting.map((x) => x.id)).toEqual([1, 2]);
+    const answer = { id: 1, sum: q(1).sum, error: 'The agent could not answer: boom' };
+    const one = reduceEvents(asked, [{ type: 'answer', answer }]);
+    expect(one.asks).toEqual({ waiting: [q(2)], answer });
+    expect(one.status).toBe('ready'); // asking changes nothing else
+    expect(reduceEvents(one, [{ type: 'died', message: 'gone' }]).asks).toEqual({ waiting: [], answer });
+  });
 });
+

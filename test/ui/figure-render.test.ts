@@ -12,7 +12,7 @@ const noop = () => {};
 const PROPS: FigureProps = {
   plate: PLATE, worker: { ...INITIAL_STATE, status: 'ready', loading: null }, run: null, previous: [],
   settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
-  onRun: noop, onPause: noop, onReset: noop, onSettings: noop, onRestart: noop,
+  onRun: noop, onPause: noop, onStep: noop, onReset: noop, onSettings: noop, onRestart: noop, onAsk: noop,
 };
 type Over = Partial<Omit<FigureProps, 'worker'>> & { worker?: Partial<WorkerState> };
 const render = (over: Over) =>
@@ -71,5 +71,32 @@ describe('the figure', () => {
     expect(html).toContain('The training worker stopped: boom.');
     expect(html).toContain('Restart the trainer');
     expect(html).toContain('Ignored seed=x');
+  });
+
+  it('puts Step beside Run and Reset, usable when ready or paused, not while a run trains', () => {
+    expect(render({})).toMatch(/<button type="button" class="step" aria-disabled="false"[^>]*>.*Step<\/button>/);
+    expect(render({ worker: { status: 'running' }, run: run(1, false, 2) })).toMatch(/class="step" aria-disabled="true"[^>]*>.*Step<\/button>/);
+    const stepping = render({ worker: { status: 'stepping' }, run: run(1, false, 2) });
+    expect(stepping).toMatch(/class="step" aria-disabled="true"[^>]*>.*Stepping…<\/button>/);
+    expect(stepping).toMatch(/class="run" aria-disabled="false">.*Resume<\/button>/);
+    expect(render({ worker: { status: 'paused' }, run: run(1, false, 3) })).toContain('<span class="status-after" aria-live="polite">after GRPO step 3</span>');
+  });
+
+  it('shows each character’s push with its name, the episode’s line and the group’s arithmetic when the record has log-probs', () => {
+    const r = run(1, false, 2);
+    const last = r.steps.at(-1)!;
+    const logp = { before: new Float32Array(19).fill(Math.log(0.5)), after: new Float32Array(19).fill(Math.log(0.8)) };
+    const steps = [...r.steps.slice(0, -1), { ...last, episodes: last.episodes.map((e) => ({ ...e, logp })) }];
+    const html = render({ worker: { status: 'done' }, run: { ...r, steps } });
+    expect(html).toContain('role="listitem" aria-label="B 0.50 → 0.80"');
+    expect(html).toContain('aria-label="6 not trained on"');
+    const table = html.slice(html.indexOf('<table class="episode-table">'), html.indexOf('</table>'));
+    expect(table.match(/tabindex="0"/g)).toHaveLength(1); // one tab stop for the group's characters
+    expect(table.match(/tabindex="-1"/g)!.length).toBeGreaterThan(8 * 12);
+    expect(html).toContain('its characters 1.60× as likely on average');
+    expect(html).toContain('From rewards to advantages: 23+45');
+    expect(html).toContain('mean = 4 / 8 = 0.5');
+    expect(html).toContain('<label for=');
+    expect(html).toMatch(/<label[^>]*>Your sum<\/label><input/);
   });
 });

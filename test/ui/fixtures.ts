@@ -4,7 +4,7 @@ import type { EpisodeView } from '../../src/protocol/episode-view';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import type { RunView } from '../../src/client/worker-state';
 
-const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, total: 500 };
+const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: 500 };
 const SPLIT = { sampling: 200, update: 250, evaluation: 50 };
 
 /** `^23+45=B23+45|68|68|`: prompt, model call, environment result, model answer. */

@@ -36,7 +36,7 @@ const render = (over: Partial<FigureProps>) =>
     createElement(Figure, {
       plate: PLATE, worker: { ...INITIAL_STATE, status: 'running', loading: null }, run: null, previous: [],
       settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
-      onRun: noop, onPause: noop, onReset: noop, onSettings: noop, onRestart: noop, ...over,
+      onRun: noop, onPause: noop, onStep: noop, onReset: noop, onSettings: noop, onRestart: noop, onAsk: noop, ...over,
     }),
   );
 

@@ -27,7 +27,7 @@ describe('the session table', () => {
     const loading = run([start()], { ...INITIAL, phase: 'loading' });
     expect(loading.plan).toEqual({ type: 'wait' });
     const ready = run([{ type: 'loaded', ok: true }], loading.state);
-    expect(ready.plan).toMatchObject({ type: 'take', job: { type: 'start', paused: false } });
+    expect(ready.plan).toMatchObject({ type: 'take', job: { type: 'start', begin: 'running' } });
   });
 
   it('warns about commands before init and after a failed load, and changes nothing', () => {
@@ -63,9 +63,9 @@ describe('the session table', () => {
 
   it('lets a pause travel with the start it belongs to, and a reset drop both', () => {
     const paused = run([start(), cmd({ type: 'pause' })]);
-    expect(paused.plan).toMatchObject({ type: 'take', job: { type: 'start', paused: true } });
+    expect(paused.plan).toMatchObject({ type: 'take', job: { type: 'start', begin: 'pausing' } });
     const reset = run([cmd({ type: 'reset' }), { type: 'took' }, start()], paused.state);
-    expect(reset.state.queue).toEqual([{ type: 'start', config: config(), paused: false, from: null }]);
+    expect(reset.state.queue).toEqual([{ type: 'start', config: config(), begin: 'running', from: null }]);
   });
 
   it('resumes a pausing or paused run and says so; a waiting start just loses its pause', () => {
@@ -74,13 +74,13 @@ describe('the session table', () => {
     expect(resumed.state.run!.status).toBe('running');
     expect(resumed.effects).toEqual([{ type: 'resumed', runId: 1, stage: 'grpo', step: 1 }]);
     const waiting = run([start(), cmd({ type: 'pause' }), cmd({ type: 'resume' })]);
-    expect(waiting.state.queue[0]).toMatchObject({ paused: false });
+    expect(waiting.state.queue[0]).toMatchObject({ begin: 'running' });
     expect(waiting.effects).toEqual([]);
   });
 
   it('keeps only the latest start or reset waiting', () => {
     const r = run([start({ seed: 1 }), cmd({ type: 'reset' }), start({ seed: 2 })]);
-    expect(r.state.queue).toEqual([{ type: 'start', config: config({ seed: 2 }), paused: false, from: null }]);
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ seed: 2 }), begin: 'running', from: null }]);
   });
 
   it('puts a backend switch ahead of a waiting start instead of dropping it', () => {
@@ -93,7 +93,7 @@ describe('the session table', () => {
 
   it('keeps one switch when the backend is lost twice before it runs, and a later start stays behind it', () => {
     const r = run([{ type: 'lost', cause: 'first' }, { type: 'lost', cause: 'second' }, start()]);
-    expect(r.state.queue).toEqual([{ type: 'switch', cause: 'first' }, { type: 'start', config: config(), paused: false, from: null }]);
+    expect(r.state.queue).toEqual([{ type: 'switch', cause: 'first' }, { type: 'start', config: config(), begin: 'running', from: null }]);
   });
 
   it('keeps a setting asked for before GRPO until the next step boundary, then takes it in place and says so', () => {
@@ -115,17 +115,17 @@ describe('the session table', () => {
     const r = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 200), configure({ start: 'pretrained', faulty: true }), stepped('grpo', 0), { type: 'apply' }]);
     expect(r.effects).toEqual([]);
     expect(r.state.run).toMatchObject({ id: 1, config: { faulty: false }, pending: null });
-    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), paused: false, from: 1 }]);
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), begin: 'running', from: 1 }]);
   });
 
   it('starts afresh when a setting changes while a reset waits: the cleared run is not reused', () => {
     const r = run([start(), { type: 'took' }, stepped('grpo', 0), cmd({ type: 'reset' }), configure({ faulty: true })]);
-    expect(r.state.queue).toEqual([{ type: 'reset' }, { type: 'start', config: config({ faulty: true }), paused: false, from: null }]);
+    expect(r.state.queue).toEqual([{ type: 'reset' }, { type: 'start', config: config({ faulty: true }), begin: 'running', from: null }]);
   });
 
   it('restarts GRPO from the run’s own agent when a setting changes in or after GRPO', () => {
     const inGrpo = run([start({ start: 'scratch' }), { type: 'took' }, stepped('sft', 200), stepped('grpo', 0), configure({ start: 'scratch', faulty: true })]);
-    expect(inGrpo.state.queue).toEqual([{ type: 'start', config: config({ start: 'scratch', faulty: true }), paused: false, from: 1 }]);
+    expect(inGrpo.state.queue).toEqual([{ type: 'start', config: config({ start: 'scratch', faulty: true }), begin: 'running', from: 1 }]);
     const took = run([{ type: 'took', reuse: true }], inGrpo.state);
     expect(took.state.run).toMatchObject({ id: 2, stages: ['grpo'], hasAgent: true });
     const finished = run([start(), { type: 'took' }, stepped('grpo', 3, true), { type: 'finished' }, configure({ faulty: true })]);
@@ -141,7 +141,7 @@ describe('the session table', () => {
 
   it('changes a waiting start’s config, and forgets the agent it would reuse when the pipeline changes', () => {
     const r = run([start(), { type: 'took' }, stepped('grpo', 0), configure({ faulty: true }), configure({ start: 'pretrained', faulty: true })]);
-    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), paused: false, from: null }]);
+    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), begin: 'running', from: null }]);
   });
 
   it('leaves a finished or failed run alone on pause and resume', () => {
@@ -153,3 +153,124 @@ describe('the session table', () => {
     expect(failed.plan).toEqual({ type: 'wait' });
   });
 });
+
+describe('the session table: Step', () => {
+  const pausedAt = (stage: 'pretrain' | 'sft' | 'grpo', step: number, over: Partial<RunConfig> = {}) =>
+    run([start(over), { type: 'took' }, stepped(stage, 0), ...(step > 0 ? [stepped(stage, step)] : []), cmd({ type: 'pause' }), { type: 'paused' }]);
+
+  it('from a paused run takes exactly one more step, says it is stepping, then pauses', () => {
+    const paused = pausedAt('grpo', 1);
+    const s = run([cmd({ type: 'step' })], paused.state);
+    expect(s.effects).toEqual([{ type: 'stepping', runId: 1, stage: 'grpo', step: 1 }]);
+    expect(s.state.run!.status).toBe('stepping');
+    expect(s.plan).toEqual({ type: 'step' });
+    const after = run([stepped('grpo', 2)], s.state);
+    expect(after.plan).toEqual({ type: 'pause' });
+    expect(run([{ type: 'paused' }], after.state).plan).toEqual({ type: 'wait' });
+  });
+
+  it('from Ready starts the run with it: the starting point and the first step, then a pause', () => {
+    const s = run([start({ start: 'scratch' }), cmd({ type: 'step' })]);
+    expect(s.plan).toMatchObject({ type: 'take', job: { type: 'start', begin: 'stepping' } });
+    const taken = run([{ type: 'took' }], s.state);
+    expect(taken.state.run!.status).toBe('stepping');
+    const zero = run([stepped('pretrain', 0)], taken.state);
+    expect(zero.plan).toEqual({ type: 'step' }); // a starting point is not a step
+    expect(run([stepped('pretrain', 1)], zero.state).plan).toEqual({ type: 'pause' });
+  });
+
+  it('at the end of a stage crosses into the next: its starting point and its first step', () => {
+    const s = run([cmd({ type: 'step' }), stepped('grpo', 0)], pausedAt('sft', 200, { start: 'pretrained' }).state);
+    expect(s.plan).toEqual({ type: 'step' });
+    expect(run([stepped('grpo', 1)], s.state).plan).toEqual({ type: 'pause' });
+  });
+
+  it('ends in done when its step is the run’s last: completion comes before the pause', () => {
+    const s = run([cmd({ type: 'step' }), stepped('grpo', 3, true)], pausedAt('grpo', 2).state);
+    expect(s.plan).toEqual({ type: 'finish' });
+  });
+
+  it('leaves Run to resume normally after any number of steps', () => {
+    let s = pausedAt('grpo', 0);
+    for (const n of [1, 2]) s = run([cmd({ type: 'step' }), stepped('grpo', n), { type: 'paused' }], s.state);
+    const resumed = run([cmd({ type: 'resume' })], s.state);
+    expect(resumed.effects).toEqual([{ type: 'resumed', runId: 1, stage: 'grpo', step: 2 }]);
+    expect(run([stepped('grpo', 3)], resumed.state).plan).toEqual({ type: 'step' }); // running goes on
+    // Resume during a step turns it into a run too.
+    const midStep = run([cmd({ type: 'step' }), cmd({ type: 'resume' }), stepped('grpo', 3)], s.state);
+    expect(midStep.state.run!.status).toBe('running');
+  });
+
+  it('does nothing more while a step is on its way; a pause then pauses after the next record', () => {
+    const stepping = run([cmd({ type: 'step' })], pausedAt('grpo', 1).state);
+    const twice = run([cmd({ type: 'step' })], stepping.state);
+    expect(twice.state).toEqual(stepping.state);
+    expect(twice.effects).toEqual([]);
+    expect(run([cmd({ type: 'pause' })], stepping.state).state.run!.status).toBe('pausing');
+  });
+
+  it('from a running run pauses after the step in flight; with no live run it does nothing', () => {
+    const running = run([start(), { type: 'took' }, stepped('grpo', 0), stepped('grpo', 1)]);
+    const s = run([cmd({ type: 'step' }), stepped('grpo', 2)], running.state);
+    expect(s.plan).toEqual({ type: 'pause' });
+    const done = run([stepped('grpo', 3, true), { type: 'finished' }, cmd({ type: 'step' })], running.state);
+    expect(done.state.run!.status).toBe('done');
+    expect(done.effects).toEqual([]);
+    const none = run([cmd({ type: 'step' })]);
+    expect(none.state).toEqual({ ...INITIAL, phase: 'ready' });
+  });
+
+  it('is dropped with its start by a reset, like a pause', () => {
+    const s = run([start(), cmd({ type: 'step' }), cmd({ type: 'reset' }), { type: 'took' }, start()]);
+    expect(s.state.queue).toEqual([{ type: 'start', config: config(), begin: 'running', from: null }]);
+  });
+});
+
+describe('the session table: asks', () => {
+  const q = (id: number) => ({ id, sum: { a: 57, b: 38 }, faulty: false, temperature: 1 as const });
+  const ask = (id: number) => cmd({ type: 'ask', question: q(id) });
+
+  it('answers asks at the next step boundary, oldest first, before the next step, and leaves the run as it was', () => {
+    const running = run([start(), { type: 'took' }, stepped('grpo', 0), stepped('grpo', 1)]);
+    const asked = run([ask(1), ask(2)], running.state);
+    expect(asked.state.run).toEqual(running.state.run);
+    expect(asked.state.queue).toEqual(running.state.queue);
+    expect(asked.effects).toEqual([]);
+    expect(asked.plan).toEqual({ type: 'answer', ask: q(1) });
+    const one = run([{ type: 'answered' }], asked.state);
+    expect(one.plan).toEqual({ type: 'answer', ask: q(2) });
+    const both = run([{ type: 'answered' }], one.state);
+    expect(both.plan).toEqual({ type: 'step' });
+    expect(both.state).toEqual(running.state);
+  });
+
+  it('are answered with no run, paused, finished, or after a failure, and then the session waits again', () => {
+    const cases = [
+      run([]),
+      run([start(), { type: 'took' }, stepped('grpo', 0), cmd({ type: 'pause' }), { type: 'paused' }]),
+      run([start(), { type: 'took' }, stepped('grpo', 3, true), { type: 'finished' }]),
+      run([start(), { type: 'took' }, { type: 'failed' }]),
+    ];
+    for (const c of cases) {
+      const s = run([ask(7)], c.state);
+      expect(s.plan).toEqual({ type: 'answer', ask: q(7) });
+      expect(run([{ type: 'answered' }], s.state).plan).toEqual({ type: 'wait' });
+    }
+  });
+
+  it('wait while the trainer loads and behind a job: a backend switch or a start goes first', () => {
+    const loading = run([ask(1)], { ...INITIAL, phase: 'loading' });
+    expect(loading.plan).toEqual({ type: 'wait' });
+    expect(run([{ type: 'loaded', ok: true }], loading.state).plan).toEqual({ type: 'answer', ask: q(1) });
+    const behind = run([ask(1), { type: 'lost', cause: 'gone' }, start()]);
+    expect(behind.plan).toMatchObject({ type: 'take', job: { type: 'switch' } });
+    const afterJobs = run([{ type: 'took' }, { type: 'took' }], behind.state);
+    expect(afterJobs.plan).toEqual({ type: 'answer', ask: q(1) });
+  });
+
+  it('are kept by a reset and a new start (they ask the policy, not the run)', () => {
+    const s = run([start(), { type: 'took' }, stepped('grpo', 0), ask(3), cmd({ type: 'reset' }), start({ seed: 2 })]);
+    expect(s.state.asks).toEqual([q(3)]);
+  });
+});
+

@@ -9,6 +9,7 @@ import { GRPO } from '../../config';
 import { type Advantage, type RunConfig, type StartFrom, type Temperature } from '../../protocol/messages';
 import { TEMPERATURES } from '../../pipeline/stages';
 import { GraderControl } from './GraderControl';
+import { StepButton } from './StepButton';
 import type { WorkerStatus } from './types';
 
 /** What the reader chose: everything of a run's config but its seed and length. */
@@ -21,6 +22,7 @@ interface Props {
   canReset: boolean;
   onRun: () => void;
   onPause: () => void;
+  onStep: () => void;
   onReset: () => void;
   onSettings: (s: Settings) => void;
 }
@@ -33,9 +35,9 @@ export const START_LABEL: Record<StartFrom, string> = {
 
 const ADVANTAGE_LABEL: Record<Advantage, string> = { group: 'group-relative', raw: 'raw reward' };
 
-const RUN_LABEL: Partial<Record<WorkerStatus, string>> = { running: 'Pause', pausing: 'Pausing…', paused: 'Resume' };
+const RUN_LABEL: Partial<Record<WorkerStatus, string>> = { running: 'Pause', pausing: 'Pausing…', paused: 'Resume', stepping: 'Resume' };
 
-export function Controls({ status, settings, canReset, onRun, onPause, onReset, onSettings }: Props) {
+export function Controls({ status, settings, canReset, onRun, onPause, onStep, onReset, onSettings }: Props) {
   const usable = status !== 'loading' && status !== 'dead';
   const runInert = !usable || status === 'pausing';
   const resetInert = !usable || !canReset;
@@ -51,6 +53,7 @@ export function Controls({ status, settings, canReset, onRun, onPause, onReset, 
           </svg>
           {label}
         </button>
+        <StepButton status={status} onStep={onStep} />
         <button type="button" aria-disabled={resetInert} onClick={() => resetInert || onReset()}>
           Reset
         </button>

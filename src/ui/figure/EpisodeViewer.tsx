@@ -1,7 +1,8 @@
 /**
  * The latest step's episodes, one group (one sum, 8 episodes) at a time, with reward and
  * advantage. It says what the run's configuration trains on: with masking off the calculator's
- * characters are trained on too; with the raw reward, the advantage is the reward.
+ * characters are trained on too; with the raw reward, the advantage is the reward. Each
+ * character shows its push (PushTranscript), and the group's arithmetic follows the table.
  */
 import { memo, useState } from 'react';
 import { GRPO } from '../../config';
@@ -9,6 +10,9 @@ import type { RunConfig } from '../../protocol/messages';
 import type { GrpoStepView } from '../../protocol/messages';
 import { rewardedByBug } from '../../env/grader';
 import { GradedBy } from './GradedBy';
+import { GroupArithmetic } from './GroupArithmetic';
+import { episodeLine } from './push-view';
+import { firstKey, PushTranscript } from './PushTranscript';
 import { AUTHOR_LABEL, Transcript } from './Transcript';
 
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
@@ -28,6 +32,13 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
   const g = Math.min(group, Math.max(0, groups - 1));
   const episodes = record?.episodes.slice(g * groupSize, (g + 1) * groupSize) ?? [];
   const sum = episodes[0]?.sum;
+  // The push's roving tab stop and the sentence shown for the character under focus or pointer,
+  // both forgotten when another group or step is shown.
+  const shown = `${record?.step ?? -1}:${g}`;
+  const [focus, setFocus] = useState<{ shown: string; key: string; detail: string } | null>(null);
+  const here = focus?.shown === shown ? focus : null;
+  const active = here?.key ?? firstKey(episodes);
+  const push = episodes.some((e) => e.logp);
   return (
     <section className="episodes" aria-label="Episodes of the latest step">
       <header className="episodes-head">
@@ -61,35 +72,54 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
           </code>{' '}
           the calculator lied
         </li>
+        <li>
+          <code className="transcript push">
+            <span className="by-m trained push-up">8</span>
+          </code>{' '}
+          more likely after the update (solid underline),{' '}
+          <code className="transcript push">
+            <span className="by-m trained push-down">8</span>
+          </code>{' '}
+          less likely (dotted); thicker when it moved by more than a tenth
+        </li>
       </ul>
       <GradedBy grader={config?.grader ?? 'exact'} record={record} />
       {episodes.length === 0 ? (
         <p className="episodes-empty">The sampled episodes appear here once the first GRPO step is done.</p>
       ) : (
-        <table className="episode-table">
-          <thead>
-            <tr>
-              <th scope="col">transcript</th>
-              <th scope="col">reward</th>
-              <th scope="col">{raw ? 'advantage (the reward itself)' : 'advantage'}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {episodes.map((e, i) => (
-              <tr key={i} className={e.reward > 0 ? `rewarded${rewardedByBug(e) ? ' by-bug' : ''}` : undefined}>
-                <td>
-                  <Transcript episode={e} />
-                  {e.lied && <span className="lie-note"> calculator lied</span>}
-                  {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
-                  {rewardedByBug(e) && <span className="bug-note"> rewarded by the bug</span>}
-                </td>
-                <td className="num">{e.reward}</td>
-                <td className={`num ${e.advantage > 0 ? 'pos' : e.advantage < 0 ? 'neg' : ''}`}>{signed(e.advantage)}</td>
+        <div className="push-group">
+          <table className="episode-table">
+            <thead>
+              <tr>
+                <th scope="col">transcript</th>
+                <th scope="col">reward</th>
+                <th scope="col">{raw ? 'advantage (the reward itself)' : 'advantage'}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {episodes.map((e, i) => (
+                <tr key={i} className={e.reward > 0 ? `rewarded${rewardedByBug(e) ? ' by-bug' : ''}` : undefined}>
+                  <td>
+                    {e.logp ? <PushTranscript episode={e} row={i} active={active} onShow={(key, detail) => setFocus({ shown, key, detail })} /> : <Transcript episode={e} />}
+                    {e.lied && <span className="lie-note"> calculator lied</span>}
+                    {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
+                    {rewardedByBug(e) && <span className="bug-note"> rewarded by the bug</span>}
+                    {e.logp && <span className="push-line">{episodeLine(e)}</span>}
+                  </td>
+                  <td className="num">{e.reward}</td>
+                  <td className={`num ${e.advantage > 0 ? 'pos' : e.advantage < 0 ? 'neg' : ''}`}>{signed(e.advantage)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {push && (
+            <p className="push-detail">
+              {here?.detail ?? 'Point at a character, or Tab to one and use the arrow keys, to see its probability before and after this step’s update.'}
+            </p>
+          )}
+        </div>
       )}
+      <GroupArithmetic episodes={episodes} kind={raw ? 'raw' : 'group'} />
     </section>
   );
 });

@@ -5,11 +5,12 @@
  */
 import { useMemo } from 'react';
 import { AGENT_RECIPE } from '../../config';
-import type { RunConfig, SupervisedRecord } from '../../protocol/messages';
+import type { AskQuestion, RunConfig, SupervisedRecord } from '../../protocol/messages';
 import { stagesFrom } from '../../pipeline/stages';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
 import type { AutoPauseReason } from '../useAutoPause';
+import { AskAgent } from './AskAgent';
 import { Controls, type Settings } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
 import { GrpoPanel } from './GrpoPanel';
@@ -37,11 +38,14 @@ export interface FigureProps {
   autoPaused: AutoPauseReason | null;
   onRun: () => void;
   onPause: () => void;
+  onStep: () => void;
   onReset: () => void;
   onSettings: (s: Settings) => void;
   onRestart: () => void;
   /** The host's link that sets a run's configuration up again (RunExport). */
   reproduceUrl?: (config: RunConfig) => string;
+  /** The reader asks the current policy a sum (the container numbers it). */
+  onAsk: (q: Omit<AskQuestion, 'id'>) => void;
 }
 
 const NONE: readonly SupervisedRecord[] = [];
@@ -77,6 +81,7 @@ export function Figure(p: FigureProps) {
         canReset={p.run !== null || p.previous.length > 0}
         onRun={p.onRun}
         onPause={p.onPause}
+        onStep={p.onStep}
         onReset={p.onReset}
         onSettings={p.onSettings}
       />
@@ -104,6 +109,15 @@ export function Figure(p: FigureProps) {
       <GrpoPanel plate={p.plate} run={grpoRun} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
       <TimeSplit run={grpoRun} frame={Math.max(steps, p.totalSteps)} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
+      <AskAgent
+        status={t.status}
+        loaded={t.ready !== null}
+        faulty={p.settings.faulty}
+        temperature={p.settings.temperature}
+        waiting={t.asks.waiting}
+        answer={t.asks.answer}
+        onAsk={p.onAsk}
+      />
       {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
         <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} reproduceUrl={p.reproduceUrl} />
       )}

@@ -28,6 +28,7 @@ const WORD: Record<WorkerStatus, string> = {
   loading: 'Loading',
   ready: 'Ready',
   running: 'Training',
+  stepping: 'Stepping…',
   pausing: 'Pausing…',
   paused: 'Paused',
   done: 'Finished',
@@ -36,6 +37,8 @@ const WORD: Record<WorkerStatus, string> = {
 };
 
 export const STAGE_NAME: Record<Stage, string> = { pretrain: 'Pre-training', sft: 'Fine-tuning', grpo: 'GRPO' };
+/** A stage's name inside a sentence: "after fine-tuning step 3", "after GRPO step 3". */
+export const stageWord = (s: Stage): string => (s === 'grpo' ? STAGE_NAME[s] : STAGE_NAME[s].toLowerCase());
 
 const AUTO_PAUSE: Record<AutoPauseReason, string> = {
   'out of view': 'while the figure is out of view; it goes on when you scroll back',
@@ -55,6 +58,10 @@ export function StatusLine(p: Props) {
             {AUTO_PAUSE[p.autoPaused]}
           </span>
         )}
+        {/* "Paused after GRPO step 3": where a Step (or Pause) left the run. */}
+        <span className="status-after" aria-live="polite">
+          {status === 'paused' && !p.autoPaused && position ? `after ${stageWord(position.stage)} step ${position.step}` : status === 'stepping' ? 'one step, then it pauses' : ''}
+        </span>
         {status === 'loading' && (
           <>
             <progress aria-label="Loading TensorFlow.js and the checkpoint" />

@@ -25,7 +25,8 @@ export function runJson(run: RunView, meta: { plate: string; backend: string | n
       summary: run.summary ?? null,
       episodes: meta.shown ? { step: meta.shown.step, episodes: meta.shown.episodes } : null,
     },
-    null,
+    // The push's log-probs travel as Float32Arrays: plain arrays here (JSON would make them objects).
+    (_, v: unknown) => (v instanceof Float32Array ? Array.from(v, (x) => Math.round(x * 1e6) / 1e6) : v),
     1,
   );
 }

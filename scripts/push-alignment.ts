@@ -1,0 +1,108 @@
+// npx tsx scripts/push-alignment.ts [--seeds 1-5] [--steps 40] [--faulty] [--masking on|off]
+//                                   [--advantage group|raw] [--sums-per-step 8] [--json]
+// The plate's lede, checked: over GRPO steps from the shipped agent, how often the update pushed
+// the way the advantages say, over each step's whole batch and over each group on its own
+// (steps and groups whose advantages are all 0 left out: they carry no push). Two measures:
+//  - the lede as the plate puts it: Σ_i A_i · (mean Δ log p over episode i's model characters);
+//  - the objective's own first-order change: Σ_i A_i · (Σ Δ log p over the characters the loss
+//    covers), which differs with masking off (the calculator's characters count) and weighs
+//    long episodes more.
+// Also on each run's step 1, where Adam has no moments from earlier steps yet: a group that fails
+// there fails because of the other groups alone. Figures, not a test (test/rl/push.test.ts).
+import { parseArgs } from 'node:util';
+import { GRPO } from '../src/config';
+import type { Author } from '../src/env/episode';
+import { ADVANTAGES } from '../src/pipeline/stages';
+import { lossMaskFor, trainedOn } from '../src/rl/credit';
+import type { GrpoRecord } from '../src/rl/grpo';
+import { alignment, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
+import { intOption, main, oneOf } from './args';
+import { useBackend } from './backend';
+import { runWorkshop } from './run-workshop';
+
+const { values: a } = parseArgs({
+  options: {
+    seeds: { type: 'string', default: '1-5' },
+    steps: { type: 'string' },
+    faulty: { type: 'boolean', default: false },
+    masking: { type: 'string' },
+    advantage: { type: 'string' },
+    'sums-per-step': { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+interface Tally {
+  n: number;
+  holds: number;
+}
+const tally = (): Tally => ({ n: 0, holds: 0 });
+const add = (t: Tally, score: number) => {
+  t.n++;
+  if (score > 0) t.holds++;
+};
+
+interface Counts {
+  /** The lede (model characters, mean per episode): batches, groups, groups on step 1. */
+  lede: { batch: Tally; group: Tally; firstStepGroup: Tally };
+  /** The objective's first-order change (trained characters, summed). */
+  objective: { batch: Tally; group: Tally };
+}
+
+/** Σ_i A_i · Σ Δ log p over the characters the loss covers. */
+function objectiveChange(episodes: GrpoRecord['episodes'], masking: boolean): number {
+  const mask = lossMaskFor(masking);
+  return episodes.reduce((s, e) => {
+    if (e.advantage === 0) return s;
+    let d = 0;
+    e.authors.forEach((author: Author, i) => {
+      if (i > 0 && trainedOn(author, mask)) d += logpChange(e.logp, i);
+    });
+    return s + e.advantage * d;
+  }, 0);
+}
+
+function count(records: readonly GrpoRecord[], groupSize: number, masking: boolean, into: Counts, seed: number): void {
+  for (const r of records.filter((x) => x.step > 0)) {
+    if (r.episodes.every((e) => e.advantage === 0)) continue;
+    const pushed: PushedEpisode[] = r.episodes.map((e) => ({ advantage: e.advantage, logp: e.logp, chars: modelChars(e.authors) }));
+    const [lede, objective] = [alignment(pushed), objectiveChange(r.episodes, masking)];
+    add(into.lede.batch, lede);
+    add(into.objective.batch, objective);
+    if (lede <= 0 || objective <= 0) console.log(`  seed ${seed} step ${r.step}: the batch's lede ${lede.toFixed(4)}, its objective's first-order change ${objective.toFixed(4)}`);
+    for (let g = 0; g < r.episodes.length; g += groupSize) {
+      const eps = r.episodes.slice(g, g + groupSize);
+      if (eps.every((e) => e.advantage === 0)) continue;
+      const score = alignment(pushed.slice(g, g + groupSize));
+      add(into.lede.group, score);
+      if (r.step === 1) add(into.lede.firstStepGroup, score);
+      add(into.objective.group, objectiveChange(eps, masking));
+    }
+  }
+}
+
+const range = (spec: string): number[] => {
+  const [lo, hi] = spec.split('-').map(Number);
+  return Array.from({ length: (hi ?? lo!) - lo! + 1 }, (_, i) => lo! + i);
+};
+const pct = (t: Tally) => `${t.holds}/${t.n} (${t.n ? ((100 * t.holds) / t.n).toFixed(1) : '—'}%)`;
+
+await main(async () => {
+  await useBackend('wasm');
+  const steps = intOption('steps', a.steps, GRPO.steps, 1);
+  const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on') === 'on';
+  const advantage = oneOf('advantage', a.advantage, ADVANTAGES, 'group');
+  const grpo = { ...GRPO, sumsPerStep: intOption('sums-per-step', a['sums-per-step'], GRPO.sumsPerStep, 1) };
+  const counts: Counts = { lede: { batch: tally(), group: tally(), firstStepGroup: tally() }, objective: { batch: tally(), group: tally() } };
+  for (const seed of range(a.seeds!)) {
+    const { records } = await runWorkshop({ start: 'agent', seed, steps, faulty: a.faulty!, masking, advantage, grpo });
+    count(records, grpo.episodesPerSum, masking, counts, seed);
+    console.log(`seed ${seed}: lede batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)} so far`);
+  }
+  console.log(
+    `seeds ${a.seeds}, ${steps} steps, ${grpo.sumsPerStep} sums per step, ${a.faulty ? 'faulty' : 'reliable'}, masking ${masking ? 'on' : 'off'}, ${advantage} advantage:\n` +
+      `  the lede (model characters, mean per episode): batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)}, groups on step 1 ${pct(counts.lede.firstStepGroup)}\n` +
+      `  the objective's first-order change (trained characters, summed): batch ${pct(counts.objective.batch)}, groups ${pct(counts.objective.group)}`,
+  );
+  if (a.json) console.log(JSON.stringify({ seeds: a.seeds, stepsPerRun: steps, sumsPerStep: grpo.sumsPerStep, faulty: a.faulty, masking, advantage, ...counts }));
+});

@@ -1,0 +1,40 @@
+/**
+ * The reader's sum, read from what they typed: two whole numbers joined by `+`, each in the
+ * world's range (10–99), or a sentence that says what is wrong. Pure, tested in Node.
+ */
+import { OPERAND_MAX, OPERAND_MIN, sumKey, type Sum } from '../../env/sums';
+import type { AnsweredBy, SumKind } from '../../protocol/messages';
+import { stageWord } from './StatusLine';
+
+export type Parsed = { sum: Sum } | { error: string };
+
+const RANGE = `two whole numbers from ${OPERAND_MIN} to ${OPERAND_MAX}`;
+
+export function parseSum(text: string): Parsed {
+  const t = text.trim();
+  if (t === '') return { error: `Type a sum first: ${RANGE} joined by +, such as 57+38.` };
+  const m = /^(\d+)\s*\+\s*(\d+)$/.exec(t);
+  if (!m) {
+    if (/^\d+\s*\+?\s*$/.test(t)) return { error: `“${t}” needs a second number after the +, such as 57+38.` };
+    if (/^\s*\+\s*\d+$/.test(t)) return { error: `“${t}” needs a first number before the +, such as 57+38.` };
+    return { error: `“${t}” is not a sum the agent can read: write ${RANGE} joined by +, such as 57+38.` };
+  }
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  const out = [a, b].filter((x) => x < OPERAND_MIN || x > OPERAND_MAX);
+  if (out.length > 0) return { error: `The agent knows sums of ${RANGE} (the world’s range): ${out.join(' and ')} ${out.length > 1 ? 'are' : 'is'} outside it.` };
+  return { sum: { a, b } };
+}
+
+const KIND: Record<SumKind, string> = {
+  training: 'a training sum: GRPO samples it in some steps',
+  'held-out': 'a held-out sum: never trained on, one of the 30 the held-out chart scores',
+  new: 'a new sum: in neither the training nor the held-out set',
+};
+
+/** "57+38 is a held-out sum: never trained on, …" */
+export const sumKindText = (sum: Sum, kind: SumKind, demonstration: boolean): string =>
+  `${sumKey(sum)} is ${KIND[kind]}${demonstration ? ', and one of the 30 demonstrations the agent was fine-tuned on' : ''}.`;
+
+/** Which weights answered, in words. */
+export const answeredByText = (by: AnsweredBy): string =>
+  by.kind === 'shipped' ? 'the shipped agent (no run has trained a model yet)' : `this run’s policy after ${stageWord(by.stage)} step ${by.step}`;

@@ -1,0 +1,75 @@
+/**
+ * One group's rewards turned into advantages, written out with its own numbers — the arithmetic
+ * the trainer does (rl/advantages.ts, the mean and the population standard deviation plus ε),
+ * in words: "advantage = (1 − 0.625) / 0.484 = +0.77". With the raw reward, "advantage =
+ * reward". A group whose advantages are all 0 says so: that sum taught nothing this step.
+ * Pure; the values it shows for each advantage are the ones the record says trained.
+ */
+import { groupStats, type AdvantageOptions } from '../../rl/advantages';
+import type { Advantage } from '../../protocol/messages';
+
+export interface AdvantageLine {
+  reward: number;
+  /** The advantage the trainer gave the episode (from its record). */
+  advantage: number;
+  /** "advantage = (1 − 0.625) / 0.484 = +0.77" */
+  text: string;
+}
+
+export interface GroupArithmetic {
+  kind: Advantage;
+  n: number;
+  /** How many episodes scored 1. */
+  rewarded: number;
+  mean: number;
+  std: number;
+  /** What each centred reward is divided by: std + ε as the trainer does it, or 1 (centred only). */
+  divisor: number;
+  /** "mean = 5 / 8 = 0.625"; null with the raw reward (no baseline). */
+  meanText: string | null;
+  /** "standard deviation = 0.484; the trainer divides by 0.484 + 0.0001"; null when not divided. */
+  stdText: string | null;
+  lines: AdvantageLine[];
+  /** Every advantage is 0: the sum taught nothing this step. */
+  taughtNothing: boolean;
+  /** One sentence on the group as a whole. */
+  summary: string;
+}
+
+/** 0.625 → "0.625", 0.5 → "0.5", 1 → "1": up to three decimals, no trailing zeros. */
+export const num = (x: number): string => String(Math.round(x * 1000) / 1000);
+/** +0.77, −1.29, 0 (a true minus sign). */
+export const signed = (x: number): string => (x === 0 ? '0' : `${x > 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`);
+const minus = (a: number, b: number): string => `${num(a)} − ${num(b)}`;
+
+const EIGHT = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+const count = (n: number): string => EIGHT[n] ?? String(n);
+
+export function groupArithmetic(rewards: readonly number[], advantages: readonly number[], kind: Advantage, opts: AdvantageOptions): GroupArithmetic {
+  if (rewards.length === 0 || rewards.length !== advantages.length) throw new Error(`groupArithmetic: ${rewards.length} rewards and ${advantages.length} advantages`);
+  const { mean, std } = groupStats(rewards);
+  const n = rewards.length;
+  const rewarded = rewards.filter((r) => r > 0).length;
+  const taughtNothing = advantages.every((a) => a === 0);
+  const all = rewarded === n ? `all ${count(n)} scored 1` : rewarded === 0 ? `all ${count(n)} scored 0` : `${count(rewarded)} of ${count(n)} scored 1`;
+  if (kind === 'raw') {
+    const lines = rewards.map((r, i) => ({ reward: r, advantage: advantages[i]!, text: `advantage = reward = ${num(advantages[i]!)}` }));
+    const summary = taughtNothing
+      ? `With the raw reward, ${all}: every advantage is 0, so this sum taught nothing this step.`
+      : `With the raw reward there is no baseline: ${all}, and each rewarded episode is pushed up by its reward; the failed ones are not pushed at all.`;
+    return { kind, n, rewarded, mean, std, divisor: 1, meanText: null, stdText: null, lines, taughtNothing, summary };
+  }
+  const divisor = opts.scaleByStd ? std + opts.stdEps : 1;
+  const meanText = `mean = ${num(rewards.reduce((s, r) => s + r, 0))} / ${n} = ${num(mean)}`;
+  const stdText = opts.scaleByStd ? `standard deviation = ${num(std)}; the trainer divides by it plus ${opts.stdEps}, so a tiny spread cannot blow up` : null;
+  const lines = rewards.map((r, i) => {
+    const a = advantages[i]!;
+    if (taughtNothing) return { reward: r, advantage: a, text: `advantage = ${minus(r, mean)} = 0` };
+    const body = opts.scaleByStd ? `(${minus(r, mean)}) / ${num(divisor)}` : minus(r, mean);
+    return { reward: r, advantage: a, text: `advantage = ${body} = ${signed(a)}` };
+  });
+  const summary = taughtNothing
+    ? `${all[0]!.toUpperCase()}${all.slice(1)}: every reward equals the mean, so every advantage is 0 — this sum taught nothing this step.`
+    : `${all[0]!.toUpperCase()}${all.slice(1)}: the ones above the mean are pushed up, the ones below pushed down, and the advantages add up to 0.`;
+  return { kind, n, rewarded, mean, std, divisor, meanText, stdText, lines, taughtNothing, summary };
+}

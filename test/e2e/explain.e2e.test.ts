@@ -1,0 +1,253 @@
+// One GRPO step taken apart, in the built page in headless Chromium: Step in each stage, the push
+// under each character (walked group by group, with masking on and off), the reader's own sum,
+// and a run with asks that ends bit for bit like one without (through the worker harness).
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { WorkerState } from '../../src/client/worker-state';
+import { launch, openHarness, watch, type Watched } from '../../scripts/browser/chromium';
+import { buildPage } from '../../scripts/browser/page-site';
+import { removeSite, serve } from '../../scripts/browser/site';
+
+let browser: Browser;
+let site: { url: string; server: Server; dir: string };
+
+beforeAll(async () => {
+  const dir = await buildPage();
+  site = { ...(await serve(dir)), dir };
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (site) await new Promise((done) => site.server.close(done));
+  if (site) removeSite(site.dir);
+});
+
+async function open(path: string, opts: { width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Watched & { page: Page }> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
+  const page = await context.newPage();
+  const watched = watch(context, page, new URL(site.url).origin);
+  await page.goto(site.url + path);
+  await page.locator('.plate-figure').scrollIntoViewIfNeeded(); // out of view, a run pauses itself
+  return { page, ...watched };
+}
+
+const statusIs = (page: Page, word: string, timeout = 90_000) =>
+  page.waitForFunction((w) => document.querySelector('.status-word')?.textContent === w, word, { timeout, polling: 50 });
+const where = (page: Page) => page.getByTestId('status-step').innerText();
+const stepButton = (page: Page) => page.getByRole('button', { name: /^Step/ });
+
+/** Presses Step and waits for the pause it ends in, `after` (e.g. "after GRPO step 2"); returns where the run is. */
+async function step(page: Page, after: string): Promise<string> {
+  await stepButton(page).click();
+  await page.waitForFunction(
+    (a) => document.querySelector('.status-word')?.textContent === 'Paused' && document.querySelector('.status-after')?.textContent === a,
+    after,
+    { timeout: 90_000, polling: 50 },
+  );
+  return `${await where(page)} | ${await page.locator('.status-after').innerText()}`;
+}
+
+function clean(o: Watched): void {
+  expect(o.errors, 'console errors').toEqual([]);
+  expect(o.foreign, 'requests to another origin').toEqual([]);
+}
+
+describe('Step', () => {
+  for (const [start, stage, word, chart] of [
+    ['agent', 'GRPO', 'GRPO', 'heldOut'],
+    ['pretrained', 'Fine-tuning', 'fine-tuning', 'sft-loss'],
+    ['scratch', 'Pre-training', 'pre-training', 'pretrain-loss'],
+  ] as const) {
+    it(`takes exactly one ${stage} step from Ready and one more from paused, then Resume runs on (start=${start})`, async () => {
+      const o = await open(`index.html?start=${start}&steps=3`);
+      const { page } = o;
+      await statusIs(page, 'Ready');
+      const of = stage === 'GRPO' ? 3 : stage === 'Fine-tuning' ? 200 : 100;
+      // Each Step ends in a pause one step on; had it taken two, the pause would say so first.
+      expect(await step(page, `after ${word} step 1`)).toBe(`${stage} · step 1 of ${of} | after ${word} step 1`);
+      expect(await step(page, `after ${word} step 2`)).toBe(`${stage} · step 2 of ${of} | after ${word} step 2`);
+      expect(await page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label')).toMatch(new RegExp(`step 2 of ${of}: `));
+      await page.getByRole('button', { name: 'Resume' }).click();
+      if (stage === 'GRPO') await statusIs(page, 'Finished');
+      else await page.waitForFunction((s) => !document.querySelector('[data-testid="status-step"]')?.textContent?.startsWith(`${s} · step 2 `), stage, { timeout: 30_000 });
+      clean(o);
+      await page.context().close();
+    });
+  }
+
+  it('is inert while a run trains, and says “Stepping…” while its step is on the way', async () => {
+    const o = await open('index.html?steps=3&backend=cpu'); // seconds per step on the CPU backend
+    const { page } = o;
+    await statusIs(page, 'Ready');
+    await stepButton(page).click();
+    await page.getByRole('button', { name: 'Stepping…' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: 'Stepping…' }).getAttribute('aria-disabled')).toBe('true');
+    await statusIs(page, 'Paused', 120_000);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await statusIs(page, 'Training');
+    expect(await stepButton(page).getAttribute('aria-disabled')).toBe('true');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await statusIs(page, 'Paused', 120_000);
+    clean(o);
+    await page.context().close();
+  });
+});
+
+/** The accessible names of every character of the shown group, per episode. */
+const groupNames = (page: Page) =>
+  page.locator('.episode-table [role="list"]').evaluateAll((lists) => lists.map((l) => [...l.querySelectorAll('[role="listitem"]')].map((c) => c.getAttribute('aria-label')!)));
+
+describe('the push, character by character', () => {
+  it('names every model character with its probability before and after, in every group; masking off names the calculator’s too', async () => {
+    const o = await open('index.html?steps=1&autorun=1');
+    const { page } = o;
+    await statusIs(page, 'Finished');
+    const PUSHED = /^\S \d\.\d+ → \d\.\d+$|^\S \d(\.\d+)?e-\d+ → /;
+    const walk = async () => {
+      const groups: string[][][] = [];
+      for (let g = 0; g < 8; g++) {
+        if (g > 0) await page.getByRole('button', { name: 'Next group' }).click();
+        await page.locator('.group-nav', { hasText: `group ${g + 1} of 8` }).waitFor();
+        groups.push(await groupNames(page));
+        expect(await page.locator('.group-arithmetic h4').innerText()).toMatch(/^From rewards to advantages: \d+\+\d+$/);
+      }
+      for (let g = 0; g < 7; g++) await page.getByRole('button', { name: 'Previous group' }).click();
+      return groups;
+    };
+    const on = await walk();
+    expect(on.map((eps) => eps.length)).toEqual(Array(8).fill(8));
+    for (const names of on.flat()) {
+      expect(names[0]).toMatch(PUSHED); // the model writes the first character after the prompt
+      expect(names.filter((n) => PUSHED.test(n)).length + names.filter((n) => / not trained on$/.test(n)).length).toBe(names.length);
+    }
+    expect(on.flat(2).some((n) => / not trained on$/.test(n))).toBe(true);
+
+    // Focus and the arrow keys walk the characters; the sentence follows.
+    await page.locator('.episode-table [role="listitem"][tabindex="0"]').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/→|not trained on/);
+    expect(await page.locator('.push-detail').innerText()).toMatch(/^“.”, the (model|calculator)’s: /);
+
+    await page.getByRole('switch', { name: /Observation masking/ }).uncheck();
+    await page.locator('.chart-legend', { hasText: 'this run: reliable, masking off' }).waitFor({ timeout: 90_000 });
+    await statusIs(page, 'Finished');
+    const off = await walk();
+    expect(off.flat(2).some((n) => / not trained on$/.test(n))).toBe(false);
+    for (const names of off.flat()) for (const n of names) expect(n).toMatch(PUSHED);
+    expect(await page.locator('.push-line').first().innerText()).toMatch(/^its characters \d+\.\d+× as likely on average$/);
+    clean(o);
+    await page.context().close();
+  });
+});
+
+describe('Ask the agent', () => {
+  it('answers a good sum before any run, names what is wrong with bad ones and changes nothing else, and answers while a run trains', async () => {
+    const o = await open('index.html?steps=3');
+    const { page } = o;
+    await statusIs(page, 'Ready');
+    const box = page.getByRole('textbox', { name: /sum/ });
+    const ask = page.getByRole('button', { name: 'Ask' });
+    await box.fill('57+38');
+    await ask.click();
+    const answer = page.getByRole('group', { name: /The agent’s answer to 57\+38/ });
+    await answer.waitFor();
+    const first = await answer.innerText();
+    expect(first).toMatch(/57\+38 is a new sum/);
+    expect(first).toMatch(/Played by the shipped agent/);
+    expect(first).toMatch(/Greedy, reliable calculator: \^57\+38=B/);
+    expect(first).toMatch(/8 samples at temperature 1 with the reliable calculator: \d of 8 right/);
+    expect(await answer.locator('.ask-samples li').count()).toBe(8);
+
+    for (const [bad, said] of [
+      ['5+', '“5+” needs a second number after the +, such as 57+38.'],
+      ['100+3', 'The agent knows sums of two whole numbers from 10 to 99 (the world’s range): 100 and 3 are outside it.'],
+      ['abc', '“abc” is not a sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.'],
+      ['', 'Type a sum first: two whole numbers from 10 to 99 joined by +, such as 57+38.'],
+    ]) {
+      await box.fill(bad!);
+      await box.press('Enter');
+      expect(await page.getByRole('alert').innerText()).toBe(said);
+      expect(await box.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator(`[id="${await box.getAttribute('aria-describedby')}"]`).innerText()).toBe(said);
+      expect(await answer.innerText()).toBe(first); // nothing else changed
+      expect(await page.locator('.status-word').innerText()).toBe('Ready');
+    }
+    await box.fill('23+45');
+    expect(await box.getAttribute('aria-invalid')).toBe('false');
+
+    // While a run trains: answered at a step boundary by the run's policy of that moment.
+    await page.getByRole('button', { name: 'Run' }).click();
+    await statusIs(page, 'Training');
+    await ask.click();
+    const during = page.getByRole('group', { name: /The agent’s answer to 23\+45/ });
+    await during.waitFor({ timeout: 60_000 });
+    expect(await during.innerText()).toMatch(/23\+45 is a training sum|23\+45 is a held-out sum|23\+45 is a new sum/);
+    expect(await during.innerText()).toMatch(/Played by (this run’s policy after GRPO step \d|the shipped agent)/);
+    await statusIs(page, 'Finished');
+    await box.fill('10+99');
+    await ask.click();
+    await page.getByRole('group', { name: /The agent’s answer to 10\+99/ }).waitFor();
+    expect(await page.locator('.ask-answer').innerText()).toMatch(/Played by this run’s policy after GRPO step 3/);
+    clean(o);
+    await page.context().close();
+  });
+
+  it('keeps the figure accessible (axe, light and dark) and within a 390 px screen with a step’s push and an answer shown', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const o = await open('index.html?steps=2&faulty=1', { width: 390, colorScheme });
+      const { page } = o;
+      await statusIs(page, 'Ready');
+      await step(page, 'after GRPO step 1');
+      await page.getByRole('textbox', { name: /sum/ }).fill('57+38');
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await page.locator('.ask-answer').waitFor();
+      await page.getByRole('textbox', { name: /sum/ }).fill('5+');
+      await page.getByRole('button', { name: 'Ask' }).click(); // the error state too
+      await page.locator('.episode-table [role="listitem"][tabindex="0"]').focus();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBe(0);
+      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${colorScheme}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)).toEqual([]);
+      clean(o);
+      await page.context().close();
+    }
+  });
+});
+
+describe('asking never changes the run', () => {
+  it('ends a run with asks at every step bit for bit like the same run without them', async () => {
+    const h = await openHarness(browser, inject('siteUrl'));
+    await h.until((s) => s.status === 'ready');
+    const figures = (s: WorkerState) => s.run!.steps.map(({ timings: _, timeSplit: __, ...r }) => r);
+    await h.start({ steps: 3 });
+    const plain = figures(await h.until((s) => s.status === 'done'));
+    await h.call('reset');
+    await h.until((s) => s.status === 'ready');
+    // An ask at every step the page hears of: the page's own event loop sends them, mid-run.
+    await h.page.evaluate(() => {
+      let seen = -1;
+      let id = 100;
+      const watch = () => {
+        const w = window.plateWorker!;
+        const n = w.run?.steps.length ?? 0;
+        if (n !== seen) {
+          seen = n;
+          w.ask({ id: ++id, sum: { a: 57, b: 38 }, faulty: id % 2 === 0, temperature: 1 });
+        }
+        if (w.status !== 'done') requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    });
+    await h.start({ steps: 3 });
+    const done = await h.until((s) => s.status === 'done' && s.asks.waiting.length === 0);
+    expect(done.asks.answer).toMatchObject({ sum: { a: 57, b: 38 }, by: { kind: 'run', stage: 'grpo' } });
+    expect(figures(done)).toEqual(plain);
+    expect(done.run!.steps.map((r) => r.episodes.length)).toEqual([0, 64, 64, 64]);
+    await h.page.close();
+  });
+});

@@ -1,0 +1,80 @@
+// A WorkerSession in Node with the real model and checkpoints, for tests driven by the order of
+// its own events (a command sent when a given event is posted), never by sleeps.
+import * as tf from '@tensorflow/tfjs';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AGENT_RECIPE, CHECKPOINTS, GRPO, type AgentRecipe, type GrpoConfig } from '../../src/config';
+import { type BackendName, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import type { BackendChoice, BackendRequest } from '../../src/worker/backend';
+import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
+import { WorkerSession } from '../../src/worker/session';
+
+export const folder = (path: string) => pathToFileURL(resolve(import.meta.dirname, '../../public', path)).href + '/';
+export const CHECKPOINT_URLS = { agent: folder(CHECKPOINTS.agent), pretrained: folder(CHECKPOINTS.pretrained) };
+// Node's wasm backend finds its binaries itself; the stand-in selectBackend ignores these.
+export const NODE_WASM = { 'tfjs-backend-wasm.wasm': 'n/a', 'tfjs-backend-wasm-simd.wasm': 'n/a', 'tfjs-backend-wasm-threaded-simd.wasm': 'n/a' };
+export const SMALL: GrpoConfig = { ...GRPO, sumsPerStep: 2, episodesPerSum: 4 };
+export const TOY: AgentRecipe = { ...AGENT_RECIPE, pretrain: { ...AGENT_RECIPE.pretrain, steps: 2, batch: 4 }, sft: { ...AGENT_RECIPE.sft, steps: 2 } };
+
+export type Event<T extends WorkerEvent['type']> = Extract<WorkerEvent, { type: T }>;
+
+export interface Options {
+  /** Called as each event is posted, with the session: the place to send a command "now". */
+  onEvent?: (e: WorkerEvent, s: WorkerSession) => void;
+  /** Called when the session asks for a backend (after a loss: `req.after` is set). */
+  onSelect?: (req: BackendRequest, s: WorkerSession) => void;
+  /** Changes weights.bin's floats on the way in. */
+  edit?: (floats: Float32Array) => void;
+  urls?: typeof CHECKPOINT_URLS;
+}
+
+export function session(opts: Options = {}) {
+  const events: WorkerEvent[] = [];
+  let waiters: (() => void)[] = [];
+  let lose: (cause: string) => void = () => {};
+  const fileFetch: typeof fetch = async (url) => {
+    const bytes = readFileSync(new URL(String(url)));
+    if (!opts.edit || !String(url).endsWith('.bin')) return new Response(bytes);
+    const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    opts.edit(floats);
+    return new Response(floats.buffer);
+  };
+  const s: WorkerSession = new WorkerSession({
+    post: (e) => {
+      events.push(e);
+      opts.onEvent?.(e, s);
+      const w = waiters;
+      waiters = [];
+      w.forEach((f) => f());
+    },
+    // wasm first; after a loss, the next in the order (cpu).
+    selectBackend: async (req): Promise<BackendChoice> => {
+      opts.onSelect?.(req, s);
+      const backend: BackendName = req.after === 'wasm' ? 'cpu' : 'wasm';
+      if (!(await tf.setBackend(backend))) throw new Error(`no ${backend}`);
+      lose = req.onLost!;
+      return { backend, reason: `${backend} in Node`, skipped: [] };
+    },
+    fetchCheckpoint: (url) => fetchCheckpoint(url, fileFetch),
+    grpo: SMALL,
+    recipe: TOY,
+  });
+  /** Resolves once an event satisfies `test` (checked as each event is posted). */
+  const until = (test: (events: WorkerEvent[]) => boolean) =>
+    new Promise<void>((ok) => {
+      const check = () => (test(events) ? ok() : waiters.push(check));
+      check();
+    });
+  const of = <T extends WorkerEvent['type']>(type: T) => events.filter((e): e is Event<T> => e.type === type);
+  const types = () => events.map((e) => e.type);
+  const steps = (runId = 1) => of('step').filter((e) => e.runId === runId).map((e) => `${e.stage} ${e.record.step}`);
+  const init = () => s.handle({ type: 'init', checkpoints: opts.urls ?? CHECKPOINT_URLS, wasm: NODE_WASM });
+  return { s, events, until, of, types, steps, init, lose: (cause: string) => lose(cause) };
+}
+
+export const has = (type: WorkerEvent['type'], n = 1) => (events: WorkerEvent[]) => events.filter((e) => e.type === type).length >= n;
+export const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 2, ...PLATE_SETTINGS, ...over });
+export const isStep = (e: WorkerEvent, runId: number, stage: string, step: number) => e.type === 'step' && e.runId === runId && e.stage === stage && e.record.step === step;
+
