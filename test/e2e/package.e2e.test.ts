@@ -13,9 +13,10 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type { Logger, ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromBytePlanes } from '../../src/model/byte-planes';
 import { PLATE } from '../../src/plate/text';
 import { launch, watch } from '../../scripts/browser/chromium';
-import { buildApp, buildStandalone, installApp, pack, type Packed } from '../../scripts/browser/consumers';
+import { buildApp, buildStandalone, installApp, pack, ROOT, type Packed } from '../../scripts/browser/consumers';
 import { BACKEND_MARKERS, measuredSite, statusWord, type MeasuredSite, type Visit } from '../../scripts/browser/first-visit';
 import { removeSite } from '../../scripts/browser/site';
 
@@ -87,6 +88,12 @@ describe('the tarball', () => {
       'reference-runs.json', 'tfjs-backend-wasm-simd.wasm',
     ]);
     expect(files.filter((f) => /\.(map|ts)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    // The weights travel in byte planes (smaller once gzipped) and give back public/'s very bits.
+    for (const kind of ['agent', 'pretrained']) {
+      const shipped = readFileSync(join(apps.vite, `node_modules/multi-turn-rl-plate/dist-lib/assets/checkpoints/${kind}/weights.bin`));
+      const plain = Buffer.from(fromBytePlanes(shipped.buffer.slice(shipped.byteOffset, shipped.byteOffset + shipped.byteLength) as ArrayBuffer));
+      expect(plain.equals(readFileSync(join(ROOT, `public/checkpoints/${kind}/weights.bin`))), kind).toBe(true);
+    }
     const big = packed.files.filter((f) => /\.(bin|wasm)$/.test(f.path)).map((f) => `${f.path} ${f.size} B`);
     expect(packed.size, `tarball ${packed.size} B, budget ${TARBALL_BUDGET} B; the weights and the .wasm barely compress (${big.join(', ')})`).toBeLessThanOrEqual(TARBALL_BUDGET);
     const pkg = JSON.parse(readFileSync(join(apps.vite, 'node_modules/multi-turn-rl-plate/package.json'), 'utf8'));
