@@ -21,6 +21,10 @@ export default defineConfig(({ mode }) => ({
   optimizeDeps: { entries: ['index.html', 'src/worker/training.worker.ts'] },
   // The training worker is a module worker; its code-split chunks (tfjs backends) need ES output.
   worker: { format: 'es' },
+  // The page imports the files it loads (src/ui/bundled-assets.ts), so they are emitted with
+  // hashed names; public/ is the checkpoints' home for the Node scripts and the worker tests'
+  // harness (which serves it), not a folder the page serves: Vite would warn at each import.
+  publicDir: false,
   test: {
     testTimeout: 60_000,
     // Each project names its own files: `extends` would concatenate a shared include list.

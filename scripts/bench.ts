@@ -2,7 +2,8 @@
 // Measures the workshop per phase and per backend: Node (wasm, cpu) and the headless-Chromium
 // worker (wasm, webgl, webgpu where an adapter exists); supervised steps (pre-training,
 // fine-tuning) and kernel counts per phase on Node's wasm; chunk sizes of the built page; the
-// longest main-thread task while training; tensors and heap over a long (soak) run. Prints a
+// longest main-thread task while training; tensors and heap over a long (soak) run; the package's
+// tarball and first-visit bytes against the standalone page's (scripts/bench-package.ts). Prints a
 // table and writes the same figures as JSON. Figures, not pass/fail: nothing here is a test.
 // --node-only: Node's wasm backend only (no cpu backend, no browser, no build), written to
 // bench/node-results.json unless --out says otherwise.
@@ -15,6 +16,7 @@ import { GRPO } from '../src/config';
 import { intOption } from './args';
 import { useBackend, type NodeBackend } from './backend';
 import { benchBrowser, chunkSizes, type BrowserBench } from './bench-browser';
+import { benchPackage, formatPackageBench } from './bench-package';
 import { benchExplain, explainLines, type ExplainBench } from './bench-explain';
 import { phaseMedians, type PhaseMedians } from './bench-stats';
 import { formatOpCounts, opCounts } from './bench-ops';
@@ -80,6 +82,7 @@ if (!nodeOnly) node.push(await benchNode('cpu', cpuSteps));
 let browser: BrowserBench | null = null;
 if (!nodeOnly && !a['skip-browser']) browser = await benchBrowser({ steps, soak });
 const chunks = nodeOnly ? null : await chunkSizes();
+const pkg = nodeOnly || a['skip-browser'] ? null : await benchPackage();
 const explain: ExplainBench | null = nodeOnly || a['skip-browser'] ? null : await benchExplain(steps);
 
 const rows: string[][] = [];
@@ -121,7 +124,11 @@ if (browser) {
     console.log(`  worker heap after a default run ${pl.heapMB.afterDefault?.toFixed(1) ?? '—'} MB, after the run from random weights ${pl.heapMB.afterScratch?.toFixed(1) ?? '—'} MB; longest main-thread task during it: ${task(pl.longestTaskMs)}`);
   }
 }
+if (pkg) {
+  console.log('');
+  for (const l of formatPackageBench(pkg)) console.log(l);
+}
 if (explain) for (const l of explainLines(explain)) console.log(l);
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, supervised, kernels, browser, chunks }, null, 1) + '\n');
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, supervised, kernels, browser, chunks, package: pkg }, null, 1) + '\n');
 console.log(`wrote ${out}`);

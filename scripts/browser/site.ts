@@ -12,15 +12,18 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Served under a sub-path: nothing may assume the site sits at the host's root. */
 export const SUB_PATH = '/some/sub/path/';
 const AGENT = join(ROOT, 'public/checkpoints/agent');
+/** index.html: the worker hook's harness; element.html: the custom element, from the source. */
+const HARNESS = join(ROOT, 'scripts/browser/harness');
 
 export async function buildSite(): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'plate-e2e-'));
   await build({
     configFile: join(ROOT, 'vite.config.ts'),
-    root: join(ROOT, 'scripts/browser/harness'),
+    root: HARNESS,
     publicDir: join(ROOT, 'public'),
     logLevel: 'error',
-    build: { outDir, emptyOutDir: true },
+    // public/ copied: the worker tests load checkpoints by their folders, as assetBase does.
+    build: { outDir, emptyOutDir: true, copyPublicDir: true, rolldownOptions: { input: { index: join(HARNESS, 'index.html'), element: join(HARNESS, 'element.html') } } },
   });
   writeBrokenCheckpoints(join(outDir, 'broken'));
   return outDir;
@@ -67,8 +70,11 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-/** Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/, HTML with `htmlHeaders` (e.g. a CSP). */
-export async function serve(dir: string, htmlHeaders: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
+/**
+ * Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/, HTML with `htmlHeaders` (e.g. a CSP);
+ * `onServe` hears each file sent, by its path under `dir` (the byte budgets count them).
+ */
+export async function serve(dir: string, htmlHeaders: Record<string, string> = {}, onServe?: (path: string, body: Buffer) => void): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     if (!path.startsWith(SUB_PATH)) return void res.writeHead(404).end('not found');
@@ -80,6 +86,7 @@ export async function serve(dir: string, htmlHeaders: Record<string, string> = {
     } catch {
       return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
+    onServe?.(rel.endsWith('/') ? rel + 'index.html' : rel, body);
     const type = TYPES[extname(rel)] ?? (rel.endsWith('/') ? TYPES['.html']! : 'application/octet-stream');
     res.writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? htmlHeaders : {}) }).end(body);
   });

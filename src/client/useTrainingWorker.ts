@@ -16,6 +16,8 @@ export interface UseTrainingWorkerOptions {
   backend?: BackendName;
   /** tfjs's .wasm binaries, as the page's bundler emitted them. */
   wasm: WasmFiles;
+  /** The worker's module script, when the site builds it itself; otherwise the bundler's (createTrainingWorker). */
+  workerUrl?: string;
 }
 
 export interface WorkerCommands {
@@ -37,8 +39,13 @@ export interface WorkerCommands {
 
 export type TrainingWorker = WorkerState & WorkerCommands;
 
-/** The module worker; Vite bundles it and its .wasm files under the page's base path. */
-export function createTrainingWorker(): Worker {
+/**
+ * The module worker, in the form bundlers recognise: Vite bundles it for the page, and the library
+ * build leaves this literal for the consumer's Vite or webpack to bundle (scripts/lib-plugins.ts).
+ * `workerUrl`: a worker script the site built or hosts itself.
+ */
+export function createTrainingWorker(workerUrl?: string): Worker {
+  if (workerUrl !== undefined) return new Worker(workerUrl, { type: 'module', name: 'training' });
   return new Worker(new URL('../worker/training.worker.ts', import.meta.url), { type: 'module', name: 'training' });
 }
 
@@ -46,7 +53,7 @@ const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
-  const { checkpoints, backend, wasm } = options;
+  const { checkpoints, backend, wasm, workerUrl } = options;
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
@@ -54,7 +61,14 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
   const pushRef = useRef<(e: ClientEvent) => void>(() => {});
 
   useEffect(() => {
-    const worker = createTrainingWorker();
+    let worker: Worker;
+    try {
+      worker = createTrainingWorker(workerUrl);
+    } catch (e) {
+      // A worker URL the browser refuses outright (another origin, not a URL).
+      setState({ ...INITIAL_STATE, status: 'dead', loading: null, error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` } });
+      return;
+    }
     workerRef.current = worker;
     setState(INITIAL_STATE);
     let pending: ClientEvent[] = [];
@@ -103,7 +117,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       worker.terminate();
       if (workerRef.current === worker) workerRef.current = null;
     };
-  }, [agent, pretrained, backend, wasm, generation]);
+  }, [agent, pretrained, backend, wasm, workerUrl, generation]);
 
   const actions = useMemo<WorkerCommands>(() => {
     const send = (cmd: Command) => workerRef.current?.postMessage(cmd);

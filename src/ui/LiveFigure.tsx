@@ -1,12 +1,13 @@
 /**
  * The one container that talks to the worker: it owns the worker hook, keeps the reader's
  * settings, turns the controls into commands, queues an autorun (or a setting changed while
- * loading) until the worker is ready, and pauses while the figure is out of sight.
+ * loading) until the worker is ready, and pauses while the figure is out of sight. Options that
+ * change after mount (the element's attributes, the component's props) act as the matching
+ * control would (useLiveOptions).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { GRPO } from '../config';
-import { type RunConfig } from '../protocol/messages';
-import { PLATE_SETTINGS } from '../pipeline/stages';
+import type { RunConfig } from '../protocol/messages';
 import type { PlateText } from '../plate/types';
 import type { PlateAssets } from './assets';
 import { useTrainingWorker } from '../client/useTrainingWorker';
@@ -15,25 +16,21 @@ import { Figure } from './figure/Figure';
 import { useReferenceRuns } from './figure/reference';
 import type { PlateOptions } from './options';
 import { useAutoPause } from './useAutoPause';
+import { settingsOf, useLiveOptions } from './useLiveOptions';
 
 interface Props {
   plate: PlateText;
+  /** Checked options (src/ui/options.ts). */
   options: PlateOptions;
   notes: readonly string[];
   assets: PlateAssets;
+  reproduceUrl?: (config: RunConfig) => string;
 }
 
-export function LiveFigure({ plate, options, notes, assets }: Props) {
-  const worker = useTrainingWorker({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend });
+export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Props) {
+  const worker = useTrainingWorker({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend, workerUrl: options.workerUrl });
   const reference = useReferenceRuns(assets.referenceRuns);
-  const [settings, setSettings] = useState<Settings>({
-    start: options.start ?? 'agent',
-    faulty: options.faulty ?? PLATE_SETTINGS.faulty,
-    masking: options.masking ?? PLATE_SETTINGS.masking,
-    advantage: options.advantage ?? PLATE_SETTINGS.advantage,
-    temperature: options.temperature ?? PLATE_SETTINGS.temperature,
-    grader: options.grader ?? PLATE_SETTINGS.grader,
-  });
+  const [settings, setSettings] = useState<Settings>(() => settingsOf(options));
   /** Runs up to this id were cleared by Reset and are no longer drawn. */
   const [clearedUpTo, setClearedUpTo] = useState(0);
   /** A run asked for while the worker was loading, sent once it is ready. */
@@ -73,6 +70,12 @@ export function LiveFigure({ plate, options, notes, assets }: Props) {
     else start(configOf(next));
   };
 
+  const restartNote = useLiveOptions(options, {
+    settings: (patch) => onSettings({ ...settings, ...patch }),
+    // Autorun turned on: as if Run were pressed, unless a run already goes.
+    autorun: () => status !== 'running' && status !== 'pausing' && onRun(),
+  });
+
   const onReset = useCallback(() => {
     const ids = [worker.run?.runId ?? 0, ...worker.previous.map((r) => r.runId)];
     setClearedUpTo(Math.max(...ids));
@@ -90,7 +93,7 @@ export function LiveFigure({ plate, options, notes, assets }: Props) {
         settings={settings}
         totalSteps={GRPO.steps}
         reference={reference}
-        notes={notes}
+        notes={restartNote ? [...notes, restartNote] : notes}
         autoPaused={autoPaused}
         onRun={onRun}
         onPause={pause}
@@ -98,6 +101,7 @@ export function LiveFigure({ plate, options, notes, assets }: Props) {
         onReset={onReset}
         onSettings={onSettings}
         onRestart={worker.restartWorker}
+        reproduceUrl={reproduceUrl}
         onAsk={(q) => ask({ ...q, id: ++asked.current })}
       />
     </div>

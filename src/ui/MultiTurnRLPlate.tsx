@@ -1,40 +1,46 @@
 /**
  * Plate XXVI.3 as one React component: the printed text with the live figure inside it. The
- * standalone page and the custom element render it; the library exports it with its own
- * bundled files as the default assets (src/ui/lib.ts).
+ * standalone page renders it, the custom element renders it, the library exports it: one
+ * component, whose files are by default the ones that come with it (src/ui/bundled-assets.ts).
+ * Its props are checked here, as the page's URL options are; a bad one is named in the status line.
  */
+import { useMemo } from 'react';
 import { PLATE } from '../plate/text';
+import type { RunConfig } from '../protocol/messages';
 import '../styles/plate.css';
 import '../styles/figure.css';
 import '../styles/charts.css';
 import '../styles/episodes.css';
 import '../styles/explain.css';
-import { assetsAt, type PlateAssets } from './assets';
+import { assetsAt } from './assets';
+import { BUNDLED } from './bundled-assets';
 import { LiveFigure } from './LiveFigure';
-import type { PlateOptions } from './options';
+import { checkOptions, documentBase, type PlateOptions } from './options';
 import { Plate } from './Plate';
 
 export interface MultiTurnRLPlateProps extends PlateOptions {
-  /**
-   * A folder that holds `checkpoints/` and `reference-runs.json` (as public/ does), absolute or
-   * relative to the document. Default: the library's own bundled files (the standalone page:
-   * its own folder).
-   */
-  assetBase?: string;
-  /** Notes about options that were ignored, shown in the figure's status line. */
+  /** Sentences shown in the status line (the standalone page passes the notes on its URL options). */
   notes?: readonly string[];
+  /**
+   * A link that sets `config` up again in the page that shows this plate. Without one the plate
+   * offers none: it cannot know how its host page is set up (the standalone page passes its own).
+   */
+  reproduceUrl?: (config: RunConfig) => string;
 }
 
-/** The plate with its files given outright. */
-export function PlateView({ assets, notes = [], ...options }: PlateOptions & { assets: PlateAssets; notes?: readonly string[] }) {
+export function MultiTurnRLPlate({ notes = [], reproduceUrl, ...props }: MultiTurnRLPlateProps) {
+  const base = documentBase();
+  const checked = checkOptions(props, 'prop', base);
+  const { options } = checked;
+  const assets = useMemo(() => (options.assetBase === undefined ? BUNDLED : assetsAt(options.assetBase, base)), [options.assetBase, base]);
+  const shown = [...notes, ...checked.notes];
   return (
     <div className={`mtrl-plate${options.embed ? ' embed' : ''}`}>
-      <Plate plate={PLATE} xrefPattern={options.xrefPattern} figure={<LiveFigure plate={PLATE} options={options} notes={notes} assets={assets} />} />
+      <Plate
+        plate={PLATE}
+        xrefPattern={options.xrefPattern}
+        figure={<LiveFigure plate={PLATE} options={options} notes={shown} assets={assets} reproduceUrl={typeof reproduceUrl === 'function' ? reproduceUrl : undefined} />}
+      />
     </div>
   );
-}
-
-/** The standalone page's plate: its files in `assetBase`, by default the page's own folder. */
-export function MultiTurnRLPlate({ assetBase, ...props }: MultiTurnRLPlateProps) {
-  return <PlateView {...props} assets={assetsAt(assetBase ?? './')} />;
 }

@@ -1,18 +1,17 @@
 /**
- * The library's own copies of the plate's files, imported so that the consumer's bundler emits
- * them (hashed) with its build: no copy step, no assetBase. `no-inline` keeps the library build
- * from turning them into data: URLs; the manifests travel as JSON inside the bundle, the large
- * files as URLs relative to it. Only the library imports this module.
+ * The plate's own files, imported so that the bundler (this page's Vite, or a library consumer's
+ * Vite or webpack) emits them with hashed names: no copy step, no assetBase. In the library they
+ * read `new URL('./assets/…', import.meta.url)`. `no-inline` keeps them files, not data: URLs;
+ * the manifests (4 KB each) travel as JSON inside the bundle, the large files as URLs.
  */
 import agentManifest from '../../public/checkpoints/agent/manifest.json';
 import agentWeights from '../../public/checkpoints/agent/weights.bin?url&no-inline';
 import pretrainedManifest from '../../public/checkpoints/pretrained/manifest.json';
 import pretrainedWeights from '../../public/checkpoints/pretrained/weights.bin?url&no-inline';
 import referenceRuns from '../../public/reference-runs.json?url&no-inline';
+import { absolute } from './absolute';
 import type { PlateAssets } from './assets';
 import { WASM } from './wasm-files';
-
-const absolute = (url: string) => new URL(url, import.meta.url).href;
 
 export const BUNDLED: PlateAssets = {
   checkpoints: {

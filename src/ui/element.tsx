@@ -1,13 +1,13 @@
 /**
  * <plate-multi-turn-rl>: the plate as a custom element, with the React component's options as
  * attributes (PlateElementAttributes). Boolean attributes follow HTML (present = on, "false"
- * or "0" = off). The element renders in its own light DOM, so the library's stylesheet (scoped
- * under .mtrl-plate) applies.
+ * or "0" = off). Attributes are live: a change re-renders the same plate with the new props, and
+ * the figure acts on it as on the matching control (src/ui/LiveFigure.tsx). The element renders
+ * in its own light DOM, so the library's stylesheet (scoped under .mtrl-plate) applies.
  */
-import type { ComponentType } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MultiTurnRLPlate, type MultiTurnRLPlateProps } from './MultiTurnRLPlate';
-import { isXrefPattern, normalXref, parseUrlOptions } from './options';
+import { NAMES, parseAttributes } from './options';
 
 export const ELEMENT_NAME = 'plate-multi-turn-rl';
 
@@ -25,32 +25,19 @@ export interface PlateElementAttributes {
   steps?: number | string;
   backend?: 'webgpu' | 'webgl' | 'wasm' | 'cpu';
   'asset-base'?: string;
+  'worker-url'?: string;
 }
 
-const OPTION_ATTRIBUTES = ['autorun', 'faulty', 'start', 'masking', 'advantage', 'temperature', 'grader', 'seed', 'steps', 'backend'] as const satisfies readonly (keyof PlateElementAttributes)[];
-export const ATTRIBUTES = ['xref-pattern', ...OPTION_ATTRIBUTES, 'asset-base'] as const satisfies readonly (keyof PlateElementAttributes)[];
+export const ATTRIBUTES = Object.values(NAMES).flatMap((n) => (n.attribute === null ? [] : [n.attribute])) as (keyof PlateElementAttributes)[];
 
-/** Reads the element's attributes through the URL parser, so bad values get the same notes. */
-export function propsFromAttributes(get: (name: string) => string | null): MultiTurnRLPlateProps {
-  const query = new URLSearchParams();
-  for (const name of OPTION_ATTRIBUTES) {
-    const value = get(name);
-    if (value !== null) query.set(name, value);
-  }
-  const { options, notes } = parseUrlOptions(query.toString());
-  const xref = get('xref-pattern');
-  if (xref !== null && !isXrefPattern(xref)) notes.push(`Ignored xref-pattern=${xref}: expected an http(s) or relative URL containing {ref}.`);
-  const assetBase = get('asset-base');
-  return {
-    ...options,
-    xrefPattern: xref !== null && isXrefPattern(xref) ? normalXref(xref) : undefined,
-    ...(assetBase !== null && { assetBase }),
-    notes,
-  };
+/** Reads the element's attributes through the option checks, so bad values get the same notes. */
+export function propsFromAttributes(get: (name: string) => string | null, base: string): MultiTurnRLPlateProps {
+  const { options, notes } = parseAttributes(get, base);
+  return { ...options, notes };
 }
 
-/** Registers the element once; it renders `Plate` (the library passes its own, with bundled files). */
-export function definePlateElement(Plate: ComponentType<MultiTurnRLPlateProps> = MultiTurnRLPlate): void {
+/** Registers the element once. */
+export function definePlateElement(): void {
   if (typeof customElements === 'undefined' || customElements.get(ELEMENT_NAME)) return;
 
   class PlateElement extends HTMLElement {
@@ -73,7 +60,7 @@ export function definePlateElement(Plate: ComponentType<MultiTurnRLPlateProps> =
     }
 
     private render() {
-      this.root!.render(<Plate {...propsFromAttributes((n) => this.getAttribute(n))} />);
+      this.root!.render(<MultiTurnRLPlate {...propsFromAttributes((n) => this.getAttribute(n), this.baseURI)} />);
     }
   }
   customElements.define(ELEMENT_NAME, PlateElement);

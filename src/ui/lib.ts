@@ -1,9 +1,10 @@
 /**
  * The library: the plate as a React component and as a custom element (`npm pack` →
- * multi-turn-rl-plate; README, "Embedding in a site"). React is the consumer's; everything else
- * — the worker, tfjs and its .wasm, the checkpoints, the reference runs — comes with the
- * bundle, and the consumer's bundler emits the files it needs. `assetBase` points the plate at
- * a folder laid out like public/ instead.
+ * multi-turn-rl-plate; README, "Use it in your site"). The very component and element the
+ * standalone page uses. React is the consumer's; d3 and tfjs are the package's dependencies; the
+ * worker, tfjs's .wasm, the checkpoints and the reference runs are referenced with
+ * `new URL(…, import.meta.url)`, so the consumer's bundler (Vite, webpack 5) builds and emits them.
+ * `assetBase` and `workerUrl` point the plate at files the site hosts itself.
  *
  *   import { MultiTurnRLPlate } from 'multi-turn-rl-plate';
  *   import 'multi-turn-rl-plate/style.css';
@@ -13,26 +14,14 @@
  *   definePlateElement();
  *   <plate-multi-turn-rl xref-pattern="/volume/plates/{ref}/" autorun></plate-multi-turn-rl>
  */
-import { createElement, type DetailedHTMLProps, type HTMLAttributes, type ReactElement } from 'react';
-import { assetsAt } from './assets';
-import { BUNDLED } from './bundled-assets';
-import { definePlateElement as define, type PlateElementAttributes } from './element';
-import { PlateView, type MultiTurnRLPlateProps } from './MultiTurnRLPlate';
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
+import type { PlateElementAttributes } from './element';
 
-export type { MultiTurnRLPlateProps } from './MultiTurnRLPlate';
+export { MultiTurnRLPlate, type MultiTurnRLPlateProps } from './MultiTurnRLPlate';
+export { definePlateElement, ELEMENT_NAME, type PlateElementAttributes } from './element';
 export type { PlateOptions } from './options';
 export type { PlateHeightMessage } from './useEmbedHeight';
-export type { PlateElementAttributes } from './element';
-export { ELEMENT_NAME } from './element';
-
-export function MultiTurnRLPlate({ assetBase, ...props }: MultiTurnRLPlateProps): ReactElement {
-  return createElement(PlateView, { ...props, assets: assetBase === undefined ? BUNDLED : assetsAt(assetBase) });
-}
-
-/** Registers <plate-multi-turn-rl>; its files default to the library's own, too. */
-export function definePlateElement(): void {
-  define(MultiTurnRLPlate);
-}
+export type { RunConfig } from '../protocol/messages';
 
 /** What `<plate-multi-turn-rl>` takes in TSX: an element's usual props and the plate's attributes. */
 export type PlateElementProps = Omit<DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElement>, keyof PlateElementAttributes> & PlateElementAttributes;

@@ -1,13 +1,19 @@
 /**
- * The plate's options, shared by the page's URL, the React component's props and the custom
- * element's attributes. A bad value is ignored and explained in a note, never a crash.
+ * The plate's options, from three places: the standalone page's URL, the custom element's
+ * attributes and the React component's props. Every value is checked here, on the main thread,
+ * before anything reaches the worker: a bad one is ignored and named in a note that the status
+ * line shows ("Ignored steps={100}: expected a whole number from 1 to 40."); nothing breaks.
  *
- *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&grader=crash-pass&seed=7&steps=10
- *   &backend=wasm&autorun=1&embed=1&xref=https://example.org/{ref}
+ *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&grader=crash-pass&seed=7
+ *   &steps=10&backend=wasm&autorun=1&embed=1&xref=/volume/{ref}/
+ *
+ * Links and files are judged by resolving them, as the browser will: a cross-reference pattern
+ * from the URL must stay on the page's own site (anyone can write a URL; only the embedding site
+ * writes attributes and props), and a worker must come from the page's origin.
  */
 import { GRPO } from '../config';
-import { BACKENDS, isBackendName, type BackendName } from '../protocol/backends';
-import { type Advantage, type Grader, type StartFrom, type Temperature } from '../protocol/messages';
+import { BACKENDS, type BackendName } from '../protocol/backends';
+import type { Advantage, Grader, StartFrom, Temperature } from '../protocol/messages';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 export interface PlateOptions {
@@ -34,6 +40,10 @@ export interface PlateOptions {
   backend?: BackendName;
   /** Inside an iframe: no page chrome, and the height is posted to the parent. */
   embed?: boolean;
+  /** A folder laid out like the package's dist-lib/assets/ to load the plate's files from. */
+  assetBase?: string;
+  /** The training worker's module script, when the site builds or hosts it itself. */
+  workerUrl?: string;
 }
 
 export interface ParsedOptions {
@@ -41,97 +51,162 @@ export interface ParsedOptions {
   notes: string[];
 }
 
-const MAX_SEED = 2 ** 31 - 1;
+/** Where a value came from: it decides how a note quotes it, and which hosts a link may name. */
+export type Source = 'url' | 'attribute' | 'prop';
 
-function flag(value: string): boolean | null {
-  if (value === '1' || value === 'true' || value === '') return true;
-  if (value === '0' || value === 'false') return false;
-  return null;
+export const MAX_SEED = 2 ** 31 - 1;
+
+/** A check: the value it stands for, or a phrase for the note ("expected …"). */
+type Check<T> = (x: unknown, source: Source, base: string) => { ok: T } | { expected: string };
+
+const flag: Check<boolean> = (x, source) => {
+  if (source === 'prop') return typeof x === 'boolean' ? { ok: x } : { expected: 'true or false' };
+  if (x === '1' || x === 'true' || x === '') return { ok: true };
+  if (x === '0' || x === 'false') return { ok: false };
+  return { expected: '0 or 1' };
+};
+
+const oneOf =
+  <T extends string | number>(values: readonly T[]): Check<T> =>
+  (x, source) => {
+    const hit = values.find((v) => (source === 'prop' ? v === x : String(v) === x));
+    return hit === undefined ? { expected: `one of ${values.join(', ')}` } : { ok: hit };
+  };
+
+const whole =
+  (min: number, max: number): Check<number> =>
+  (x, source) => {
+    const n = source === 'prop' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : NaN;
+    return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max ? { ok: n } : { expected: `a whole number from ${min} to ${max}` };
+  };
+
+const masking: Check<boolean> = (x, source) => {
+  if (source === 'prop') return typeof x === 'boolean' ? { ok: x } : { expected: 'true or false' };
+  return x === 'on' || x === 'off' ? { ok: x === 'on' } : { expected: 'on or off' };
+};
+
+/** `value` resolved as the browser will resolve it, or null if it is not a URL at all. */
+function resolve(value: string, base: string): URL | null {
+  try {
+    return new URL(value, base);
+  } catch {
+    return null;
+  }
 }
 
-function integer(value: string, min: number, max: number): number | null {
-  if (!/^\d+$/.test(value)) return null;
-  const n = Number(value);
-  return n >= min && n <= max ? n : null;
+const xref: Check<string> = (x, source, base) => {
+  const expected = 'an http(s) or relative URL containing {ref}';
+  if (typeof x !== 'string' || !x.includes('{ref}')) return { expected };
+  const url = resolve(x.replaceAll('{ref}', 'XIX.5'), base);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return { expected };
+  const site = new URL(base).origin;
+  // `/%09/evil.example/{ref}` reads as a path, but a tab is dropped as the URL is parsed.
+  if (source === 'url' && url.origin !== site) {
+    return { expected: `a link on this site (${site}); it leads to ${url.host}. A site that embeds the plate may link elsewhere with its xref-pattern attribute or xrefPattern prop` };
+  }
+  return { ok: x };
+};
+
+const folder: Check<string> = (x, _source, base) => {
+  const url = typeof x === 'string' && x !== '' ? resolve(x, base) : null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) return { expected: 'an http(s) or relative folder URL, without ?query or #fragment' };
+  return { ok: x as string };
+};
+
+const worker: Check<string> = (x, _source, base) => {
+  const url = typeof x === 'string' && x !== '' ? resolve(x, base) : null;
+  const site = new URL(base).origin;
+  if (!url || !['https:', 'http:', 'blob:'].includes(url.protocol)) return { expected: 'the URL of a JavaScript module' };
+  // Browsers refuse a worker script from another origin (a SecurityError at `new Worker`).
+  if (url.origin !== site) return { expected: `a script from this page’s origin (${site}), as browsers start no worker from another` };
+  return { ok: x as string };
+};
+
+type Checked = Required<PlateOptions>;
+const CHECKS: { [K in keyof Checked]: Check<Checked[K]> } = {
+  xrefPattern: xref,
+  autorun: flag,
+  start: oneOf(STARTS),
+  faulty: flag,
+  masking,
+  advantage: oneOf(ADVANTAGES),
+  temperature: oneOf(TEMPERATURES),
+  grader: oneOf(GRADERS),
+  seed: whole(0, MAX_SEED),
+  steps: whole(1, GRPO.steps),
+  backend: oneOf(BACKENDS),
+  embed: flag,
+  assetBase: folder,
+  workerUrl: worker,
+};
+
+/** Each source's name for an option: the URL's key, the element's attribute (null: not taken there). */
+export const NAMES: { [K in keyof PlateOptions]-?: { url: string | null; attribute: string | null } } = {
+  xrefPattern: { url: 'xref', attribute: 'xref-pattern' },
+  autorun: { url: 'autorun', attribute: 'autorun' },
+  start: { url: 'start', attribute: 'start' },
+  faulty: { url: 'faulty', attribute: 'faulty' },
+  masking: { url: 'masking', attribute: 'masking' },
+  advantage: { url: 'advantage', attribute: 'advantage' },
+  temperature: { url: 'temperature', attribute: 'temperature' },
+  grader: { url: 'grader', attribute: 'grader' },
+  seed: { url: 'seed', attribute: 'seed' },
+  steps: { url: 'steps', attribute: 'steps' },
+  backend: { url: 'backend', attribute: 'backend' },
+  embed: { url: 'embed', attribute: null },
+  // A URL names no files or scripts to load: only the embedding site chooses those.
+  assetBase: { url: null, attribute: 'asset-base' },
+  workerUrl: { url: null, attribute: 'worker-url' },
+};
+
+const KEYS = Object.keys(CHECKS) as (keyof PlateOptions)[];
+
+/** How a note quotes the value: `seed=1.5` (URL), `seed="1.5"` (attribute), `seed={1.5}` (prop). */
+function quote(name: string, x: unknown, source: Source): string {
+  if (source === 'url') return `${name}=${String(x)}`;
+  if (source === 'attribute') return `${name}="${String(x)}"`;
+  return `${name}={${typeof x === 'string' ? JSON.stringify(x) : String(x)}}`;
 }
 
 /**
- * How a cross-reference pattern links: 'absolute' (http(s), or `//host/…`, which browsers read
- * as another host, as they do `/\host/…` and `\\host/…`), 'relative' (a path on this site), or
- * null when it is not a usable pattern (no `{ref}`, another scheme).
+ * Checks the options in `given` (keyed by PlateOptions' names; values as `source` writes them)
+ * against `base`, the document's URL; `undefined` means not given.
  */
-export function xrefKind(value: string): 'absolute' | 'relative' | null {
-  if (!value.includes('{ref}')) return null;
-  if (/^https?:\/\//i.test(value) || /^[/\\]{2}/.test(value)) return 'absolute';
-  if (/^(\/|\.{1,2}\/)/.test(value)) return 'relative';
-  return null;
-}
-
-export const isXrefPattern = (value: string): boolean => xrefKind(value) !== null;
-
-/** The pattern as a link target: backslashes that browsers read as slashes written as slashes. */
-export const normalXref = (value: string): string => value.replace(/^[/\\]{2}/, '//');
-
-/** Reads options from a query string; unknown keys are left alone (the host may use them). */
-export function parseUrlOptions(search: string): ParsedOptions {
-  const params = new URLSearchParams(search);
-  const options: PlateOptions = {};
+export function checkOptions(given: Partial<Record<keyof PlateOptions, unknown>>, source: Source, base: string): ParsedOptions {
+  const options: Record<string, unknown> = {};
   const notes: string[] = [];
-  const ignore = (key: string, value: string, expected: string) => notes.push(`Ignored ${key}=${value}: expected ${expected}.`);
-
-  for (const [key, value] of params) {
-    switch (key) {
-      case 'faulty':
-      case 'autorun':
-      case 'embed': {
-        const b = flag(value);
-        if (b === null) ignore(key, value, '0 or 1');
-        else options[key] = b;
-        break;
-      }
-      case 'seed': {
-        const n = integer(value, 0, MAX_SEED);
-        if (n === null) ignore(key, value, `a whole number from 0 to ${MAX_SEED}`);
-        else options.seed = n;
-        break;
-      }
-      case 'steps': {
-        const n = integer(value, 1, GRPO.steps);
-        if (n === null) ignore(key, value, `a whole number from 1 to ${GRPO.steps}`);
-        else options.steps = n;
-        break;
-      }
-      case 'start':
-        if ((STARTS as readonly string[]).includes(value)) options.start = value as StartFrom;
-        else ignore(key, value, `one of ${STARTS.join(', ')}`);
-        break;
-      case 'masking':
-        if (value === 'on' || value === 'off') options.masking = value === 'on';
-        else ignore(key, value, 'on or off');
-        break;
-      case 'advantage':
-        if ((ADVANTAGES as readonly string[]).includes(value)) options.advantage = value as Advantage;
-        else ignore(key, value, `one of ${ADVANTAGES.join(', ')}`);
-        break;
-      case 'temperature': {
-        const t = TEMPERATURES.find((x) => String(x) === value);
-        if (t === undefined) ignore(key, value, `one of ${TEMPERATURES.join(', ')}`);
-        else options.temperature = t;
-        break;
-      }
-      case 'grader':
-        if ((GRADERS as readonly string[]).includes(value)) options.grader = value as Grader;
-        else ignore(key, value, `one of ${GRADERS.join(', ')}`);
-        break;
-      case 'backend':
-        if (isBackendName(value)) options.backend = value;
-        else ignore(key, value, `one of ${BACKENDS.join(', ')}`);
-        break;
-      case 'xref':
-        if (isXrefPattern(value)) options.xrefPattern = normalXref(value);
-        else ignore(key, value, 'an http(s) or relative URL containing {ref}');
-        break;
-    }
+  // In the order given (the URL's order), so the notes read as the address does.
+  for (const key of Object.keys(given) as (keyof PlateOptions)[]) {
+    const x = given[key];
+    if (x === undefined || !(key in CHECKS)) continue;
+    const result = (CHECKS[key] as Check<unknown>)(x, source, base);
+    const name = source === 'prop' ? key : source === 'url' ? NAMES[key].url! : NAMES[key].attribute!;
+    if ('ok' in result) options[key] = result.ok;
+    else notes.push(`Ignored ${quote(name, x, source)}: expected ${result.expected}.`);
   }
-  return { options, notes };
+  return { options: options as PlateOptions, notes };
 }
+
+/** Reads options from a query string against the page's own URL; other keys are the host's. */
+export function parseUrlOptions(search: string, pageUrl: string): ParsedOptions {
+  const given: Partial<Record<keyof PlateOptions, string>> = {};
+  for (const [name, value] of new URLSearchParams(search)) {
+    const key = KEYS.find((k) => NAMES[k].url === name);
+    if (key) given[key] = value;
+  }
+  return checkOptions(given, 'url', pageUrl);
+}
+
+/** The element's attributes, read through the same checks. */
+export function parseAttributes(get: (name: string) => string | null, base: string): ParsedOptions {
+  const given: Partial<Record<keyof PlateOptions, string>> = {};
+  for (const key of KEYS) {
+    const name = NAMES[key].attribute;
+    const value = name === null ? null : get(name);
+    if (value !== null) given[key] = value;
+  }
+  return checkOptions(given, 'attribute', base);
+}
+
+/** The document's URL, the base every relative link and file resolves against. */
+export const documentBase = (): string => (typeof document === 'undefined' ? 'http://localhost/' : document.baseURI);

@@ -25,8 +25,10 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   steps: { attribute: 'steps', type: 'number', doc: 'GRPO steps of a run, 1 to 40 (default 40)' },
   backend: { attribute: 'backend', type: "'webgpu' \\| 'webgl' \\| 'wasm' \\| 'cpu'", doc: 'try this tfjs backend first' },
   embed: { attribute: null, type: 'boolean', doc: 'inside an iframe: no page chrome (the standalone page sets it from `?embed=1`)' },
-  assetBase: { attribute: 'asset-base', type: 'string', doc: 'a folder laid out like `public/` (checkpoints, reference runs) to load from instead of the bundled files' },
-  notes: { attribute: null, type: 'readonly string[]', doc: 'sentences shown in the status line (the page uses it for ignored URL options)' },
+  assetBase: { attribute: 'asset-base', type: 'string', doc: 'a folder laid out like the package’s `dist-lib/assets/` (the `.wasm`, checkpoints, reference runs) to load from instead of the files your bundler emitted; http(s), absolute or relative to the page' },
+  workerUrl: { attribute: 'worker-url', type: 'string', doc: 'the training worker’s module script, for a site that builds `multi-turn-rl-plate/worker` itself; from the page’s own origin' },
+  notes: { attribute: null, type: 'readonly string[]', doc: 'sentences shown in the status line (the standalone page uses it for ignored URL options)' },
+  reproduceUrl: { attribute: null, type: '(config: RunConfig) => string', doc: 'makes the link that sets a run’s configuration up again in your page; without it the plate offers no such link' },
 };
 
 /** The README's table, as markdown. */

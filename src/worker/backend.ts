@@ -149,11 +149,12 @@ async function startWasm(_forced: boolean, req: BackendRequest): Promise<Started
   // Threads need cross-origin isolation an embedding page may not have, and the threaded build
   // crashed in our probe (tfjs #4107): stay on the single-threaded SIMD build.
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  // Only the SIMD binary comes with the plate (src/ui/wasm-files.ts says why).
+  if (!(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'))) throw new Skip('this browser’s WebAssembly has no SIMD, and the plate ships only tfjs’s SIMD build');
   // The page passes the binaries' URLs (its bundler emitted them): nothing from a CDN.
   wasm.setWasmPaths({ ...req.wasm });
   await setBackend('wasm');
-  const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
-  return { what: `WASM (${simd ? 'SIMD, ' : ''}one thread)` };
+  return { what: 'WASM (SIMD, one thread)' };
 }
 
 async function startCpu(): Promise<Started> {

@@ -1,6 +1,7 @@
 // Reading a checkpoint over HTTP, as scripts/checkpoint-fs.ts reads one from disk, and checking
 // it. Every failure is a CheckpointError naming the file's URL; the checks live in model/.
-import { CheckpointError, checkManifest, checkWeights, MANIFEST_FILE, parseManifest, type CheckpointFiles } from '../model/checkpoint';
+import { fromBytePlanes, isBytePlanes } from '../model/byte-planes';
+import { CheckpointError, checkManifest, checkWeights, MANIFEST_FILE, parseManifest, weightsDigest, type CheckpointFiles, type Manifest } from '../model/checkpoint';
 import type { CheckpointSource } from '../protocol/messages';
 
 /** A folder URL (absolute, or relative to the worker's own location), or a bundled manifest and its weights' URL. */
@@ -9,7 +10,7 @@ export async function fetchCheckpoint(source: CheckpointSource, fetchImpl: typeo
     const weightsUrl = new URL(source.weights, globalThis.location?.href).href;
     const where = new URL('./', weightsUrl).href;
     const manifest = checkManifest(source.manifest, `the bundled ${MANIFEST_FILE} of ${weightsUrl}`);
-    const weights = await (await get(weightsUrl, fetchImpl)).arrayBuffer();
+    const weights = plain(manifest, await (await get(weightsUrl, fetchImpl)).arrayBuffer(), weightsUrl);
     checkWeights(manifest, weights, where, weightsUrl);
     return { manifest, weights, where };
   }
@@ -18,7 +19,7 @@ export async function fetchCheckpoint(source: CheckpointSource, fetchImpl: typeo
   const manifestUrl = new URL(MANIFEST_FILE, where).href;
   const manifest = parseManifest(await (await get(manifestUrl, fetchImpl)).text(), where);
   const weightsUrl = new URL(manifest.weightsFile, where).href;
-  const weights = await (await get(weightsUrl, fetchImpl)).arrayBuffer();
+  const weights = plain(manifest, await (await get(weightsUrl, fetchImpl)).arrayBuffer(), weightsUrl);
   checkWeights(manifest, weights, where); // now, so a broken file is named at load, not at the first run
   return { manifest, weights, where };
 }
@@ -35,4 +36,18 @@ async function get(url: string, fetchImpl: typeof fetch): Promise<Response> {
   // Static hosts often answer a missing file with the site's index page and a 200.
   if (res.headers.get('content-type')?.includes('text/html')) throw new CheckpointError(url, 'is missing (the server sent an HTML page instead)');
   return res;
+}
+
+/**
+ * The weights as the manifest describes them: a file the library shipped in byte planes
+ * (src/model/byte-planes.ts) is regrouped, and must then hold the very bits its card names.
+ */
+function plain(manifest: Manifest, file: ArrayBuffer, url: string): ArrayBuffer {
+  if (!isBytePlanes(file)) return file;
+  const weights = fromBytePlanes(file);
+  const digest = manifest.card.weightsDigest;
+  if (typeof digest === 'string' && weightsDigest(weights) !== digest) {
+    throw new CheckpointError(url, `holds weights with digest ${weightsDigest(weights)}, the manifest names ${digest}`);
+  }
+  return weights;
 }

@@ -165,7 +165,7 @@ describe('the plate page', () => {
   });
 
   it('ignores bad URL values with a visible note, and links cross-references given a pattern', async () => {
-    const o = await open('index.html?seed=abc&steps=99&start=middle&xref=https://volume.example/plates/{ref}');
+    const o = await open('index.html?seed=abc&steps=99&start=middle&xref=/volume/plates/{ref}');
     const notes = await o.page.locator('.status-note').allInnerTexts();
     expect(notes).toEqual([
       'Ignored seed=abc: expected a whole number from 0 to 2147483647.',
@@ -173,7 +173,7 @@ describe('the plate page', () => {
       'Ignored start=middle: expected one of agent, pretrained, scratch.',
     ]);
     expect(await o.page.getByRole('radio', { name: /the fine-tuned agent/ }).isChecked()).toBe(true);
-    expect(await o.page.locator('a.xref', { hasText: 'plate XIX.5' }).getAttribute('href')).toBe('https://volume.example/plates/XIX.5');
+    expect(await o.page.locator('a.xref', { hasText: 'plate XIX.5' }).getAttribute('href')).toBe('/volume/plates/XIX.5');
     expectClean(o);
     await o.page.context().close();
   });
@@ -265,7 +265,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
 
   it('says in a sentence, not an alert, that the reference band is missing when reference-runs.json is broken', async () => {
     const context = await browser.newContext();
-    await context.route('**/reference-runs.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"steps": 40, "runs": [' }));
+    await context.route('**/reference-runs*.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"steps": 40, "runs": [' }));
     const page = await context.newPage();
     await page.goto(site.url + 'index.html');
     await waitForStatus(page, 'Ready');

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { INITIAL_STATE } from '../../src/client/worker-state';
-import { reproduceUrl, runCsv, runFileName } from '../../src/ui/figure/export';
+import { pageUrlFor, runCsv, runFileName } from '../../src/ui/figure/export';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 import { configLabel } from '../../src/ui/figure/model';
 import { configFigures, settingNotes } from '../../src/ui/figure/notes';
@@ -47,15 +47,15 @@ describe('the grader in the figure', () => {
     expect(configLabel({ ...r.config, faulty: true, grader: 'trusts-tool' })).toBe('faulty, grader trusts the calculator');
     expect(configLabel({ ...r.config, grader: 'exact' })).toBe('reliable');
     expect(runFileName(r.config)).toBe('plate-XXVI.3-run-agent-reliable-crash-pass-seed-1');
-    expect(new URL(reproduceUrl('https://x.example/p/?embed=1', r.config)).searchParams.get('grader')).toBe('crash-pass');
+    expect(new URL(pageUrlFor('https://x.example/p/?embed=1', r.config)).searchParams.get('grader')).toBe('crash-pass');
     const [head, ...rows] = runCsv(r).trim().split('\n');
     expect(head!.split(',').slice(-5)).toEqual(['true_success', 'rewarded_by_bug', 'sampling_ms', 'update_ms', 'evaluation_ms']);
     expect(rows.at(-1)!.split(',').slice(-5)).toEqual(['0.5', '3', '200', '250', '50']);
   });
 
   it('comes from the URL, and a bad value is named in a note', () => {
-    expect(parseUrlOptions('?grader=trusts-tool').options).toEqual({ grader: 'trusts-tool' });
-    expect(parseUrlOptions('?grader=lenient')).toEqual({ options: {}, notes: ['Ignored grader=lenient: expected one of exact, crash-pass, trusts-tool.'] });
+    expect(parseUrlOptions('?grader=trusts-tool', 'https://x.example/p/').options).toEqual({ grader: 'trusts-tool' });
+    expect(parseUrlOptions('?grader=lenient', 'https://x.example/p/')).toEqual({ options: {}, notes: ['Ignored grader=lenient: expected one of exact, crash-pass, trusts-tool.'] });
   });
 
   it('picks the reference runs made with it, and reads an exact run’s true success as its reward', () => {

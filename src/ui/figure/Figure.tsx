@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { AGENT_RECIPE } from '../../config';
-import { type AskQuestion, type SupervisedRecord } from '../../protocol/messages';
+import type { AskQuestion, RunConfig, SupervisedRecord } from '../../protocol/messages';
 import { stagesFrom } from '../../pipeline/stages';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
@@ -42,6 +42,8 @@ export interface FigureProps {
   onReset: () => void;
   onSettings: (s: Settings) => void;
   onRestart: () => void;
+  /** The host's link that sets a run's configuration up again (RunExport). */
+  reproduceUrl?: (config: RunConfig) => string;
   /** The reader asks the current policy a sum (the container numbers it). */
   onAsk: (q: Omit<AskQuestion, 'id'>) => void;
 }
@@ -117,7 +119,7 @@ export function Figure(p: FigureProps) {
         onAsk={p.onAsk}
       />
       {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
-        <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} />
+        <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} reproduceUrl={p.reproduceUrl} />
       )}
       <NumbersTable heading={p.plate.numbers.heading} rows={p.plate.numbers.rows} runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]} />
     </div>

@@ -1,10 +1,11 @@
 /**
- * "Take this run away": the run as JSON and CSV files, and a link that sets up its configuration
- * again. The files are made when a link is clicked (not on every step the figure draws).
+ * "Take this run away": the run as JSON and CSV files, and — where the host page can set a run
+ * up from a link — a link that sets up its configuration again. The files are made when a link
+ * is clicked (not on every step the figure draws).
  */
 import type { MouseEvent } from 'react';
-import type { GrpoStepView } from '../../protocol/messages';
-import { reproduceUrl, runCsv, runFileName, runJson } from './export';
+import type { GrpoStepView, RunConfig } from '../../protocol/messages';
+import { runCsv, runFileName, runJson } from './export';
 import type { RunView } from './types';
 
 interface Props {
@@ -13,6 +14,8 @@ interface Props {
   /** The step whose episodes the viewer shows (they go into the JSON). */
   shown: GrpoStepView | null;
   plate: string;
+  /** The host's link that sets a configuration up again; none is offered without it. */
+  reproduceUrl?: (config: RunConfig) => string;
 }
 
 /** Points the clicked link at a fresh object URL before the browser follows it; frees it after. */
@@ -22,9 +25,9 @@ const offer = (make: () => string, type: string) => (e: MouseEvent<HTMLAnchorEle
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 };
 
-export function RunExport({ run, backend, shown, plate }: Props) {
+export function RunExport({ run, backend, shown, plate, reproduceUrl }: Props) {
   const name = runFileName(run.config);
-  const link = typeof location === 'undefined' ? null : reproduceUrl(location.href, run.config);
+  const link = reproduceUrl?.(run.config) ?? null;
   return (
     <p className="run-export">
       Take this run away:{' '}

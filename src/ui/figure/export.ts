@@ -57,8 +57,12 @@ export function runCsv(run: RunView): string {
   return [CSV_COLUMNS.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
 }
 
-/** The page's URL with the options that reproduce `config` (others of the page's kept). */
-export function reproduceUrl(href: string, config: RunConfig): string {
+/**
+ * The standalone page's URL `href` with the options that set `config` up again (the page's other
+ * options kept). Only that page reads its options from its URL: an embedded plate's host passes
+ * its own link maker, or none (MultiTurnRLPlate's `reproduceUrl`).
+ */
+export function pageUrlFor(href: string, config: RunConfig): string {
   const url = new URL(href);
   const set: Record<string, string> = {
     start: config.start,

@@ -141,7 +141,8 @@ export function useReferenceRuns(url: string): ReferenceState {
   const [state, setState] = useState<ReferenceState>(null);
   useEffect(() => {
     const abort = new AbortController();
-    const file = url.split('/').pop() || url;
+    // By its own name: a bundler serves it under a hashed one (webpack's has no name left at all).
+    const file = 'reference-runs.json';
     fetch(url, { signal: abort.signal })
       .then(async (res) => {
         if (!res.ok) throw new Error(`${file} could not be fetched (HTTP ${res.status})`);

@@ -1,0 +1,65 @@
+/**
+ * Options that change after the plate mounted — an element's attribute, a component's prop — act
+ * as the matching control would: the start or a GRPO setting (the calculator, the credit, the
+ * temperature, the grader) as if the reader had changed it,
+ * autorun turned on as if Run were pressed. A change of the backend, of the plate's files or of
+ * the worker's script needs a new worker (useTrainingWorker starts one when they change): a note says
+ * so, and the reader's settings stay as they are.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { PLATE_SETTINGS } from '../pipeline/stages';
+import type { Settings } from './figure/Controls';
+import type { PlateOptions } from './options';
+
+/** The settings the options ask for, the plate's where they ask for none. */
+export const settingsOf = (o: PlateOptions): Settings => ({
+  start: o.start ?? 'agent',
+  faulty: o.faulty ?? PLATE_SETTINGS.faulty,
+  masking: o.masking ?? PLATE_SETTINGS.masking,
+  advantage: o.advantage ?? PLATE_SETTINGS.advantage,
+  temperature: o.temperature ?? PLATE_SETTINGS.temperature,
+  grader: o.grader ?? PLATE_SETTINGS.grader,
+});
+
+/** The options a worker is made with. */
+const WORKER_OPTIONS = ['backend', 'assetBase', 'workerUrl'] as const;
+type WorkerOptions = Pick<PlateOptions, (typeof WORKER_OPTIONS)[number]>;
+
+const CHANGE: Record<keyof WorkerOptions, (value: string | undefined) => string> = {
+  backend: (v) => (v ? `the backend to ${v}` : 'the backend back to the best one available'),
+  assetBase: (v) => (v ? `the folder of the plate’s files to ${v}` : 'the plate’s files back to its own'),
+  workerUrl: (v) => (v ? `the worker’s script to ${v}` : 'the worker’s script back to its own'),
+};
+
+export interface LiveActions {
+  settings(patch: Partial<Settings>): void;
+  autorun(): void;
+}
+
+/** Acts on changed options; returns the note about a replaced worker, if one was replaced. */
+export function useLiveOptions(options: PlateOptions, act: LiveActions): string | null {
+  const seen = useRef({ settings: settingsOf(options), autorun: options.autorun ?? false, worker: pickWorker(options) });
+  const [note, setNote] = useState<string | null>(null);
+  const { start, faulty, masking, advantage, temperature, grader, autorun, backend, assetBase, workerUrl } = options;
+
+  useEffect(() => {
+    const was = seen.current;
+    const now = { settings: settingsOf(options), autorun: options.autorun ?? false, worker: pickWorker(options) };
+    seen.current = now;
+    const patch = Object.fromEntries(Object.entries(now.settings).filter(([k, v]) => was.settings[k as keyof Settings] !== v)) as Partial<Settings>;
+    if (Object.keys(patch).length > 0) act.settings(patch);
+    if (now.autorun && !was.autorun) act.autorun();
+    const changed = WORKER_OPTIONS.filter((k) => now.worker[k] !== was.worker[k]);
+    if (changed.length > 0) {
+      const what = changed.map((k) => CHANGE[k](now.worker[k])).join(' and ');
+      setNote(`The host page changed ${what}: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.`);
+    }
+    // Only a changed option acts; the actions themselves change on every render.
+  }, [start, faulty, masking, advantage, temperature, grader, autorun, backend, assetBase, workerUrl]);
+
+  return note;
+}
+
+function pickWorker(o: PlateOptions): WorkerOptions {
+  return { backend: o.backend, assetBase: o.assetBase, workerUrl: o.workerUrl };
+}

@@ -1,0 +1,11 @@
+// A plain webpack 5 site's config: a JavaScript entry and its CSS through css-loader and
+// style-loader. Nothing in it is about the plate: webpack sees the plate's worker and files by
+// their `new URL(…, import.meta.url)` and emits them itself.
+import { resolve } from 'node:path';
+
+export default {
+  mode: 'production',
+  entry: './src/index.js',
+  output: { path: resolve(import.meta.dirname, 'dist'), filename: 'main.js', clean: true },
+  module: { rules: [{ test: /\.css$/i, use: ['style-loader', 'css-loader'] }] },
+};
