@@ -1,5 +1,5 @@
 /**
- * The typed protocol between the page (main thread, src/trainer/) and the training worker
+ * The typed protocol between the page (main thread, src/client/) and the training worker
  * (worker thread, src/worker/). Every message carries a `type` tag; both sides switch on it
  * exhaustively. The worker posts only the new step; the page appends it. `runId` tells a live
  * run's messages from those of a run that was replaced.

@@ -13,6 +13,7 @@
  */
 import { GRPO } from '../config';
 import { BACKENDS, type BackendName } from '../protocol/backends';
+import { MAX_SEED } from '../protocol/guards';
 import type { Advantage, Grader, StartFrom, Temperature } from '../protocol/messages';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 
@@ -53,8 +54,6 @@ export interface ParsedOptions {
 
 /** Where a value came from: it decides how a note quotes it, and which hosts a link may name. */
 export type Source = 'url' | 'attribute' | 'prop';
-
-export const MAX_SEED = 2 ** 31 - 1;
 
 /** A check: the value it stands for, or a phrase for the note ("expected …"). */
 type Check<T> = (x: unknown, source: Source, base: string) => { ok: T } | { expected: string };
