@@ -5,8 +5,9 @@
  * commands as stable functions.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { AskQuestion, BackendName, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
+import type { AskQuestion, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { INITIAL_STATE, reduceEvents, type ClientEvent, type WorkerState } from './worker-state';
+import { loadRace, saveRace } from './race-store';
 import { Watchdog } from './watchdog';
 
 export interface UseTrainingWorkerOptions {
@@ -14,6 +15,8 @@ export interface UseTrainingWorkerOptions {
   checkpoints: CheckpointUrls;
   /** Tried first instead of the worker's own choice (the page's `?backend=`). */
   backend?: BackendName;
+  /** How the worker chooses when nothing is forced (the page's `?calibrate=`; default 'auto'). */
+  calibrate?: CalibrateMode;
   /** tfjs's .wasm binaries, as the page's bundler emitted them. */
   wasm: WasmFiles;
   /** The worker's module script, when the site builds it itself; otherwise the bundler's (createTrainingWorker). */
@@ -53,7 +56,7 @@ const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
-  const { checkpoints, backend, wasm, workerUrl } = options;
+  const { checkpoints, backend, calibrate, wasm, workerUrl } = options;
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
@@ -102,6 +105,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     }, 500);
     worker.addEventListener('message', (e: MessageEvent<WorkerEvent>) => {
       watchdog.heard(performance.now(), stepMs(e.data));
+      if (e.data.type === 'ready' && e.data.race) saveRace(e.data.race);
       if (e.data.type !== 'alive') push(e.data);
     });
     worker.addEventListener('error', (e: ErrorEvent) => {
@@ -109,7 +113,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       die(e.message || 'it failed to load or crashed');
     });
     worker.addEventListener('messageerror', () => die('a message from it could not be read'));
-    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, wasm } satisfies Command);
+    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, calibrate, race: loadRace(), wasm } satisfies Command);
     return () => {
       dead = true;
       clearInterval(watch);
@@ -117,7 +121,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       worker.terminate();
       if (workerRef.current === worker) workerRef.current = null;
     };
-  }, [agent, pretrained, backend, wasm, workerUrl, generation]);
+  }, [agent, pretrained, backend, calibrate, wasm, workerUrl, generation]);
 
   const actions = useMemo<WorkerCommands>(() => {
     const send = (cmd: Command) => workerRef.current?.postMessage(cmd);

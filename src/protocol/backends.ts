@@ -20,3 +20,32 @@ export function isBackendName(x: unknown): x is BackendName {
  * nothing is claimed for a real GPU.
  */
 export const MEASURED_STEP_MS: Partial<Record<BackendName, number>> = { wasm: 185, cpu: 3005 };
+
+/**
+ * How the worker chooses (`?calibrate=`): 'auto' races the backends that run on hardware and keeps
+ * the fastest (remembered per browser and hardware); 'all' races software GPUs too and remembers
+ * nothing (for tests and the curious); 'off' keeps the fixed order above.
+ */
+export type CalibrateMode = 'auto' | 'all' | 'off';
+export const CALIBRATE_MODES: readonly CalibrateMode[] = ['auto', 'all', 'off'];
+
+/** One backend's time in the race: a calibration step (rl/calibrate.ts), or how far it got before it was cut. */
+export interface RaceEntry {
+  backend: BackendName;
+  /** The hardware, as the status names it: "WebGPU on nvidia ampere", "WASM (SIMD, one thread)". */
+  what: string;
+  ms: number;
+  /** Stopped early, already slower than the best: `ms` is a lower bound. */
+  cut: boolean;
+}
+
+/** A race's outcome as the page keeps it (localStorage) for the next visit, and checks it on reading. */
+export interface RaceRecord {
+  version: typeof RACE_VERSION;
+  /** The browser and its GPUs, as the worker describes them: another string, another race. */
+  hardware: string;
+  entries: RaceEntry[];
+}
+
+/** Bumped when the calibration step changes, so older figures are measured again. */
+export const RACE_VERSION = 1;

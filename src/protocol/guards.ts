@@ -1,5 +1,5 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
-import { isBackendName } from './backends';
+import { CALIBRATE_MODES, isBackendName } from './backends';
 import { GRPO } from '../config';
 import { inRange } from '../env/sums';
 import { WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
@@ -43,7 +43,8 @@ export function isCommand(x: unknown): x is Command {
         isSource(x.checkpoints.pretrained) &&
         isObject(x.wasm) &&
         WASM_FILES.every((f) => isUrl((x.wasm as Loose)[f])) &&
-        (x.backend === undefined || isBackendName(x.backend))
+        (x.backend === undefined || isBackendName(x.backend)) &&
+        (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate))
       );
     case 'start':
     case 'configure':

@@ -11,10 +11,10 @@ import type { Sum } from '../env/sums';
 import type { AskEpisode, EpisodeView } from './episode-view';
 import type { StageRecord } from '../pipeline/run';
 import type { RunConfig, Stage, Temperature } from '../pipeline/stages';
-import type { BackendName } from './backends';
+import type { BackendName, CalibrateMode, RaceRecord } from './backends';
 
 export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
-export type { BackendName, RunSummary, SupervisedRecord };
+export type { BackendName, CalibrateMode, RaceRecord, RunSummary, SupervisedRecord };
 
 /**
  * A GRPO step as it crosses to the page: its figures, and its episodes as compact views (one
@@ -53,9 +53,10 @@ export const WASM_FILES: readonly (keyof WasmFiles)[] = ['tfjs-backend-wasm.wasm
 export type Command =
   /**
    * Load tfjs, pick a backend and load the agent checkpoint; answered by `ready` or `error`.
-   * backend: tried first (the page's `?backend=`).
+   * backend: tried first (the page's `?backend=`). calibrate: how to choose otherwise (default
+   * 'auto'); race: the page's stored outcome of an earlier race, unchecked (the worker checks it).
    */
-  | { type: 'init'; checkpoints: CheckpointUrls; wasm: WasmFiles; backend?: BackendName }
+  | { type: 'init'; checkpoints: CheckpointUrls; wasm: WasmFiles; backend?: BackendName; calibrate?: CalibrateMode; race?: unknown }
   /** A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. */
   | { type: 'start'; config: RunConfig }
   /**
@@ -135,6 +136,8 @@ export type WorkerEvent =
       /** Why this backend, in a sentence the page can show. */
       reason: string;
       skipped: SkippedBackend[];
+      /** A race measured now, for the page to keep for the next visit (absent: nothing new to keep). */
+      race?: RaceRecord;
       loadMs: number;
       /** Held-out success the agent checkpoint's card reports (the shipped checkpoint's own number). */
       checkpointHeldOut: number | null;

@@ -195,7 +195,7 @@ class Transcripts {
  * ids: [B, T] at positions start..start+T-1 → probabilities of the character after the last
  * [B, V], at each row's temperature, and the grown cache.
  */
-function nextProbs(model: Policy, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, temperatures: number[]): { probs: tf.Tensor2D; cache: KvCache } {
+export function nextProbs(model: Policy, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, temperatures: number[]): { probs: tf.Tensor2D; cache: KvCache } {
   const { logits, cache: grown } = model.forward(ids, { start, cache }); // logits: [B, T, V]
   const [B, T, V] = logits.shape;
   const last = T === 1 ? logits.reshape([B, V]) : logits.slice([0, T - 1, 0], [B, 1, V]).reshape([B, V]); // [B, V]
@@ -203,7 +203,7 @@ function nextProbs(model: Policy, ids: tf.Tensor2D, start: number, cache: KvCach
   return { probs: tf.softmax(scaled) as tf.Tensor2D, cache: grown };
 }
 
-function argmax(p: ArrayLike<number>, offset: number, n: number): number {
+export function argmax(p: ArrayLike<number>, offset: number, n: number): number {
   let best = 0;
   for (let i = 1; i < n; i++) if (p[offset + i]! > p[offset + best]!) best = i;
   return best;

@@ -28,7 +28,7 @@ interface Props {
 }
 
 export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Props) {
-  const worker = useTrainingWorker({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend, workerUrl: options.workerUrl });
+  const worker = useTrainingWorker({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend, calibrate: options.calibrate, workerUrl: options.workerUrl });
   const reference = useReferenceRuns(assets.referenceRuns);
   const [settings, setSettings] = useState<Settings>(() => settingsOf(options));
   /** Runs up to this id were cleared by Reset and are no longer drawn. */

@@ -24,6 +24,7 @@ export interface PlateElementAttributes {
   seed?: number | string;
   steps?: number | string;
   backend?: 'webgpu' | 'webgl' | 'wasm' | 'cpu';
+  calibrate?: 'auto' | 'all' | 'off';
   'asset-base'?: string;
   'worker-url'?: string;
 }

@@ -5,14 +5,14 @@
  * line shows ("Ignored steps={100}: expected a whole number from 1 to 40."); nothing breaks.
  *
  *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&grader=crash-pass&seed=7
- *   &steps=10&backend=wasm&autorun=1&embed=1&xref=/volume/{ref}/
+ *   &steps=10&backend=wasm&calibrate=off&autorun=1&embed=1&xref=/volume/{ref}/
  *
  * Links and files are judged by resolving them, as the browser will: a cross-reference pattern
  * from the URL must stay on the page's own site (anyone can write a URL; only the embedding site
  * writes attributes and props), and a worker must come from the page's origin.
  */
 import { GRPO } from '../config';
-import { BACKENDS, type BackendName } from '../protocol/backends';
+import { BACKENDS, CALIBRATE_MODES, type BackendName, type CalibrateMode } from '../protocol/backends';
 import { MAX_SEED } from '../protocol/guards';
 import type { Advantage, Grader, StartFrom, Temperature } from '../protocol/messages';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
@@ -39,6 +39,8 @@ export interface PlateOptions {
   steps?: number;
   /** Force a tfjs backend instead of the best available one. */
   backend?: BackendName;
+  /** How the worker chooses a backend: race those on hardware (default), race software GPUs too, or the fixed order. */
+  calibrate?: CalibrateMode;
   /** Inside an iframe: no page chrome, and the height is posted to the parent. */
   embed?: boolean;
   /** A folder laid out like the package's dist-lib/assets/ to load the plate's files from. */
@@ -134,6 +136,7 @@ const CHECKS: { [K in keyof Checked]: Check<Checked[K]> } = {
   seed: whole(0, MAX_SEED),
   steps: whole(1, GRPO.steps),
   backend: oneOf(BACKENDS),
+  calibrate: oneOf(CALIBRATE_MODES),
   embed: flag,
   assetBase: folder,
   workerUrl: worker,
@@ -152,6 +155,7 @@ export const NAMES: { [K in keyof PlateOptions]-?: { url: string | null; attribu
   seed: { url: 'seed', attribute: 'seed' },
   steps: { url: 'steps', attribute: 'steps' },
   backend: { url: 'backend', attribute: 'backend' },
+  calibrate: { url: 'calibrate', attribute: 'calibrate' },
   embed: { url: 'embed', attribute: null },
   // A URL names no files or scripts to load: only the embedding site chooses those.
   assetBase: { url: null, attribute: 'asset-base' },

@@ -24,6 +24,7 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   seed: { attribute: 'seed', type: 'number', doc: 'seeds every stage of a run (default 1)' },
   steps: { attribute: 'steps', type: 'number', doc: 'GRPO steps of a run, 1 to 40 (default 40)' },
   backend: { attribute: 'backend', type: "'webgpu' \\| 'webgl' \\| 'wasm' \\| 'cpu'", doc: 'try this tfjs backend first' },
+  calibrate: { attribute: 'calibrate', type: "'auto' \\| 'all' \\| 'off'", doc: 'how the worker chooses a backend: `auto` (default) times a calibration step on each backend that runs on hardware and keeps the fastest, remembered per browser and hardware; `all` races software GPUs too and remembers nothing; `off` keeps the fixed order WebGPU, WebGL, WASM, CPU' },
   embed: { attribute: null, type: 'boolean', doc: 'inside an iframe: no page chrome (the standalone page sets it from `?embed=1`)' },
   assetBase: { attribute: 'asset-base', type: 'string', doc: 'a folder laid out like the package’s `dist-lib/assets/` (the `.wasm`, checkpoints, reference runs) to load from instead of the files your bundler emitted; http(s), absolute or relative to the page' },
   workerUrl: { attribute: 'worker-url', type: 'string', doc: 'the training worker’s module script, for a site that builds `multi-turn-rl-plate/worker` itself; from the page’s own origin' },

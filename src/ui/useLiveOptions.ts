@@ -22,11 +22,12 @@ export const settingsOf = (o: PlateOptions): Settings => ({
 });
 
 /** The options a worker is made with. */
-const WORKER_OPTIONS = ['backend', 'assetBase', 'workerUrl'] as const;
+const WORKER_OPTIONS = ['backend', 'calibrate', 'assetBase', 'workerUrl'] as const;
 type WorkerOptions = Pick<PlateOptions, (typeof WORKER_OPTIONS)[number]>;
 
 const CHANGE: Record<keyof WorkerOptions, (value: string | undefined) => string> = {
   backend: (v) => (v ? `the backend to ${v}` : 'the backend back to the best one available'),
+  calibrate: (v) => `how the backend is chosen to calibrate=${v ?? 'auto'}`,
   assetBase: (v) => (v ? `the folder of the plate’s files to ${v}` : 'the plate’s files back to its own'),
   workerUrl: (v) => (v ? `the worker’s script to ${v}` : 'the worker’s script back to its own'),
 };
@@ -40,7 +41,7 @@ export interface LiveActions {
 export function useLiveOptions(options: PlateOptions, act: LiveActions): string | null {
   const seen = useRef({ settings: settingsOf(options), autorun: options.autorun ?? false, worker: pickWorker(options) });
   const [note, setNote] = useState<string | null>(null);
-  const { start, faulty, masking, advantage, temperature, grader, autorun, backend, assetBase, workerUrl } = options;
+  const { start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl } = options;
 
   useEffect(() => {
     const was = seen.current;
@@ -55,7 +56,7 @@ export function useLiveOptions(options: PlateOptions, act: LiveActions): string 
       setNote(`The host page changed ${what}: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.`);
     }
     // Only a changed option acts; the actions themselves change on every render.
-  }, [start, faulty, masking, advantage, temperature, grader, autorun, backend, assetBase, workerUrl]);
+  }, [start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl]);
 
   return note;
 }

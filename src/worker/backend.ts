@@ -1,30 +1,56 @@
 /// <reference types="@webgpu/types" />
 /**
- * Backend choice in the worker, said out loud. Order: WebGPU, WebGL, WASM, CPU; the first that
- * starts and computes right wins, and every one skipped on the way says why.
+ * Backend choice in the worker, measured and said out loud.
+ *
+ * By default (`calibrate` 'auto') it races: every backend that starts on hardware (WebGPU on a
+ * real adapter, WebGL on a real renderer, WASM) runs a calibration step (rl/calibrate.ts, a GRPO
+ * step in miniature) and the fastest wins. WASM goes first, so each GPU after it is measured
+ * against a best time and stopped as soon as it is clearly slower. With a single candidate there
+ * is nothing to race and nothing is measured. CPU runs only when none of the three starts. The
+ * outcome comes back for the page to keep, per browser and hardware, so the next visit starts at
+ * once; after a lost device the next-fastest measured backend takes over. Why race: for a model
+ * this small a GPU's per-kernel and per-readback costs can outweigh its arithmetic (~2,200 kernels
+ * and ~25 readbacks a step), so the fastest backend depends on the machine, not on its kind.
+ *
+ * `?backend=` forces one; `calibrate` 'off' keeps the fixed order WebGPU, WebGL, WASM, CPU, the
+ * first that starts and computes right winning; 'all' races software GPUs too.
  *
  * Policy for software GPUs: a WebGPU adapter that is a fallback (SwiftShader, llvmpipe) or a
  * WebGL renderer that is software runs the GPU's work on the same CPU cores, with a shader
  * interpreter in between. Measured on a 2-core machine (headless Chromium 156, SwiftShader), one
  * GRPO step took ~0.4 s on WASM, ~3.5 s on CPU, ~6 s on software WebGL and ~30 s on software
- * WebGPU, so a software GPU is skipped in favour of WASM unless `?backend=` forces it.
+ * WebGPU, so a software GPU is not a candidate unless `?backend=` or `calibrate` 'all' asks.
  */
 import * as tf from '@tensorflow/tfjs';
-import { BACKEND_LABEL, BACKENDS, MEASURED_STEP_MS, type BackendName } from '../protocol/backends';
+import {
+  BACKEND_LABEL, BACKENDS, MEASURED_STEP_MS, RACE_VERSION,
+  type BackendName, type CalibrateMode, type RaceEntry, type RaceRecord,
+} from '../protocol/backends';
 import type { SkippedBackend, WasmFiles } from '../protocol/messages';
+import { calibrate, type Calibration, type CalibrationOptions } from '../rl/calibrate';
 
 export interface BackendChoice {
   backend: BackendName;
   /** Why this backend, in a sentence for the page. */
   reason: string;
   skipped: SkippedBackend[];
+  /** Who takes over after a lost device: the measured order where there is one, then the fixed one. */
+  ranking: BackendName[];
+  /** A race measured now, for the page to keep (absent when nothing new was measured, or with 'all'). */
+  race?: RaceRecord;
 }
 
 export interface BackendRequest {
   /** From `?backend=`: tried first, software GPU or not. */
   forced?: BackendName;
-  /** After a failure: only the backends after this one in the order are tried. */
+  /** How to choose when nothing is forced (default 'auto'). */
+  calibrate?: CalibrateMode;
+  /** The page's stored race, unchecked: a corrupt, stale or foreign one is ignored and measured again. */
+  cached?: unknown;
+  /** After a failure: only the backends after this one in `order` are tried, in that order. */
   after?: BackendName;
+  /** The order for `after` (a race's ranking); default the fixed order. */
+  order?: readonly BackendName[];
   /** Where tfjs's .wasm binaries are (the page's bundler emitted them). */
   wasm: WasmFiles;
   /** Called once if the chosen backend's GPU device is lost later. */
@@ -40,23 +66,169 @@ export interface Started {
   device?: GPUDevice;
 }
 
+/** forced: start it even on a software GPU (`?backend=`, or a race with calibrate 'all'). */
 export type Starter = (forced: boolean, req: BackendRequest) => Promise<Started>;
 
-const STARTERS: Record<BackendName, Starter> = { webgpu: startWebGpu, webgl: startWebGl, wasm: startWasm, cpu: startCpu };
+/** What the choice needs from the world: the real ones in the worker, stand-ins in tests. */
+export interface BackendDeps {
+  starters: Record<BackendName, Starter>;
+  /** Makes an already started backend the active one again. */
+  use(backend: BackendName): Promise<void>;
+  /** A calibration step on the active backend. */
+  measure(opts: CalibrationOptions): Promise<Calibration>;
+  /** The browser and its GPUs in a string: the key of a stored race. */
+  hardware(): Promise<string>;
+}
 
-/** Tries the backends in order (starters: the real ones, or stand-ins in tests). */
-export async function selectBackend(req: BackendRequest, starters: Record<BackendName, Starter> = STARTERS): Promise<BackendChoice> {
+const REAL: BackendDeps = {
+  starters: { webgpu: startWebGpu, webgl: startWebGl, wasm: startWasm, cpu: startCpu },
+  use: setBackend,
+  measure: calibrate,
+  hardware: describeHardware,
+};
+
+/** A candidate is cut once its calibration step runs this much longer than the best so far. */
+export const CUT_MARGIN = 1.5;
+/** ...or once its warm-up (shader compilation included) runs longer than this plus twice the best's whole calibration. */
+export const WARM_UP_ALLOWANCE_MS = 1000;
+/** The race's order: WASM first, the baseline that starts almost everywhere, then the GPUs. */
+const RACE_ORDER: readonly BackendName[] = ['wasm', 'webgpu', 'webgl'];
+
+export async function selectBackend(req: BackendRequest, deps: Partial<BackendDeps> = {}): Promise<BackendChoice> {
+  const d: BackendDeps = { ...REAL, ...deps };
+  const mode = req.calibrate ?? 'auto';
+  if (req.forced !== undefined || req.after !== undefined || mode === 'off') return inOrder(req, d);
+  const hardware = await d.hardware();
+  const kept = mode === 'all' ? null : readRace(req.cached, hardware);
+  if (kept) {
+    const ranking = rankingOf(kept.entries);
+    const choice = await inOrder({ ...req, order: ranking, after: undefined }, d, ranking);
+    const entry = kept.entries.find((e) => e.backend === choice.backend);
+    if (choice.backend !== ranking[0] || !entry) return choice;
+    return {
+      ...choice,
+      reason: `${entry.what}: the fastest of the backends measured here on an earlier visit (${figures(kept.entries)} a calibration step).`,
+      skipped: losers(kept.entries, entry, ' (measured on an earlier visit)'),
+    };
+  }
+  return race(req, d, mode === 'all', hardware);
+}
+
+/** Starts every candidate, measures each when there are several, and keeps the fastest. */
+async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware: string): Promise<BackendChoice> {
   const skipped: SkippedBackend[] = [];
-  const from = req.after === undefined ? 0 : BACKENDS.indexOf(req.after) + 1;
-  const order = BACKENDS.slice(from).filter((b) => b !== req.forced);
+  const started: { backend: BackendName; what: string; device?: GPUDevice }[] = [];
+  for (const backend of RACE_ORDER) {
+    try {
+      const s = await d.starters[backend](all, req);
+      await checkArithmetic(backend);
+      started.push({ backend, what: s.what, device: s.device });
+    } catch (e) {
+      skipped.push({ backend, reason: e instanceof Skip ? e.message : `failed to start (${(e as Error).message})` });
+    }
+  }
+  if (started.length === 0) {
+    // Only the plain-JavaScript backend is left: the fixed order's last resort, with its reasons.
+    const last = await inOrder({ ...req, order: ['cpu'], after: undefined }, d);
+    return { ...last, skipped: [...skipped, ...last.skipped], reason: reasonFor(last.backend, last.reason.replace(/:.*$/, ''), false, skipped) };
+  }
+  if (started.length === 1) {
+    const only = started[0]!;
+    await d.use(only.backend);
+    if (only.device && req.onLost) watchDevice(only.device, req.onLost);
+    const why = skipped.length ? ` (${skipped.map((s) => `${BACKEND_LABEL[s.backend]}: ${s.reason}`).join('; ')})` : '';
+    return {
+      backend: only.backend, skipped, ranking: rankingOf([], only.backend),
+      reason: `${only.what}: the only backend that runs on hardware here${why}, so there was nothing to race.`,
+    };
+  }
+  const entries: (RaceEntry & { total: number })[] = [];
+  for (const s of started) {
+    await d.use(s.backend);
+    const best = fastest(entries);
+    const c = await d.measure(best ? { bound: CUT_MARGIN * best.ms, warmUpBound: WARM_UP_ALLOWANCE_MS + 2 * best.total } : {});
+    entries.push({ backend: s.backend, what: s.what, ms: round(c.ms), cut: c.cut, total: c.warmUpMs + c.passes.reduce((a, b) => a + b, 0) });
+  }
+  const clean = entries.map(({ backend, what, ms, cut }) => ({ backend, what, ms, cut }));
+  const win = fastest(entries)!;
+  await d.use(win.backend);
+  const device = started.find((s) => s.backend === win.backend)!.device;
+  if (device && req.onLost) watchDevice(device, req.onLost);
+  return {
+    backend: win.backend,
+    reason: `${win.what}: the fastest of the ${entries.length} backends measured here (${figures(clean)} a calibration step).`,
+    skipped: [...losers(clean, win, ''), ...skipped],
+    ranking: rankingOf(clean),
+    race: all ? undefined : { version: RACE_VERSION, hardware, entries: clean },
+  };
+}
+
+const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+function fastest<T extends RaceEntry>(entries: readonly T[]): T | undefined {
+  return entries.filter((e) => !e.cut).sort((a, b) => a.ms - b.ms)[0];
+}
+
+/** "WASM (SIMD, one thread) 38 ms · WebGPU on nvidia ampere 71 ms", fastest first; a cut one as "> 57 ms". */
+function figures(entries: readonly RaceEntry[]): string {
+  return sortRace(entries).map((e) => `${e.what} ${e.cut ? '> ' : ''}${Math.round(e.ms)} ms`).join(' · ');
+}
+
+function losers(entries: readonly RaceEntry[], win: RaceEntry, when: string): SkippedBackend[] {
+  const best = `${BACKEND_LABEL[win.backend]}’s ${Math.round(win.ms)} ms`;
+  return sortRace(entries)
+    .filter((e) => e.backend !== win.backend)
+    .map((e) => ({
+      backend: e.backend,
+      reason: e.cut
+        ? `${e.what}: stopped after ${Math.round(e.ms)} ms of a calibration step, already clearly slower than ${best}${when}`
+        : `${e.what}: ${Math.round(e.ms)} ms a calibration step, slower than ${best}${when}`,
+    }));
+}
+
+const sortRace = (entries: readonly RaceEntry[]): RaceEntry[] => [...entries].sort((a, b) => Number(a.cut) - Number(b.cut) || a.ms - b.ms);
+
+/** The measured order, then the rest in the fixed order: who takes over after a lost device. */
+function rankingOf(entries: readonly RaceEntry[], first?: BackendName): BackendName[] {
+  const measured = sortRace(entries).map((e) => e.backend);
+  const head = first ? [first] : measured;
+  return [...head, ...BACKENDS.filter((b) => !head.includes(b))];
+}
+
+/** A stored race, if it is sound and for this browser and hardware; anything else is null. */
+export function readRace(x: unknown, hardware: string): RaceRecord | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const r = x as Partial<RaceRecord>;
+  if (r.version !== RACE_VERSION || r.hardware !== hardware || !Array.isArray(r.entries) || r.entries.length === 0) return null;
+  const sound = r.entries.every(
+    (e: unknown) =>
+      typeof e === 'object' && e !== null &&
+      BACKENDS.includes((e as RaceEntry).backend) &&
+      typeof (e as RaceEntry).what === 'string' &&
+      Number.isFinite((e as RaceEntry).ms) && (e as RaceEntry).ms >= 0 &&
+      typeof (e as RaceEntry).cut === 'boolean',
+  );
+  return sound && r.entries.some((e) => !e.cut) ? (r as RaceRecord) : null;
+}
+
+/** Tries the backends in order, the first that starts and computes right winning. */
+async function inOrder(req: BackendRequest, d: BackendDeps, ranking?: BackendName[]): Promise<BackendChoice> {
+  const skipped: SkippedBackend[] = [];
+  const base = req.order ?? BACKENDS;
+  const from = req.after === undefined ? 0 : base.indexOf(req.after) + 1;
+  const order = base.slice(from).filter((b) => b !== req.forced && b !== req.after);
   if (req.forced && req.after === undefined) order.unshift(req.forced);
   for (const backend of order) {
     const forced = backend === req.forced;
     try {
-      const started = await starters[backend](forced, req);
+      const started = await d.starters[backend](forced, req);
       await checkArithmetic(backend);
       if (started.device && req.onLost) watchDevice(started.device, req.onLost);
-      return { backend, skipped, reason: reasonFor(backend, started.what, forced, skipped, req.after === undefined ? req.forced : undefined) };
+      const rest = ranking ?? [...base.slice(base.indexOf(backend)), ...BACKENDS.filter((b) => !base.includes(b))];
+      return {
+        backend, skipped, ranking: rest,
+        reason: reasonFor(backend, started.what, forced, skipped, req.after === undefined ? req.forced : undefined),
+      };
     } catch (e) {
       const why = e instanceof Skip ? e.message : `failed to start (${(e as Error).message})`;
       skipped.push({ backend, reason: forced ? `asked for with ?backend=${backend}, but ${why}` : why });
@@ -106,16 +278,19 @@ async function checkArithmetic(backend: BackendName): Promise<void> {
 
 const SOFTWARE = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render/i;
 
+/** Newer browsers put the facts on adapter.info (isFallbackAdapter included), older ones on the adapter. */
+async function adapterName(adapter: GPUAdapter): Promise<{ name: string; software: boolean }> {
+  const legacy = adapter as GPUAdapter & { info?: GPUAdapterInfo; isFallbackAdapter?: boolean };
+  const info = (legacy.info ?? (await legacy.requestAdapterInfo?.()) ?? {}) as Partial<GPUAdapterInfo> & { isFallbackAdapter?: boolean };
+  const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'an unnamed adapter';
+  return { name, software: info.isFallbackAdapter === true || legacy.isFallbackAdapter === true || SOFTWARE.test(name) };
+}
+
 async function startWebGpu(forced: boolean): Promise<Started> {
   if (typeof navigator === 'undefined' || !('gpu' in navigator)) throw new Skip('this browser has no WebGPU');
   const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) throw new Skip('no WebGPU adapter');
-  // Newer browsers put the facts on adapter.info (isFallbackAdapter included), older ones
-  // behind requestAdapterInfo() with isFallbackAdapter on the adapter itself.
-  const legacy = adapter as GPUAdapter & { info?: GPUAdapterInfo; isFallbackAdapter?: boolean };
-  const info = (legacy.info ?? (await legacy.requestAdapterInfo?.()) ?? {}) as Partial<GPUAdapterInfo> & { isFallbackAdapter?: boolean };
-  const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'an unnamed adapter';
-  const software = info.isFallbackAdapter === true || legacy.isFallbackAdapter === true || SOFTWARE.test(name);
+  const { name, software } = await adapterName(adapter);
   if (software && !forced) throw new Skip(`software-only WebGPU adapter (${name}), slower than WASM on the same CPU`);
   await import('@tensorflow/tfjs-backend-webgpu');
   // The default matMul program is very slow on small matrices; program 3 was ~10× faster in our probe.
@@ -142,6 +317,16 @@ function webGlRenderer(): string | null {
   const renderer = String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
   gl.getExtension('WEBGL_lose_context')?.loseContext();
   return renderer;
+}
+
+/** The browser, its WebGPU adapter and its WebGL renderer, without starting any backend. */
+async function describeHardware(): Promise<string> {
+  const gpu = typeof navigator !== 'undefined' && 'gpu' in navigator ? await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null) : null;
+  return [
+    typeof navigator !== 'undefined' ? navigator.userAgent : 'no navigator',
+    `WebGPU: ${gpu ? (await adapterName(gpu)).name : 'none'}`,
+    `WebGL: ${webGlRenderer() ?? 'none'}`,
+  ].join(' | ');
 }
 
 async function startWasm(_forced: boolean, req: BackendRequest): Promise<Started> {

@@ -58,6 +58,8 @@ export class WorkerSession {
   private agent: CheckpointFiles | null = null;
   private pretrained: Promise<CheckpointFiles> | null = null;
   private backend: BackendName | null = null;
+  /** Who takes over after a lost device, fastest measured first (the backend race's ranking). */
+  private ranking: readonly BackendName[] = [];
   private work: PipelineRun | null = null;
   private driving = false;
   /**
@@ -113,12 +115,16 @@ export class WorkerSession {
     const fetched = this.deps.fetchCheckpoint(cmd.checkpoints.agent);
     fetched.catch(() => {}); // reported below, after the backend
     try {
-      const choice = await this.deps.selectBackend({ forced: cmd.backend, wasm: cmd.wasm, onLost: (r) => this.backendLost(r) });
+      const choice = await this.deps.selectBackend({
+        forced: cmd.backend, calibrate: cmd.calibrate, cached: cmd.race, wasm: cmd.wasm, onLost: (r) => this.backendLost(r),
+      });
       this.backend = choice.backend;
+      this.ranking = choice.ranking;
       post({ type: 'loading', stage: 'checkpoint', message: 'Loading the agent checkpoint…' });
       this.agent = await fetched;
       const heldOut = (this.agent.manifest.card.success as { heldOut?: unknown } | undefined)?.heldOut;
-      post({ type: 'ready', ...choice, loadMs: performance.now() - t0, checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null });
+      const { backend, reason, skipped, race } = choice;
+      post({ type: 'ready', backend, reason, skipped, race, loadMs: performance.now() - t0, checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null });
       return true;
     } catch (e) {
       const kind: ErrorKind = e instanceof CheckpointError ? 'checkpoint' : this.backend === null ? 'backend' : 'internal';
@@ -271,7 +277,7 @@ export class WorkerSession {
     const run = this.state.run;
     let choice: BackendChoice;
     try {
-      choice = await this.deps.selectBackend({ after: from, wasm: this.wasm!, onLost: (r) => this.backendLost(r) });
+      choice = await this.deps.selectBackend({ after: from, order: this.ranking, wasm: this.wasm!, onLost: (r) => this.backendLost(r) });
     } catch (e) {
       this.dropWork();
       this.deps.post({ type: 'error', kind: 'device-lost', message: `${cause}, and no other backend could start: ${(e as Error).message}`, runId: run?.id });
@@ -279,6 +285,7 @@ export class WorkerSession {
       return;
     }
     this.backend = choice.backend;
+    this.ranking = choice.ranking;
     // A start or reset waiting behind the switch replaces the run: replaying it would be wasted.
     const superseded = () => this.state.queue.some((j) => j.type !== 'switch');
     const work = isLive(this.state.run) ? this.work : null;

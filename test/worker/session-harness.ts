@@ -55,7 +55,7 @@ export function session(opts: Options = {}) {
       const backend: BackendName = req.after === 'wasm' ? 'cpu' : 'wasm';
       if (!(await tf.setBackend(backend))) throw new Error(`no ${backend}`);
       lose = req.onLost!;
-      return { backend, reason: `${backend} in Node`, skipped: [] };
+      return { backend, reason: `${backend} in Node`, skipped: [], ranking: ['wasm', 'cpu'] };
     },
     fetchCheckpoint: (url) => fetchCheckpoint(url, fileFetch),
     grpo: SMALL,

@@ -1,0 +1,115 @@
+/**
+ * One GRPO step in miniature, timed on whatever tfjs backend is active: the worker's backend
+ * race (worker/backend.ts) runs it on each candidate and keeps the fastest. It looks like the
+ * real work because it is the real code: the rollout's forward with its key/value cache and one
+ * readback per position (nextProbs), and the policy update (policyUpdate with the trainers'
+ * Adam) on a GRPO-sized batch of demonstration-shaped episodes. Weights are a fresh random
+ * model of the plate's size: speed does not depend on their values.
+ *
+ * Warm-up first (compiles shaders on a GPU, tiers up WebAssembly), then the timed part. A bound
+ * (the best time so far, times a margin) cuts a slow candidate short between operations: it
+ * stops as soon as it is clearly slower, rather than finishing a step that has already lost.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { GRPO, MODEL, type ModelConfig } from '../config';
+import { demonstrationFor, promptFor } from '../env/episode';
+import { SPLIT } from '../env/sums';
+import { adam } from '../model/adam';
+import { CharModel, type KvCache } from '../model/gpt';
+import { encode } from '../model/vocab';
+import { argmax, nextProbs } from './rollout';
+import { policyUpdate } from './update';
+
+export interface CalibrationOptions {
+  /** Stop as soon as the timed part has taken longer than this (ms); the result is then `cut`. */
+  bound?: number;
+  /** Stop after the warm-up if it took longer than this (ms): a candidate that slow to start has lost. */
+  warmUpBound?: number;
+  model?: ModelConfig;
+  /** Sampled positions timed, each with its readback (a real step samples ~15). */
+  positions?: number;
+}
+
+export interface Calibration {
+  /** Milliseconds of the fastest timed pass, or, when cut, how long the last one ran before it was stopped. */
+  ms: number;
+  /** Stopped early by a bound: `ms` is then a lower bound on the full time. */
+  cut: boolean;
+  warmUpMs: number;
+  /** Each completed timed pass (ms). */
+  passes: number[];
+}
+
+/** A step's sampling batch: every group's episodes and the held-out sums, as in shareBatch. */
+const ROWS = GRPO.sumsPerStep * GRPO.episodesPerSum + SPLIT.heldOut.length;
+const POSITIONS = 4;
+/** At most this many timed passes; stop once a pass is slower than SETTLED × the best before it. */
+const PASSES = 4;
+const SETTLED = 0.85;
+
+export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibration> {
+  const now = () => performance.now();
+  const config = opts.model ?? MODEL;
+  const model = CharModel.create(config, 1);
+  const optimizer = adam(GRPO.lr);
+  // The update's batch: one group per training sum, demonstration-shaped, advantages ±1.
+  const episodes = Array.from({ length: GRPO.sumsPerStep * GRPO.episodesPerSum }, (_, i) => demonstrationFor(SPLIT.train[i % SPLIT.train.length]!));
+  const advantages = episodes.map((_, i) => (i % 2 === 0 ? 1 : -1));
+  const t0 = now();
+  try {
+    // Warm-up: every kernel of the timed part runs once (the update on two episodes).
+    await sample(model, 1);
+    await policyUpdate(model, optimizer, episodes.slice(0, 2), [1, -1], GRPO, 0);
+    const warmUpMs = now() - t0;
+    if (opts.warmUpBound !== undefined && warmUpMs > opts.warmUpBound) return { ms: warmUpMs, cut: true, warmUpMs, passes: [] };
+    // Timed passes until one is no longer clearly faster than the best before it: WebAssembly
+    // tiers up for a while after start (the first pass measured 600 ms in Node, the fourth 73).
+    const passes: number[] = [];
+    for (let k = 0; k < PASSES; k++) {
+      const t1 = now();
+      const over = () => opts.bound !== undefined && now() - t1 > opts.bound;
+      if (!(await sample(model, opts.positions ?? POSITIONS, over))) return { ms: now() - t1, cut: true, warmUpMs, passes };
+      await policyUpdate(model, optimizer, episodes, advantages, GRPO, k + 1);
+      const ms = now() - t1;
+      if (over()) return { ms, cut: true, warmUpMs, passes };
+      const best = Math.min(...passes);
+      passes.push(ms);
+      if (ms > SETTLED * best) break;
+    }
+    return { ms: Math.min(...passes), cut: false, warmUpMs, passes };
+  } finally {
+    optimizer.dispose();
+    model.dispose();
+  }
+}
+
+/**
+ * The rollout's model calls: the prompts' common length in one forward, then `positions` single
+ * positions on the growing cache, each read back as the rollout reads it. False if `over` said stop.
+ */
+async function sample(model: CharModel, positions: number, over: () => boolean = () => false): Promise<boolean> {
+  const frozen = model.frozen();
+  const temperatures = Array<number>(ROWS).fill(GRPO.temperature);
+  const prompt = encode(promptFor(SPLIT.train[0]!));
+  const V = model.config.vocabSize;
+  let cache: KvCache | undefined;
+  try {
+    let ids = Array.from({ length: ROWS }, () => prompt); // [B][T]
+    for (let p = 0, start = 0; p <= positions; p++) {
+      const past = cache;
+      const T = ids[0]!.length;
+      const out = tf.tidy(() => nextProbs(frozen, tf.tensor2d(ids.flat(), [ROWS, T], 'int32'), start, past, temperatures));
+      cache = out.cache;
+      if (past) tf.dispose([...past.k, ...past.v]);
+      start += T;
+      const probs = await out.probs.data(); // [B * V]
+      out.probs.dispose();
+      ids = ids.map((_, r) => [argmax(probs, r * V, V)]);
+      if (over()) return false;
+    }
+    return true;
+  } finally {
+    if (cache) tf.dispose([...cache.k, ...cache.v]);
+    frozen.dispose();
+  }
+}
