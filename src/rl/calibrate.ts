@@ -57,11 +57,21 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
   const advantages = episodes.map((_, i) => (i % 2 === 0 ? 1 : -1));
   const t0 = now();
   try {
+    if (opts.bound !== undefined) {
+      // Each timed pass waits for POSITIONS + 2 readbacks (the prompt, each position, the loss),
+      // and none can return faster than one round trip: a backend whose round trip alone puts it
+      // past the bound has lost before its shaders are compiled (seconds on a software GPU).
+      const floor = (await roundTrip(model.config.vocabSize)) * ((opts.positions ?? POSITIONS) + 2);
+      if (floor > opts.bound) return { ms: floor, cut: true, warmUpMs: now() - t0, passes: [] };
+    }
     // Warm-up: every kernel of the timed part runs once (the update on two episodes).
-    await sample(model, 1);
+    // Checked after each readback too: on a slow GPU the first forward alone compiles dozens of shaders.
+    const slowStart = () => opts.warmUpBound !== undefined && now() - t0 > opts.warmUpBound;
+    const gaveUp = () => ({ ms: now() - t0, cut: true, warmUpMs: now() - t0, passes: [] });
+    if (!(await sample(model, 1, slowStart)) || slowStart()) return gaveUp();
     await policyUpdate(model, optimizer, episodes.slice(0, 2), [1, -1], GRPO, 0);
     const warmUpMs = now() - t0;
-    if (opts.warmUpBound !== undefined && warmUpMs > opts.warmUpBound) return { ms: warmUpMs, cut: true, warmUpMs, passes: [] };
+    if (slowStart()) return gaveUp();
     // Timed passes until one is no longer clearly faster than the best before it: WebAssembly
     // tiers up for a while after start (the first pass measured 600 ms in Node, the fourth 73).
     const passes: number[] = [];
@@ -81,6 +91,19 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
     optimizer.dispose();
     model.dispose();
   }
+}
+
+/** Milliseconds for one small result to come back: a [B, V] softmax read back, timed the second time (the first compiles). */
+async function roundTrip(V: number): Promise<number> {
+  let ms = 0;
+  for (let k = 0; k < 2; k++) {
+    const t = performance.now();
+    const x = tf.tidy(() => tf.softmax(tf.ones([ROWS, V])));
+    await x.data();
+    x.dispose();
+    ms = performance.now() - t;
+  }
+  return ms;
 }
 
 /**
@@ -104,8 +127,8 @@ async function sample(model: CharModel, positions: number, over: () => boolean =
       start += T;
       const probs = await out.probs.data(); // [B * V]
       out.probs.dispose();
-      ids = ids.map((_, r) => [argmax(probs, r * V, V)]);
       if (over()) return false;
+      ids = ids.map((_, r) => [argmax(probs, r * V, V)]);
     }
     return true;
   } finally {

@@ -181,8 +181,8 @@ function losers(entries: readonly RaceEntry[], win: RaceEntry, when: string): Sk
     .map((e) => ({
       backend: e.backend,
       reason: e.cut
-        ? `${e.what}: stopped after ${Math.round(e.ms)} ms of a calibration step, already clearly slower than ${best}${when}`
-        : `${e.what}: ${Math.round(e.ms)} ms a calibration step, slower than ${best}${when}`,
+        ? `stopped after ${Math.round(e.ms)} ms of a calibration step (${e.what}), already clearly slower than ${best}${when}`
+        : `${Math.round(e.ms)} ms a calibration step (${e.what}), slower than ${best}${when}`,
     }));
 }
 

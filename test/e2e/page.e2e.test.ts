@@ -164,6 +164,20 @@ describe('the plate page', () => {
     await page.context().close();
   });
 
+  it('says which backend won the race and lists every candidate’s measured time (?calibrate=all)', async () => {
+    const o = await open('?calibrate=all');
+    await waitForStatus(o.page, 'Ready', 120_000);
+    const status = o.page.locator('.status-backend');
+    await expect.poll(() => status.innerText()).toMatch(/Backend: WebAssembly — WASM \(SIMD, one thread\): the fastest of the 3 backends measured here \(WASM \(SIMD, one thread\) \d+ ms · /);
+    await o.page.locator('.status-skipped summary').click();
+    const why = await o.page.locator('.status-skipped li').allInnerTexts();
+    expect(why).toHaveLength(2);
+    expect(why.join('\n')).toMatch(/^WebGPU: .*\d+ ms.*calibration step \(WebGPU on a software adapter/m);
+    expect(why.join('\n')).toMatch(/^WebGL: .*\d+ ms.*calibration step \(WebGL on /m);
+    expectClean(o);
+    await o.page.context().close();
+  });
+
   it('ignores bad URL values with a visible note, and links cross-references given a pattern', async () => {
     const o = await open('index.html?seed=abc&steps=99&start=middle&xref=/volume/plates/{ref}');
     const notes = await o.page.locator('.status-note').allInnerTexts();

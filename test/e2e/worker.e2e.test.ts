@@ -10,6 +10,7 @@ import { AGENT_RECIPE, CHECKPOINTS, GRPO } from '../../src/config';
 import { batchAdvantages } from '../../src/rl/advantages';
 import { type BackendName, type GrpoStepView, type WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { RACE_KEY } from '../../src/client/race-store';
 import { launch, openHarness, type Harness } from '../../scripts/browser/chromium';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -77,6 +78,31 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     expect(s.ready!.checkpointHeldOut).toBeGreaterThan(0);
     // StrictMode mounted the hook twice; the first worker was terminated.
     expect(h.page.workers()).toHaveLength(1);
+    await h.page.close();
+  });
+
+  it('with ?calibrate=all races the software GPUs too, measures each, keeps WASM, trains there and leaves no tensors behind', async () => {
+    const plain = await ready();
+    await plain.start({ steps: 1 });
+    const p = await plain.until((t) => t.status === 'done');
+    await plain.page.close();
+    const t0 = Date.now();
+    const h = await ready('?calibrate=all');
+    const raceSeconds = (Date.now() - t0) / 1000;
+    const s = await h.state();
+    expect(s.ready!.backend).toBe('wasm');
+    // Both GPUs were started on their software adapters and timed (cut once clearly slower).
+    expect(s.ready!.reason).toMatch(/^WASM \(SIMD, one thread\): the fastest of the 3 backends measured here \(WASM \(SIMD, one thread\) \d+ ms · /);
+    expect(s.ready!.reason).toMatch(/WebGPU on a software adapter, [^·]*\d+ ms/);
+    expect(s.ready!.reason).toMatch(/WebGL on [^·]*\d+ ms/);
+    expect(s.ready!.skipped.map((k) => k.backend).sort()).toEqual(['webgl', 'webgpu']);
+    for (const k of s.ready!.skipped) expect(k.reason).toMatch(/\d+ ms of a calibration step|\d+ ms a calibration step/);
+    expect(await h.page.evaluate((key) => localStorage.getItem(key), RACE_KEY)).toBeNull(); // 'all' keeps nothing
+    await h.start({ steps: 1 });
+    const done = await h.until((t) => t.status === 'done');
+    // Calibration's tensors are gone: the run ends holding what a run without a race holds.
+    expect(done.memory!.numTensors).toBe(p.memory!.numTensors);
+    console.log(`?calibrate=all in Chromium: ready after ${raceSeconds.toFixed(1)} s — ${s.ready!.reason}`);
     await h.page.close();
   });
 

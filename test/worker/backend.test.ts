@@ -113,7 +113,7 @@ describe('the backend race (calibrate=auto)', () => {
     expect(r.active()).toBe('wasm');
     expect(choice.reason).toBe('wasm here: the fastest of the 2 backends measured here (wasm here 38 ms · webgpu here 51 ms a calibration step).');
     expect(choice.skipped).toEqual([
-      { backend: 'webgpu', reason: 'webgpu here: 51 ms a calibration step, slower than WebAssembly’s 38 ms' },
+      { backend: 'webgpu', reason: '51 ms a calibration step (webgpu here), slower than WebAssembly’s 38 ms' },
       { backend: 'webgl', reason: SOFTWARE_GPUS.webgl },
     ]);
     expect(choice.ranking).toEqual(['wasm', 'webgpu', 'webgl', 'cpu']);
@@ -135,7 +135,7 @@ describe('the backend race (calibrate=auto)', () => {
       { backend: 'webgpu', bound: 60, warmUpBound: 1100 }, // 1.5 × 40; 1000 + 2 × (10 + 40)
     ]);
     expect(choice.backend).toBe('wasm');
-    expect(choice.skipped[0]).toEqual({ backend: 'webgpu', reason: 'webgpu here: stopped after 60 ms of a calibration step, already clearly slower than WebAssembly’s 40 ms' });
+    expect(choice.skipped[0]).toEqual({ backend: 'webgpu', reason: 'stopped after 60 ms of a calibration step (webgpu here), already clearly slower than WebAssembly’s 40 ms' });
     expect(choice.race?.entries).toEqual([
       { backend: 'wasm', what: 'wasm here', ms: 40, cut: false },
       { backend: 'webgpu', what: 'webgpu here', ms: 60, cut: true },
