@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AGENT_RECIPE, CHECKPOINTS, GRPO, type AgentRecipe, type GrpoConfig } from '../../src/config';
-import { type BackendName, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
+import { type BackendName, type Command, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import type { BackendChoice, BackendRequest } from '../../src/worker/backend';
 import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
@@ -70,7 +70,7 @@ export function session(opts: Options = {}) {
   const of = <T extends WorkerEvent['type']>(type: T) => events.filter((e): e is Event<T> => e.type === type);
   const types = () => events.map((e) => e.type);
   const steps = (runId = 1) => of('step').filter((e) => e.runId === runId).map((e) => `${e.stage} ${e.record.step}`);
-  const init = () => s.handle({ type: 'init', checkpoints: opts.urls ?? CHECKPOINT_URLS, wasm: NODE_WASM });
+  const init = (more: Partial<Extract<Command, { type: 'init' }>> = {}) => s.handle({ type: 'init', checkpoints: opts.urls ?? CHECKPOINT_URLS, wasm: NODE_WASM, ...more });
   return { s, events, until, of, types, steps, init, lose: (cause: string) => lose(cause) };
 }
 

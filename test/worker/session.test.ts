@@ -4,6 +4,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
 import { GrpoStage } from '../../src/rl/grpo';
+import type { BackendRequest } from '../../src/worker/backend';
 import { useWasm } from '../tf';
 import { CHECKPOINT_URLS, config, folder, has, isStep, session } from './session-harness';
 
@@ -125,6 +126,18 @@ describe('a trainer session', () => {
     // The stream goes on after the last step it posted, without repeats or gaps.
     expect(t.steps()).toEqual(['grpo 0', 'grpo 1', 'grpo 2', 'grpo 3']);
     expect(tf.getBackend()).toBe('cpu');
+  });
+
+  it('chooses with the page’s calibrate and kept race, and after a lost device follows the ranking the choice gave', async () => {
+    const asked: BackendRequest[] = [];
+    const t = session({ onSelect: (req) => asked.push(req), onEvent: (e) => isStep(e, 1, 'grpo', 1) && t.lose('the GPU device was lost (test)') });
+    const kept = { version: 1, hardware: 'h', entries: [] };
+    t.init({ calibrate: 'all', race: kept });
+    t.s.handle({ type: 'start', config: config({ steps: 2 }) });
+    await t.until(has('done'));
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatchObject({ calibrate: 'all', cached: kept });
+    expect(asked[1]).toMatchObject({ after: 'wasm', order: ['wasm', 'cpu'] });
   });
 
   it('ignores commands before init and a second init, with a warning', async () => {
