@@ -29,14 +29,22 @@ export const MEASURED_STEP_MS: Partial<Record<BackendName, number>> = { wasm: 18
 export type CalibrateMode = 'auto' | 'all' | 'off';
 export const CALIBRATE_MODES: readonly CalibrateMode[] = ['auto', 'all', 'off'];
 
+/**
+ * Why a calibration stopped early, `ms` then being: 'round-trip', the least a step can take given
+ * one readback's round trip; 'warm-up', how long the warm-up ran; 'pass', how long the timed pass
+ * ran. Each is already clearly slower than the best so far.
+ */
+export type Cut = 'round-trip' | 'warm-up' | 'pass';
+export const CUTS: readonly Cut[] = ['round-trip', 'warm-up', 'pass'];
+
 /** One backend's time in the race: a calibration step (rl/calibrate.ts), or how far it got before it was cut. */
 export interface RaceEntry {
   backend: BackendName;
   /** The hardware, as the status names it: "WebGPU on nvidia ampere", "WASM (SIMD, one thread)". */
   what: string;
   ms: number;
-  /** Stopped early, already slower than the best: `ms` is a lower bound. */
-  cut: boolean;
+  /** Stopped early, already slower than the best (false: ran to the end). */
+  cut: Cut | false;
 }
 
 /** A race's outcome as the page keeps it (localStorage) for the next visit, and checks it on reading. */

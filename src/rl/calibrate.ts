@@ -12,6 +12,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { GRPO, MODEL, type ModelConfig } from '../config';
+import type { Cut } from '../protocol/backends';
 import { demonstrationFor, promptFor } from '../env/episode';
 import { SPLIT } from '../env/sums';
 import { adam } from '../model/adam';
@@ -33,8 +34,8 @@ export interface CalibrationOptions {
 export interface Calibration {
   /** Milliseconds of the fastest timed pass, or, when cut, how long the last one ran before it was stopped. */
   ms: number;
-  /** Stopped early by a bound: `ms` is then a lower bound on the full time. */
-  cut: boolean;
+  /** Stopped early by a bound, and where (protocol/backends.ts says what `ms` then is). */
+  cut: Cut | false;
   warmUpMs: number;
   /** Each completed timed pass (ms). */
   passes: number[];
@@ -62,12 +63,15 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
       // and none can return faster than one round trip: a backend whose round trip alone puts it
       // past the bound has lost before its shaders are compiled (seconds on a software GPU).
       const floor = (await roundTrip(model.config.vocabSize)) * ((opts.positions ?? POSITIONS) + 2);
-      if (floor > opts.bound) return { ms: floor, cut: true, warmUpMs: now() - t0, passes: [] };
+      if (floor > opts.bound) return { ms: floor, cut: 'round-trip', warmUpMs: now() - t0, passes: [] };
     }
     // Warm-up: every kernel of the timed part runs once (the update on two episodes).
     // Checked after each readback too: on a slow GPU the first forward alone compiles dozens of shaders.
     const slowStart = () => opts.warmUpBound !== undefined && now() - t0 > opts.warmUpBound;
-    const gaveUp = () => ({ ms: now() - t0, cut: true, warmUpMs: now() - t0, passes: [] });
+    const gaveUp = (): Calibration => {
+      const ms = now() - t0;
+      return { ms, cut: 'warm-up', warmUpMs: ms, passes: [] };
+    };
     if (!(await sample(model, 1, slowStart)) || slowStart()) return gaveUp();
     await policyUpdate(model, optimizer, episodes.slice(0, 2), [1, -1], GRPO, 0);
     const warmUpMs = now() - t0;
@@ -78,10 +82,10 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
     for (let k = 0; k < PASSES; k++) {
       const t1 = now();
       const over = () => opts.bound !== undefined && now() - t1 > opts.bound;
-      if (!(await sample(model, opts.positions ?? POSITIONS, over))) return { ms: now() - t1, cut: true, warmUpMs, passes };
+      if (!(await sample(model, opts.positions ?? POSITIONS, over))) return { ms: now() - t1, cut: 'pass', warmUpMs, passes };
       await policyUpdate(model, optimizer, episodes, advantages, GRPO, k + 1);
       const ms = now() - t1;
-      if (over()) return { ms, cut: true, warmUpMs, passes };
+      if (over()) return { ms, cut: 'pass', warmUpMs, passes };
       const best = Math.min(...passes);
       passes.push(ms);
       if (ms > SETTLED * best) break;

@@ -23,8 +23,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import {
-  BACKEND_LABEL, BACKENDS, MEASURED_STEP_MS, RACE_VERSION,
-  type BackendName, type CalibrateMode, type RaceEntry, type RaceRecord,
+  BACKEND_LABEL, BACKENDS, CUTS, MEASURED_STEP_MS, RACE_VERSION,
+  type BackendName, type CalibrateMode, type Cut, type RaceEntry, type RaceRecord,
 } from '../protocol/backends';
 import type { SkippedBackend, WasmFiles } from '../protocol/messages';
 import { calibrate, type Calibration, type CalibrationOptions } from '../rl/calibrate';
@@ -128,9 +128,8 @@ async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware:
     }
   }
   if (started.length === 0) {
-    // Only the plain-JavaScript backend is left: the fixed order's last resort, with its reasons.
-    const last = await inOrder({ ...req, order: ['cpu'], after: undefined }, d);
-    return { ...last, skipped: [...skipped, ...last.skipped], reason: reasonFor(last.backend, last.reason.replace(/:.*$/, ''), false, skipped) };
+    // Plain JavaScript is the last resort, as in the fixed order, with the same reasons.
+    return inOrder({ ...req, order: ['cpu'], after: undefined }, d, undefined, skipped);
   }
   if (started.length === 1) {
     const only = started[0]!;
@@ -169,10 +168,17 @@ function fastest<T extends RaceEntry>(entries: readonly T[]): T | undefined {
   return entries.filter((e) => !e.cut).sort((a, b) => a.ms - b.ms)[0];
 }
 
-/** "WASM (SIMD, one thread) 38 ms · WebGPU on nvidia ampere 71 ms", fastest first; a cut one as "> 57 ms". */
+/** "WASM (SIMD, one thread) 38 ms · WebGPU on nvidia ampere > 57 ms", fastest first; a cut one as a lower bound. */
 function figures(entries: readonly RaceEntry[]): string {
-  return sortRace(entries).map((e) => `${e.what} ${e.cut ? '> ' : ''}${Math.round(e.ms)} ms`).join(' · ');
+  const time = (e: RaceEntry) => `${e.cut === 'warm-up' ? 'not warmed up after ' : e.cut ? '> ' : ''}${Math.round(e.ms)} ms`;
+  return sortRace(entries).map((e) => `${e.what} ${time(e)}`).join(' · ');
 }
+
+const CUT_SAYS: Record<Cut, (ms: number) => string> = {
+  'round-trip': (ms) => `at least ${ms} ms a calibration step, from one readback’s round trip alone`,
+  'warm-up': (ms) => `still warming up after ${ms} ms`,
+  pass: (ms) => `stopped after ${ms} ms of a calibration step`,
+};
 
 function losers(entries: readonly RaceEntry[], win: RaceEntry, when: string): SkippedBackend[] {
   const best = `${BACKEND_LABEL[win.backend]}’s ${Math.round(win.ms)} ms`;
@@ -181,12 +187,12 @@ function losers(entries: readonly RaceEntry[], win: RaceEntry, when: string): Sk
     .map((e) => ({
       backend: e.backend,
       reason: e.cut
-        ? `stopped after ${Math.round(e.ms)} ms of a calibration step (${e.what}), already clearly slower than ${best}${when}`
+        ? `${CUT_SAYS[e.cut](Math.round(e.ms))} (${e.what}), already clearly slower than ${best}${when}`
         : `${Math.round(e.ms)} ms a calibration step (${e.what}), slower than ${best}${when}`,
     }));
 }
 
-const sortRace = (entries: readonly RaceEntry[]): RaceEntry[] => [...entries].sort((a, b) => Number(a.cut) - Number(b.cut) || a.ms - b.ms);
+const sortRace = (entries: readonly RaceEntry[]): RaceEntry[] => [...entries].sort((a, b) => Number(a.cut !== false) - Number(b.cut !== false) || a.ms - b.ms);
 
 /** The measured order, then the rest in the fixed order: who takes over after a lost device. */
 function rankingOf(entries: readonly RaceEntry[], first?: BackendName): BackendName[] {
@@ -206,14 +212,16 @@ export function readRace(x: unknown, hardware: string): RaceRecord | null {
       BACKENDS.includes((e as RaceEntry).backend) &&
       typeof (e as RaceEntry).what === 'string' &&
       Number.isFinite((e as RaceEntry).ms) && (e as RaceEntry).ms >= 0 &&
-      typeof (e as RaceEntry).cut === 'boolean',
+      ((e as RaceEntry).cut === false || CUTS.includes((e as RaceEntry).cut as Cut)),
   );
   return sound && r.entries.some((e) => !e.cut) ? (r as RaceRecord) : null;
 }
 
-/** Tries the backends in order, the first that starts and computes right winning. */
-async function inOrder(req: BackendRequest, d: BackendDeps, ranking?: BackendName[]): Promise<BackendChoice> {
-  const skipped: SkippedBackend[] = [];
+/**
+ * Tries the backends in order, the first that starts and computes right winning. ranking: who
+ * takes over after it (default: the rest of the order); skipped: those already ruled out.
+ */
+async function inOrder(req: BackendRequest, d: BackendDeps, ranking?: BackendName[], skipped: SkippedBackend[] = []): Promise<BackendChoice> {
   const base = req.order ?? BACKENDS;
   const from = req.after === undefined ? 0 : base.indexOf(req.after) + 1;
   const order = base.slice(from).filter((b) => b !== req.forced && b !== req.after);

@@ -172,8 +172,8 @@ describe('the plate page', () => {
     await o.page.locator('.status-skipped summary').click();
     const why = await o.page.locator('.status-skipped li').allInnerTexts();
     expect(why).toHaveLength(2);
-    expect(why.join('\n')).toMatch(/^WebGPU: .*\d+ ms.*calibration step \(WebGPU on a software adapter/m);
-    expect(why.join('\n')).toMatch(/^WebGL: .*\d+ ms.*calibration step \(WebGL on /m);
+    expect(why.join('\n')).toMatch(/^WebGPU: .*\d+ ms.* \(WebGPU on a software adapter.*\), already clearly slower than WebAssembly’s \d+ ms$/m);
+    expect(why.join('\n')).toMatch(/^WebGL: .*\d+ ms.* \(WebGL on .*\), already clearly slower than WebAssembly’s \d+ ms$/m);
     expectClean(o);
     await o.page.context().close();
   });

@@ -19,15 +19,23 @@ describe('calibrate', () => {
   it('stops a candidate as soon as it is past the bound, and leaves no tensors behind', async () => {
     const full = await calibrate();
     const before = tf.memory().numTensors;
-    const cut = await calibrate({ bound: 0 });
-    expect(cut.cut).toBe(true);
-    // Cut after the first sampled position: well short of the positions and the update.
+    // A quarter of a full pass: far above the round-trip floor (a few readbacks of a softmax).
+    const cut = await calibrate({ bound: full.ms / 4 });
+    expect(cut.cut).toBe('pass');
+    expect(cut.passes).toEqual([]);
+    // Cut after a sampled position: short of the positions and the update.
     expect(cut.ms).toBeLessThan(full.ms);
     expect(tf.memory().numTensors).toBe(before);
   });
 
+  it('gives up before its warm-up when one readback’s round trip already puts a step past the bound', async () => {
+    const c = await calibrate({ bound: 1e-6, warmUpBound: 1e9 });
+    expect(c.cut).toBe('round-trip');
+    expect(c.passes).toEqual([]);
+  });
+
   it('gives up after a warm-up slower than its bound', async () => {
     const c = await calibrate({ warmUpBound: 0 });
-    expect(c).toMatchObject({ cut: true, ms: c.warmUpMs });
+    expect(c).toMatchObject({ cut: 'warm-up', ms: c.warmUpMs });
   });
 });

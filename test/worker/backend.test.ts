@@ -98,7 +98,7 @@ function racers(times: Partial<Record<BackendName, number>>, refuse: Partial<Rec
       measured.push({ backend: active, bound, warmUpBound });
       const ms = times[active]!;
       const over = bound !== undefined && ms > bound;
-      return { ms: over ? bound : ms, cut: over, warmUpMs: 10, passes: over ? [] : [ms] };
+      return { ms: over ? bound : ms, cut: over ? 'pass' : false, warmUpMs: 10, passes: over ? [] : [ms] };
     },
   };
   return { deps, tried, measured, active: () => active };
@@ -138,7 +138,7 @@ describe('the backend race (calibrate=auto)', () => {
     expect(choice.skipped[0]).toEqual({ backend: 'webgpu', reason: 'stopped after 60 ms of a calibration step (webgpu here), already clearly slower than WebAssembly’s 40 ms' });
     expect(choice.race?.entries).toEqual([
       { backend: 'wasm', what: 'wasm here', ms: 40, cut: false },
-      { backend: 'webgpu', what: 'webgpu here', ms: 60, cut: true },
+      { backend: 'webgpu', what: 'webgpu here', ms: 60, cut: 'pass' },
     ]);
   });
 
@@ -183,7 +183,8 @@ describe('the backend race (calibrate=auto)', () => {
       { ...good, hardware: 'Chromium | WebGPU: another card | WebGL: none' },
       { ...good, entries: [{ backend: 'tpu', what: 'w', ms: 38, cut: false }] },
       { ...good, entries: [{ backend: 'wasm', what: 'w', ms: Number.NaN, cut: false }] },
-      { ...good, entries: [{ backend: 'wasm', what: 'w', ms: 38, cut: true }] },
+      { ...good, entries: [{ backend: 'wasm', what: 'w', ms: 38, cut: 'pass' }] },
+      { ...good, entries: [{ backend: 'wasm', what: 'w', ms: 38, cut: 'yes' }] },
       { ...good, entries: [] },
     ];
     expect(readRace(good, good.hardware)).toEqual(good);
