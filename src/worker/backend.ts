@@ -107,7 +107,7 @@ export async function selectBackend(req: BackendRequest, deps: Partial<BackendDe
     if (choice.backend !== ranking[0] || !entry) return choice;
     return {
       ...choice,
-      reason: `${entry.what}: the fastest of the backends measured here on an earlier visit (${figures(kept.entries)} a calibration step).`,
+      reason: `${entry.what}: the fastest of the backends timed on a calibration step here on an earlier visit (${figures(kept.entries)}).`,
       skipped: losers(kept.entries, entry, ' (measured on an earlier visit)'),
     };
   }
@@ -155,7 +155,7 @@ async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware:
   if (device && req.onLost) watchDevice(device, req.onLost);
   return {
     backend: win.backend,
-    reason: `${win.what}: the fastest of the ${entries.length} backends measured here (${figures(clean)} a calibration step).`,
+    reason: `${win.what}: the fastest of the ${entries.length} backends timed on a calibration step here (${figures(clean)}).`,
     skipped: [...losers(clean, win, ''), ...skipped],
     ranking: rankingOf(clean),
     race: all ? undefined : { version: RACE_VERSION, hardware, entries: clean },

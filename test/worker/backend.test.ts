@@ -111,7 +111,7 @@ describe('the backend race (calibrate=auto)', () => {
     expect(r.measured.map((m) => m.backend)).toEqual(['wasm', 'webgpu']);
     expect(choice.backend).toBe('wasm');
     expect(r.active()).toBe('wasm');
-    expect(choice.reason).toBe('wasm here: the fastest of the 2 backends measured here (wasm here 38 ms · webgpu here 51 ms a calibration step).');
+    expect(choice.reason).toBe('wasm here: the fastest of the 2 backends timed on a calibration step here (wasm here 38 ms · webgpu here 51 ms).');
     expect(choice.skipped).toEqual([
       { backend: 'webgpu', reason: '51 ms a calibration step (webgpu here), slower than WebAssembly’s 38 ms' },
       { backend: 'webgl', reason: SOFTWARE_GPUS.webgl },
@@ -170,7 +170,7 @@ describe('the backend race (calibrate=auto)', () => {
     expect(again.measured).toEqual([]);
     expect(again.tried).toEqual(['wasm']);
     expect(choice.race).toBeUndefined();
-    expect(choice.reason).toContain('the fastest of the backends measured here on an earlier visit (wasm here 38 ms · webgpu here > 57 ms a calibration step).');
+    expect(choice.reason).toContain('the fastest of the backends timed on a calibration step here on an earlier visit (wasm here 38 ms · webgpu here > 57 ms).');
     expect(choice.ranking).toEqual(['wasm', 'webgpu', 'webgl', 'cpu']);
   });
 
@@ -210,7 +210,7 @@ describe('the backend race (calibrate=auto)', () => {
     expect(r.measured.map((m) => m.backend)).toEqual(['wasm', 'webgpu', 'webgl']);
     expect(choice.backend).toBe('wasm');
     expect(choice.reason).toBe(
-      'wasm here (forced): the fastest of the 3 backends measured here (wasm here (forced) 38 ms · webgl here (forced) 50 ms · webgpu here (forced) > 57 ms a calibration step).',
+      'wasm here (forced): the fastest of the 3 backends timed on a calibration step here (wasm here (forced) 38 ms · webgl here (forced) 50 ms · webgpu here (forced) > 57 ms).',
     );
     expect(choice.race).toBeUndefined();
   });
