@@ -4,11 +4,18 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
+/** Every Firefox page's size (the window's). */
+export const FIREFOX_VIEWPORT = { width: 1280, height: 900 };
+
 export function launchFirefox(): Promise<Browser> {
   return puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: true,
+    // The window's size, not page.setViewport: puppeteer's BiDi setViewport also sends
+    // emulation.setScreenOrientationOverride, which Debian bookworm's Firefox ESR 140 does not know.
+    defaultViewport: null,
+    args: [`--width=${FIREFOX_VIEWPORT.width}`, `--height=${FIREFOX_VIEWPORT.height}`],
     // No updates, telemetry or remote settings: the machine's network is closed, and a run must not wait on it.
     extraPrefsFirefox: {
       'app.update.enabled': false,

@@ -30,7 +30,6 @@ const pausedAfter = (a: string) => document.querySelector('.status-word')?.textC
 describe('Step, the push and Ask in Firefox', () => {
   it('steps one GRPO step at a time, names each character’s push, and answers a sum or names what is wrong', async () => {
     const page = await firefox.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
     const watched = watchFirefox(page, new URL(site.url).origin);
     await page.goto(site.url + 'index.html?steps=3&backend=wasm');
     await page.evaluate(() => document.querySelector('.plate-figure')!.scrollIntoView());

@@ -53,7 +53,6 @@ describe('a second browser engine', () => {
     await context.close();
 
     const fPage = await firefox.newPage();
-    await fPage.setViewport({ width: 1280, height: 900 });
     const fWatched = watchFirefox(fPage, origin);
     const t0 = performance.now();
     await fPage.goto(site.url + PATH);
