@@ -168,7 +168,7 @@ describe('the plate page', () => {
     const o = await open('?calibrate=all');
     await waitForStatus(o.page, 'Ready', 120_000);
     const status = o.page.locator('.status-backend');
-    await expect.poll(() => status.innerText()).toMatch(/Backend: WebAssembly — WASM \(SIMD, one thread\): the fastest of the 3 backends measured here \(WASM \(SIMD, one thread\) \d+ ms · /);
+    await expect.poll(() => status.innerText()).toMatch(/Backend: WebAssembly — WASM \(SIMD, one thread\): the fastest of the 3 backends timed on a calibration step here \(WASM \(SIMD, one thread\) \d+ ms · /);
     await o.page.locator('.status-skipped summary').click();
     const why = await o.page.locator('.status-skipped li').allInnerTexts();
     expect(why).toHaveLength(2);

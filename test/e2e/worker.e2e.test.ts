@@ -92,7 +92,7 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     const s = await h.state();
     expect(s.ready!.backend).toBe('wasm');
     // Both GPUs were started on their software adapters and timed (cut once clearly slower).
-    expect(s.ready!.reason).toMatch(/^WASM \(SIMD, one thread\): the fastest of the 3 backends measured here \(WASM \(SIMD, one thread\) \d+ ms · /);
+    expect(s.ready!.reason).toMatch(/^WASM \(SIMD, one thread\): the fastest of the 3 backends timed on a calibration step here \(WASM \(SIMD, one thread\) \d+ ms · /);
     expect(s.ready!.reason).toMatch(/WebGPU on a software adapter, [^·]*\d+ ms/);
     expect(s.ready!.reason).toMatch(/WebGL on [^·]*\d+ ms/);
     expect(s.ready!.skipped.map((k) => k.backend).sort()).toEqual(['webgl', 'webgpu']);
