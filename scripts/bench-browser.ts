@@ -275,3 +275,19 @@ export async function chunkSizes(): Promise<{ mainKB: number; workerKB: number; 
   removeSite(dir);
   return { mainKB: main, workerKB: worker, workerWasmPathKB: workerWasmPath, wasmKB: wasm, files };
 }
+
+/** The pipeline from random weights alone (pipelineRun with its own sites and browser), for scripts/bench-targets.ts. */
+export async function benchPipeline(steps: number): Promise<PipelineBench> {
+  const [harnessDir, pageDir] = [await buildSite(), await buildPage()];
+  const [harness, plate] = [await serve(harnessDir), await serve(pageDir)];
+  const browser = await launch();
+  try {
+    console.log('pipeline from random weights…');
+    return await pipelineRun(browser, harness.url, plate.url, steps);
+  } finally {
+    await browser.close();
+    await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
+    removeSite(harnessDir);
+    removeSite(pageDir);
+  }
+}
