@@ -14,12 +14,12 @@ interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: 
 const { values: a } = parseArgs({ options: { steps: { type: 'string' }, over: { type: 'string' }, query: { type: 'string' } } });
 const steps = intOption('steps', a.steps, 40, 1);
 const over = intOption('over', a.over, 40, 1);
-const dir = await buildPage();
+const dir = await buildPage({ minify: false });
 const site = await serve(dir);
 const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline.stack'] });
   const t0 = Date.now();
   await page.goto(`${site.url}index.html?backend=wasm&autorun=1&steps=${steps}&start=scratch${a.query ?? ''}`);
   await page.waitForFunction(() => document.querySelector('.status-word')?.textContent === 'Finished', undefined, { timeout: 600_000, polling: 500 });
@@ -41,6 +41,12 @@ try {
       byName.set(key, (byName.get(key) ?? 0) + (e.dur ?? 0) / 1000);
     }
     const top = [...byName.entries()].sort((x, y) => y[1] - x[1]).slice(0, 12);
+    // Layout or style forced by script: where the script asked.
+    const forced = inside.filter((e) => (e.name === 'Layout' || e.name === 'UpdateLayoutTree') && (e.args as { beginData?: { stackTrace?: { functionName: string; url: string; lineNumber: number }[] } })?.beginData?.stackTrace);
+    for (const e of forced.slice(0, 3)) {
+      const st = (e.args as { beginData: { stackTrace: { functionName: string; url: string; lineNumber: number }[] } }).beginData.stackTrace;
+      console.log(`  forced ${e.name} ${((e.dur ?? 0) / 1000).toFixed(1)} ms from ${st.slice(0, 5).map((f) => `${f.functionName}@${f.url.split('/').at(-1)}:${f.lineNumber}`).join(' < ')}`);
+    }
     console.log(`\ntask ${((t.dur ?? 0) / 1000).toFixed(0)} ms at ${((t.ts - all[0]!.ts) / 1e6).toFixed(1)} s: ${top.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join('; ')}`);
   }
 } finally {

@@ -4,7 +4,7 @@
  * state at most once per animation frame (records at most four times a second: redraw-pace.ts), watches that the worker is still alive, and offers the
  * commands as stable functions.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import type { AskQuestion, BackendName, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { INITIAL_STATE, reduceEvents, type ClientEvent, type WorkerState } from './worker-state';
 import { RedrawPace } from './redraw-pace';
@@ -73,7 +73,14 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     workerRef.current = worker;
     setState(INITIAL_STATE);
     let dead = false;
-    const pace = new RedrawPace((batch) => setState((s) => reduceEvents(s, batch)));
+    const pace = new RedrawPace((batch) => {
+      const fold = () => setState((s) => reduceEvents(s, batch));
+      // Records alone render as a transition, which React interrupts every few ms to let the
+      // browser in: drawing a batch never holds the main thread as one long task. Anything else
+      // (a pause, an answer, the end) renders at once; React applies the updates in order either way.
+      if (batch.every((e) => e.type === 'step')) startTransition(fold);
+      else fold();
+    });
     const push = (e: ClientEvent) => pace.push(e);
     pushRef.current = push;
     const die = (why: string) => {
