@@ -34,6 +34,8 @@ export interface PipelineBench {
   heapMB: { afterDefault: number | null; afterScratch: number | null };
   /** Longest main-thread task on the plate page during a run from random weights (0: none over 50 ms). */
   longestTaskMs: number;
+  /** Every main-thread task over 50 ms during that run, longest first. */
+  longTasksMs: number[];
   heldOut: { sft: number | null; end: number };
 }
 
@@ -138,7 +140,7 @@ async function soakRun(browser: Browser, url: string, steps: number) {
  * The real page, training on wasm: the longest tasks the main thread ran (PerformanceObserver),
  * while the page loaded and while it trained (tasks that began with the status line at "Training").
  */
-export async function longestTasks(browser: Browser, url: string, steps: number, query = ''): Promise<{ loading: number; training: number }> {
+export async function longestTasks(browser: Browser, url: string, steps: number, query = ''): Promise<{ loading: number; training: number; trainingTasks: number[] }> {
   // Tall enough that the figure is on screen: the page pauses training while it is out of sight.
   const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
   await page.addInitScript(() => {
@@ -164,7 +166,7 @@ export async function longestTasks(browser: Browser, url: string, steps: number,
     // No named helpers in here: the page would not know tsx's __name wrapper.
     const before = w.tasks.filter(([t]) => t < w.trainingFrom).map(([, d]) => d);
     const during = w.tasks.filter(([t]) => t >= w.trainingFrom).map(([, d]) => d);
-    return { loading: Math.max(0, ...before), training: Math.max(0, ...during) };
+    return { loading: Math.max(0, ...before), training: Math.max(0, ...during), trainingTasks: during.map(Math.round).sort((x, y) => y - x) };
   });
   await page.close();
   return longest;
@@ -201,7 +203,7 @@ async function pipelineRun(browser: Browser, harnessUrl: string, plateUrl: strin
     const afterScratch = await workerHeapMB(h.page);
     const longest = await longestTasks(browser, plateUrl, steps, '&start=scratch');
     return {
-      wall, compute: done.run?.stageSeconds ?? {}, tensors, heapMB: { afterDefault, afterScratch }, longestTaskMs: longest.training,
+      wall, compute: done.run?.stageSeconds ?? {}, tensors, heapMB: { afterDefault, afterScratch }, longestTaskMs: longest.training, longTasksMs: longest.trainingTasks,
       heldOut: { sft: done.run?.sftHeldOut ?? null, end: done.run?.steps.at(-1)?.heldOut ?? NaN },
     };
   } finally {
@@ -274,4 +276,20 @@ export async function chunkSizes(): Promise<{ mainKB: number; workerKB: number; 
   const workerWasmPath = [...path].reduce((kb, f) => kb + files[f]!, 0);
   removeSite(dir);
   return { mainKB: main, workerKB: worker, workerWasmPathKB: workerWasmPath, wasmKB: wasm, files };
+}
+
+/** The pipeline from random weights alone (pipelineRun with its own sites and browser), for scripts/bench-targets.ts. */
+export async function benchPipeline(steps: number): Promise<PipelineBench> {
+  const [harnessDir, pageDir] = [await buildSite(), await buildPage()];
+  const [harness, plate] = [await serve(harnessDir), await serve(pageDir)];
+  const browser = await launch();
+  try {
+    console.log('pipeline from random weights…');
+    return await pipelineRun(browser, harness.url, plate.url, steps);
+  } finally {
+    await browser.close();
+    await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
+    removeSite(harnessDir);
+    removeSite(pageDir);
+  }
 }

@@ -3,7 +3,8 @@
 // worker (wasm, webgl, webgpu where an adapter exists); supervised steps (pre-training,
 // fine-tuning) and kernel counts per phase on Node's wasm; chunk sizes of the built page; the
 // longest main-thread task while training; tensors and heap over a long (soak) run; the package's
-// tarball and first-visit bytes against the standalone page's (scripts/bench-package.ts). Prints a
+// tarball and first-visit bytes against the standalone page's (scripts/bench-package.ts); issue 18's
+// targets, Node, Chromium, Firefox and the PyTorch peer paired (scripts/bench-targets.ts). Prints a
 // table and writes the same figures as JSON. Figures, not pass/fail: nothing here is a test.
 // --node-only: Node's wasm backend only (no cpu backend, no browser, no build), written to
 // bench/node-results.json unless --out says otherwise.
@@ -11,17 +12,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import * as tf from '@tensorflow/tfjs';
 import { GRPO } from '../src/config';
 import { intOption } from './args';
-import { useBackend, type NodeBackend } from './backend';
 import { benchBrowser, chunkSizes, type BrowserBench } from './bench-browser';
 import { benchPackage, formatPackageBench } from './bench-package';
 import { benchExplain, explainLines, type ExplainBench } from './bench-explain';
-import { phaseMedians, type PhaseMedians } from './bench-stats';
+import { benchNode, type NodeBench } from './bench-node';
+import { type PhaseMedians } from './bench-stats';
+import { benchTargets, targetLines, type TargetsBench } from './bench-targets';
 import { formatOpCounts, opCounts } from './bench-ops';
 import { benchSupervised } from './bench-supervised';
-import { runWorkshop } from './run-workshop';
 
 const { values: a } = parseArgs({
   options: {
@@ -42,33 +42,6 @@ const nodeOnly = a['node-only']!;
 const out = a.out ?? (nodeOnly ? 'bench/node-results.json' : 'bench/results.json');
 const CHECKPOINT = 'public/checkpoints/agent';
 
-interface NodeBench {
-  backend: NodeBackend;
-  steps: number;
-  phases: PhaseMedians;
-  workshopSeconds: number;
-  tensors: { afterFirstStep: number; atEnd: number };
-  heapMB: { afterFirstStep: number; atEnd: number };
-}
-
-async function benchNode(backend: NodeBackend, n: number): Promise<NodeBench> {
-  await useBackend(backend);
-  let first = { tensors: 0, heap: 0 };
-  let last = { tensors: 0, heap: 0 };
-  const { records, grpo: summary } = await runWorkshop({ start: 'agent', faulty: false, seed: 1, steps: n }, ({ record: r }) => {
-    last = { tensors: tf.memory().numTensors, heap: process.memoryUsage().heapUsed };
-    if (r.step === 1) first = last;
-  });
-  return {
-    backend,
-    steps: n,
-    phases: phaseMedians(records),
-    workshopSeconds: summary.seconds,
-    tensors: { afterFirstStep: first.tensors, atEnd: last.tensors },
-    heapMB: { afterFirstStep: first.heap / 2 ** 20, atEnd: last.heap / 2 ** 20 },
-  };
-}
-
 const ms = (x: number | null | undefined) => (x == null ? '—' : x.toFixed(0).padStart(6));
 /** The push (the episode viewer's before/after log-probs) as a share of a step: the median of per-step shares. */
 const share = (p: PhaseMedians | null | undefined) => (p?.pushShare == null || Number.isNaN(p.pushShare) ? '—' : `${(100 * p.pushShare).toFixed(1)}%`);
@@ -84,6 +57,8 @@ if (!nodeOnly && !a['skip-browser']) browser = await benchBrowser({ steps, soak 
 const chunks = nodeOnly ? null : await chunkSizes();
 const pkg = nodeOnly || a['skip-browser'] ? null : await benchPackage();
 const explain: ExplainBench | null = nodeOnly || a['skip-browser'] ? null : await benchExplain(steps);
+// Issue 18's targets: Chromium and Firefox against Node's run above and the PyTorch peer, in this same run.
+const speed: TargetsBench | null = nodeOnly || a['skip-browser'] ? null : await benchTargets({ steps, runs: 1, peer: true });
 
 const rows: string[][] = [];
 for (const n of node) {
@@ -129,6 +104,7 @@ if (pkg) {
   for (const l of formatPackageBench(pkg)) console.log(l);
 }
 if (explain) for (const l of explainLines(explain)) console.log(l);
+if (speed) for (const l of targetLines(speed, browser?.pipeline ?? null)) console.log(l);
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, supervised, kernels, browser, chunks, package: pkg }, null, 1) + '\n');
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, node, supervised, kernels, browser, chunks, package: pkg, speed }, null, 1) + '\n');
 console.log(`wrote ${out}`);

@@ -18,9 +18,10 @@ const EMBED_HOST = `<!doctype html>
 </body></html>
 `;
 
-export async function buildPage(): Promise<string> {
+/** `minify: false` keeps functions' names (for a profile). */
+export async function buildPage(opts: { minify?: boolean } = {}): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'plate-page-'));
-  await build({ configFile: join(ROOT, 'vite.config.ts'), root: ROOT, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  await build({ configFile: join(ROOT, 'vite.config.ts'), root: ROOT, logLevel: 'warn', build: { outDir, emptyOutDir: true, ...(opts.minify === false && { minify: false }) } });
   writeFileSync(join(outDir, 'embed-host.html'), EMBED_HOST);
   return outDir;
 }

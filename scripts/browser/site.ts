@@ -15,7 +15,8 @@ const AGENT = join(ROOT, 'public/checkpoints/agent');
 /** index.html: the worker hook's harness; element.html: the custom element, from the source. */
 const HARNESS = join(ROOT, 'scripts/browser/harness');
 
-export async function buildSite(): Promise<string> {
+/** `minify: false` keeps functions' names (for a profile). */
+export async function buildSite(opts: { minify?: boolean } = {}): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'plate-e2e-'));
   await build({
     configFile: join(ROOT, 'vite.config.ts'),
@@ -23,7 +24,7 @@ export async function buildSite(): Promise<string> {
     publicDir: join(ROOT, 'public'),
     logLevel: 'error',
     // public/ copied: the worker tests load checkpoints by their folders, as assetBase does.
-    build: { outDir, emptyOutDir: true, copyPublicDir: true, rolldownOptions: { input: { index: join(HARNESS, 'index.html'), element: join(HARNESS, 'element.html') } } },
+    build: { outDir, emptyOutDir: true, copyPublicDir: true, ...(opts.minify === false && { minify: false }), rolldownOptions: { input: { index: join(HARNESS, 'index.html'), element: join(HARNESS, 'element.html') } } },
   });
   writeBrokenCheckpoints(join(outDir, 'broken'));
   return outDir;

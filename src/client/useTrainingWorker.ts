@@ -1,13 +1,14 @@
 /**
  * The hook the page uses: it owns one training worker (created in an effect, terminated in the
  * cleanup, so StrictMode's double mount leaves exactly one), folds the worker's events into
- * state once per animation frame, watches that the worker is still alive, and offers the
+ * state at most once per animation frame (records at most four times a second: redraw-pace.ts), watches that the worker is still alive, and offers the
  * commands as stable functions.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import type { AskQuestion, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { INITIAL_STATE, reduceEvents, type ClientEvent, type WorkerState } from './worker-state';
 import { loadRace, saveRace } from './race-store';
+import { RedrawPace } from './redraw-pace';
 import { Watchdog } from './watchdog';
 
 export interface UseTrainingWorkerOptions {
@@ -74,19 +75,16 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     }
     workerRef.current = worker;
     setState(INITIAL_STATE);
-    let pending: ClientEvent[] = [];
-    let frame = 0;
     let dead = false;
-    const flush = () => {
-      frame = 0;
-      const batch = pending;
-      pending = [];
-      setState((s) => reduceEvents(s, batch));
-    };
-    const push = (e: ClientEvent) => {
-      pending.push(e);
-      if (frame === 0) frame = requestAnimationFrame(flush);
-    };
+    const pace = new RedrawPace((batch) => {
+      const fold = () => setState((s) => reduceEvents(s, batch));
+      // Records alone render as a transition, which React interrupts every few ms to let the
+      // browser in: drawing a batch never holds the main thread as one long task. Anything else
+      // (a pause, an answer, the end) renders at once; React applies the updates in order either way.
+      if (batch.every((e) => e.type === 'step')) startTransition(fold);
+      else fold();
+    });
+    const push = (e: ClientEvent) => pace.push(e);
     pushRef.current = push;
     const die = (why: string) => {
       if (dead) return;
@@ -94,9 +92,8 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       worker.terminate();
       clearInterval(watch);
       if (workerRef.current === worker) workerRef.current = null;
-      pending.push({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
-      cancelAnimationFrame(frame);
-      flush();
+      pace.push({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
+      pace.flush();
     };
     const watchdog = new Watchdog(performance.now());
     const watch = setInterval(() => {
@@ -117,7 +114,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     return () => {
       dead = true;
       clearInterval(watch);
-      cancelAnimationFrame(frame);
+      pace.cancel();
       worker.terminate();
       if (workerRef.current === worker) workerRef.current = null;
     };

@@ -1,4 +1,10 @@
-/** The width of an element, kept current with a ResizeObserver (charts resize with their container). */
+/**
+ * The width of an element, kept current with a ResizeObserver (charts resize with their container).
+ * The first width comes from the observer too, after the browser's own layout, not from reading
+ * `clientWidth` in a layout effect: that read forced a layout of the whole page inside React's
+ * commit, which made the task that mounts the GRPO step's charts one long task (up to ~60 ms on two
+ * busy cores). Until the observer reports, the chart draws at `fallback`.
+ */
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 export function useWidth<T extends HTMLElement>(fallback: number): [RefObject<T | null>, number] {
@@ -7,8 +13,8 @@ export function useWidth<T extends HTMLElement>(fallback: number): [RefObject<T 
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    setWidth(el.clientWidth || fallback);
-    if (typeof ResizeObserver === 'undefined') return;
+    // No observer (jsdom): the one read there is.
+    if (typeof ResizeObserver === 'undefined') return setWidth(el.clientWidth || fallback);
     let frame = 0;
     const observer = new ResizeObserver(([entry]) => {
       cancelAnimationFrame(frame);

@@ -1,0 +1,282 @@
+// Issue 18's speed targets, paired in one run: Node's workshop, the training worker in Chromium
+// and in Firefox (the same build, WASM forced), and the PyTorch CPU peer (../shared/peer/) on the
+// same workshop. Part of `npm run bench`, and runnable alone for quicker turns:
+//   npx tsx scripts/bench-targets.ts [--steps 40] [--runs 1] [--no-peer] [--pipeline] [--out FILE]
+// Per engine: the stepping time (the page's first GRPO point → the run's end, the page's clock),
+// the worker's own sum of its steps' timings, per-phase medians (the records' time split), and
+// 40 steps from page load on the real plate page (navigation start → "Finished"). --runs N runs
+// the workshop N times in one page (and one Node process): the first is the target's (a cold
+// worker, as a reader gets it); the later ones show what a warm engine does (JIT tier-up).
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Browser as ChromiumBrowser } from 'playwright-core';
+import type { Browser as FirefoxBrowser } from 'puppeteer-core';
+import { GRPO } from '../src/config';
+import type { GrpoStepView } from '../src/protocol/messages';
+import { intOption } from './args';
+import type { PipelineBench } from './bench-browser';
+import { benchNode, type NodeBench } from './bench-node';
+import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './bench-stats';
+import { launch } from './browser/chromium';
+import { launchFirefox } from './browser/firefox';
+import { buildPage } from './browser/page-site';
+import { buildSite, removeSite, serve } from './browser/site';
+
+const ROOT = resolve(import.meta.dirname, '..');
+export const PEER = resolve(ROOT, '../shared/peer/torch_ref.py');
+const PYTHON = '/usr/bin/python3'; // Debian's, with python3-torch (not a pyenv shim)
+
+export type Engine = 'chromium' | 'firefox';
+
+export interface EngineBench {
+  engine: Engine;
+  steps: number;
+  /** The harness page's first GRPO point → the run's end, by the page's clock (s), per run in one page. */
+  steppingSeconds: number[];
+  /** The worker's own sum of its steps' timings, steps ≥ 1 (s), per run: stepping less this is time outside the steps. */
+  computeSeconds: number[];
+  phases: PhaseMedians;
+  split: SplitMedians;
+  /** Median step time over the first run's first and last ten steps (ms): a JIT still warming shows as first > last. */
+  firstTenMs: number;
+  lastTenMs: number;
+  /** Each step's own time (ms), steps ≥ 1, run after run. */
+  stepMs: number[];
+  /** The plate page, `steps` steps with autorun: navigation start → "Finished" (s). */
+  fromLoadSeconds: number;
+  error?: string;
+}
+
+export interface PeerBench {
+  /** torch_ref.py's total_s: its 40 steps and 41 evaluations (start-up and fine-tune excluded). */
+  totalSeconds: number;
+  stepMs: number;
+  command: string;
+}
+
+export interface TargetsBench {
+  steps: number;
+  /** One per run, in one process. */
+  node: NodeBench[];
+  engines: EngineBench[];
+  /** null: ../shared/peer is absent (said in the output). */
+  peer: PeerBench | null;
+  peerMissing?: string;
+}
+
+/** The calls the bench makes on a page, the same for playwright's Chromium and puppeteer's Firefox. */
+interface AnyPage {
+  goto(url: string): Promise<unknown>;
+  evaluate<R, A>(f: (arg: A) => R, arg: A): Promise<R>;
+  /** Waits for `f(arg)` to be truthy in the page; returns its value. */
+  until<R, A>(f: (arg: A) => R, arg: A, timeoutMs: number): Promise<R>;
+  close(): Promise<void>;
+}
+
+async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
+  return {
+    goto: (url) => page.goto(url),
+    evaluate: (f, arg) => page.evaluate(f as never, arg) as never,
+    until: async (f, arg, timeout) => (await page.waitForFunction(f as never, arg, { timeout, polling: 20 })).jsonValue() as never,
+    close: () => page.close(),
+  };
+}
+
+async function firefoxPage(browser: FirefoxBrowser): Promise<AnyPage> {
+  const page = await browser.newPage();
+  // No setViewport: this Firefox refuses the screen-orientation override puppeteer sends with it; fromLoad scrolls the figure into view.
+  return {
+    goto: (url) => page.goto(url),
+    evaluate: (f, arg) => page.evaluate(f as never, arg) as never,
+    until: async (f, arg, timeout) => (await (page.waitForFunction as (...a: unknown[]) => Promise<{ jsonValue(): Promise<unknown> }>)(f, { timeout, polling: 20 }, arg)).jsonValue() as never,
+    close: () => page.close(),
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+
+/** The harness page: `runs` runs of `steps` GRPO steps on wasm, one after another, each timed by the page from its first point to its end. */
+async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: number) {
+  await page.goto(`${harnessUrl}?backend=wasm`);
+  await page.until(() => window.plateWorker?.status === 'ready' || window.plateWorker?.status === 'error', null, 120_000);
+  const records: GrpoStepView[] = [];
+  const steppingSeconds: number[] = [];
+  const computeSeconds: number[] = [];
+  for (let n = 0; n < runs; n++) {
+    const before = await page.evaluate(() => window.plateWorker?.run?.runId ?? 0, null);
+    await page.evaluate((k) => window.plateWorker!.start({ start: 'agent', seed: 1, steps: k, faulty: false, masking: true, advantage: 'group', temperature: 1, grader: 'exact' }), steps);
+    const t = await page.until((prev): { firstPoint?: number; end?: number } | { error: unknown } | null => {
+      const id = window.plateWorker?.run?.runId;
+      const times = id === undefined || id === prev ? undefined : window.plateTimes[id];
+      return times?.end !== undefined && times.firstPoint !== undefined ? times : window.plateWorker?.status === 'error' ? { error: window.plateWorker.error?.message } : null;
+    }, before, 600_000);
+    if (t === null || 'error' in t) throw new Error(String(t?.error));
+    const run = await page.evaluate(() => JSON.parse(JSON.stringify(window.plateWorker!.run!.steps)) as GrpoStepView[], null);
+    records.push(...run);
+    steppingSeconds.push((t.end! - t.firstPoint!) / 1000);
+    computeSeconds.push(timeSplitMedians(run).sumMs / 1000);
+  }
+  const totals = records.filter((r) => r.step >= 1).map((r) => r.timings.total);
+  return {
+    steppingSeconds,
+    computeSeconds,
+    phases: phaseMedians(records),
+    split: timeSplitMedians(records),
+    firstTenMs: median(totals.slice(0, 10)),
+    lastTenMs: median(totals.slice(steps - 10, steps)),
+    stepMs: totals.map((x) => Math.round(x)),
+  };
+}
+
+/** The real plate page with autorun: seconds from navigation start to "Finished". */
+async function fromLoad(page: AnyPage, plateUrl: string, steps: number): Promise<number> {
+  await page.goto(`${plateUrl}index.html?backend=wasm&autorun=1&steps=${steps}`);
+  // The page pauses training while the figure is out of sight.
+  await page.evaluate(() => document.querySelector('.plate-figure')?.scrollIntoView(), null);
+  const ms = await page.until(() => document.querySelector('.status-word')?.textContent === 'Finished' && performance.now(), null, 600_000);
+  return (ms as number) / 1000;
+}
+
+async function benchEngine(engine: Engine, open: () => Promise<AnyPage>, urls: { harness: string; plate: string }, steps: number, runs: number): Promise<EngineBench> {
+  console.log(`${engine}: stepping (${runs} × ${steps} steps), then ${steps} steps from page load…`);
+  const empty = { engine, steps, steppingSeconds: [], computeSeconds: [], phases: phaseMedians([]), split: timeSplitMedians([]), firstTenMs: NaN, lastTenMs: NaN, stepMs: [], fromLoadSeconds: NaN };
+  let page = await open();
+  try {
+    const s = await stepping(page, urls.harness, steps, runs);
+    await page.close();
+    page = await open();
+    return { engine, steps, ...s, fromLoadSeconds: await fromLoad(page, urls.plate, steps) };
+  } catch (e) {
+    return { ...empty, error: (e as Error).message.split('\n')[0] };
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
+/** The PyTorch peer at the model's size, one thread (the README's command); null if it is absent. */
+export async function benchPeer(): Promise<PeerBench | null> {
+  if (!existsSync(PEER)) return null;
+  const args = [PEER, '--kv-cache', '--threads', '1', '--n-layer', '2', '--d', '64', '--n-head', '4', '--ctx', '32'];
+  console.log('PyTorch peer…');
+  const out = await new Promise<string>((ok, fail) => {
+    const p = spawn(PYTHON, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    p.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    p.on('error', fail);
+    p.on('close', (code) => (code === 0 ? ok(text) : fail(new Error(`torch_ref.py exited with ${code}`))));
+  });
+  const summary = out.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find((o) => o.summary);
+  if (!summary) throw new Error('torch_ref.py printed no summary line');
+  return { totalSeconds: Number(summary.total_s), stepMs: Number(summary.ms_step_median), command: [PYTHON, ...args.map((a) => a.replace(ROOT + '/', ''))].join(' ') };
+}
+
+/** Chromium and Firefox on the same two sites (built once), one engine after the other. */
+export async function benchEngines(steps: number, runs: number): Promise<EngineBench[]> {
+  const [harnessDir, pageDir] = [await buildSite(), await buildPage()];
+  const [harness, plate] = [await serve(harnessDir), await serve(pageDir)];
+  const urls = { harness: harness.url, plate: plate.url };
+  try {
+    const engines: EngineBench[] = [];
+    const chromium = await launch();
+    try {
+      engines.push(await benchEngine('chromium', () => chromiumPage(chromium), urls, steps, runs));
+    } finally {
+      await chromium.close();
+    }
+    const firefox = await launchFirefox();
+    try {
+      engines.push(await benchEngine('firefox', () => firefoxPage(firefox), urls, steps, runs));
+    } finally {
+      await firefox.close();
+    }
+    return engines;
+  } finally {
+    await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
+    removeSite(harnessDir);
+    removeSite(pageDir);
+  }
+}
+
+/** Node's workshop right before the browsers (paired: the machine's load drifts over a long bench), then the peer. */
+export async function benchTargets(opts: { steps: number; runs: number; peer: boolean }): Promise<TargetsBench> {
+  console.log(`node wasm: ${opts.runs} × ${opts.steps} steps…`);
+  const node: NodeBench[] = [];
+  for (let n = 0; n < opts.runs; n++) node.push(await benchNode('wasm', opts.steps));
+  const engines = await benchEngines(opts.steps, opts.runs);
+  const peer = opts.peer ? await benchPeer() : null;
+  return { steps: opts.steps, node, engines, peer, ...(opts.peer && !peer && { peerMissing: `${PEER} is absent: no peer line` }) };
+}
+
+// ——— the report ———
+
+export interface Target {
+  what: string;
+  measured: string;
+  met: boolean | null;
+}
+
+const s1 = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} s` : '—');
+const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
+const verdict = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? 'met' : 'NOT met');
+
+/** Issue 18 §3's targets, each with the figure this run measured. */
+export function targets(t: TargetsBench, pipeline: PipelineBench | null): Target[] {
+  const out: Target[] = [];
+  const check = (what: string, x: number, limit: number, show: (x: number) => string) =>
+    out.push({ what, measured: show(x), met: Number.isFinite(x) ? x <= limit : null });
+  // The first run of each: a cold engine, as a reader's page gets it.
+  const nodeS = t.node[0]?.steppingSeconds ?? NaN;
+  for (const e of t.engines) {
+    const s = e.steppingSeconds[0] ?? NaN;
+    check(`${e.engine} stepping (first point → end) ≤ 1.25× Node's workshop (${s1(nodeS)})`, s / nodeS, 1.25, (r) => `${s1(s)}, ${ratio(r)}`);
+  }
+  const chromium = t.engines.find((e) => e.engine === 'chromium');
+  const firefox = t.engines.find((e) => e.engine === 'firefox');
+  check(`Chromium: ${t.steps} GRPO steps from page load ≤ 5 s`, chromium?.fromLoadSeconds ?? NaN, 5, s1);
+  if (t.peer) {
+    check(`Chromium from load ≤ 0.30× the PyTorch peer (${s1(t.peer.totalSeconds)})`, (chromium?.fromLoadSeconds ?? NaN) / t.peer.totalSeconds, 0.3, ratio);
+  } else out.push({ what: 'Chromium from load ≤ 0.30× the PyTorch peer', measured: t.peerMissing ?? 'peer not run', met: null });
+  check(`Firefox: ${t.steps} GRPO steps from page load ≤ 6 s`, firefox?.fromLoadSeconds ?? NaN, 6, s1);
+  check('fine-tuning 200 steps in the Chromium worker ≤ 10 s', pipeline?.compute.sft ?? NaN, 10, s1);
+  check('pre-training 100 steps in the Chromium worker ≤ 6 s', pipeline?.compute.pretrain ?? NaN, 6, s1);
+  check('random weights → end (from Run) ≤ 25 s', pipeline?.wall.done ?? NaN, 25, s1);
+  const task = pipeline?.longestTaskMs;
+  const long = pipeline?.longTasksMs ?? [];
+  out.push({ what: 'no main-thread task > 50 ms during a run from random weights', measured: task === undefined ? '—' : task > 0 ? `longest ${task.toFixed(0)} ms; ${long.length} over 50 ms (${long.join(', ')})` : 'none over 50 ms', met: task === undefined ? null : task === 0 });
+  return out;
+}
+
+export function targetLines(t: TargetsBench, pipeline: PipelineBench | null): string[] {
+  const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0).padStart(4) : '   —');
+  const secs = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ') + ' s';
+  const row = (name: string, stepping: number[], compute: number[], p: PhaseMedians, sp: SplitMedians, extra: string) =>
+    `  ${name.padEnd(9)} stepping ${secs(stepping)}  in steps ${secs(compute)}  outside ${stepping.map((x, i) => ((x - compute[i]!) * 1000).toFixed(0)).join(' / ')} ms  step ${ms(p.total)}  sampling ${ms(sp.sampling)}  update ${ms(sp.update)}  evaluation ${ms(sp.evaluation)}  ${extra}`;
+  const runs = t.node.length;
+  const lines = [`
+the browser against Node, paired (${runs} run${runs > 1 ? 's' : ''} of ${t.steps} GRPO steps on wasm, one after another in one page / process; ms: medians of steps ≥ 1 from the records' time split; "outside": stepping less the steps' own timings)`];
+  const nodeRecords = { phases: t.node[0]!.phases, split: t.node[0]!.split };
+  lines.push(row('node', t.node.map((n) => n.steppingSeconds), t.node.map((n) => n.split.sumMs / 1000), nodeRecords.phases, nodeRecords.split, '(first run)'));
+  for (const e of t.engines) {
+    lines.push(e.error ? `  ${e.engine}: ${e.error}` : row(e.engine, e.steppingSeconds, e.computeSeconds, e.phases, e.split, `first/last ten steps of the first run ${ms(e.firstTenMs)}/${ms(e.lastTenMs)} ms; from page load ${s1(e.fromLoadSeconds)}`));
+  }
+  lines.push(t.peer ? `  PyTorch peer (${t.peer.command}): ${s1(t.peer.totalSeconds)}, ${t.peer.stepMs.toFixed(0)} ms a step` : `  PyTorch peer: ${t.peerMissing ?? 'not run (--no-peer)'}`);
+  lines.push('\nissue 18 targets (stepping: each engine\'s first run)');
+  for (const x of targets(t, pipeline)) lines.push(`  ${verdict(x.met).padEnd(12)} ${x.what}: ${x.measured}`);
+  return lines;
+}
+
+if (process.argv[1]?.endsWith('bench-targets.ts')) {
+  const { values: a } = parseArgs({ options: { steps: { type: 'string' }, runs: { type: 'string' }, 'no-peer': { type: 'boolean', default: false }, pipeline: { type: 'boolean', default: false }, out: { type: 'string' } } });
+  const steps = intOption('steps', a.steps, GRPO.steps, 1);
+  const result = await benchTargets({ steps, runs: intOption('runs', a.runs, 1, 1), peer: !a['no-peer'] });
+  let pipeline: PipelineBench | null = null;
+  if (a.pipeline) {
+    const { benchPipeline } = await import('./bench-browser');
+    pipeline = await benchPipeline(steps);
+  }
+  for (const l of targetLines(result, pipeline)) console.log(l);
+  if (a.out) writeFileSync(a.out, JSON.stringify({ date: new Date().toISOString(), ...result, pipeline }, null, 1) + '\n');
+}
