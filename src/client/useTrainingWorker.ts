@@ -1,8 +1,8 @@
 /**
  * The hook the page uses: it owns one training worker (created in an effect, terminated in the
  * cleanup, so StrictMode's double mount leaves exactly one), folds the worker's events into
- * state at most once per animation frame (records at most four times a second: redraw-pace.ts), watches that the worker is still alive, and offers the
- * commands as stable functions.
+ * state at most once per animation frame (records at most four times a second: redraw-pace.ts),
+ * watches that the worker is still alive, and offers the commands as stable functions.
  */
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import type { AskQuestion, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
