@@ -98,7 +98,7 @@ function racers(times: Partial<Record<BackendName, number>>, refuse: Partial<Rec
       measured.push({ backend: active, bound, warmUpBound });
       const ms = times[active]!;
       const over = bound !== undefined && ms > bound;
-      return { ms: over ? bound : ms, cut: over ? 'pass' : false, warmUpMs: 10, passes: over ? [] : [ms] };
+      return { ms: over ? bound : ms, cut: over ? 'pass' : false, warmUpMs: 10, passes: over ? [] : [ms], readbacks: 0 };
     },
   };
   return { deps, tried, measured, active: () => active };
