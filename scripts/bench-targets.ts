@@ -76,7 +76,7 @@ interface AnyPage {
 }
 
 async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } }); // a laptop's screen, as Firefox's window
   return {
     goto: (url) => page.goto(url),
     evaluate: (f, arg) => page.evaluate(f as never, arg) as never,
