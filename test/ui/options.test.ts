@@ -6,19 +6,20 @@ const PAGE = 'https://plates.example/vol-xxvi/3/index.html?steps=2';
 
 describe('parseUrlOptions', () => {
   it('reads every option of a well-formed query', () => {
-    const { options, notes } = parseUrlOptions('?start=pretrained&faulty=1&seed=7&steps=3&backend=wasm&autorun=1&embed=1&xref=/volume/{ref}/', PAGE);
-    expect(options).toEqual({ start: 'pretrained', faulty: true, seed: 7, steps: 3, backend: 'wasm', autorun: true, embed: true, xrefPattern: '/volume/{ref}/' });
+    const { options, notes } = parseUrlOptions('?start=pretrained&faulty=1&seed=7&steps=3&backend=wasm&calibrate=off&autorun=1&embed=1&xref=/volume/{ref}/', PAGE);
+    expect(options).toEqual({ start: 'pretrained', faulty: true, seed: 7, steps: 3, backend: 'wasm', calibrate: 'off', autorun: true, embed: true, xrefPattern: '/volume/{ref}/' });
     expect(notes).toEqual([]);
   });
 
   it('ignores bad values with a note naming the key, the value and what was expected, in the address’s order', () => {
-    const { options, notes } = parseUrlOptions('?faulty=maybe&seed=-1&steps=400&backend=gpu&xref=javascript:alert({ref})', PAGE);
+    const { options, notes } = parseUrlOptions('?faulty=maybe&seed=-1&steps=400&backend=gpu&calibrate=fast&xref=javascript:alert({ref})', PAGE);
     expect(options).toEqual({});
     expect(notes).toEqual([
       'Ignored faulty=maybe: expected 0 or 1.',
       'Ignored seed=-1: expected a whole number from 0 to 2147483647.',
       'Ignored steps=400: expected a whole number from 1 to 40.',
       'Ignored backend=gpu: expected one of webgpu, webgl, wasm, cpu.',
+      'Ignored calibrate=fast: expected one of auto, all, off.',
       'Ignored xref=javascript:alert({ref}): expected an http(s) or relative URL containing {ref}.',
     ]);
   });
