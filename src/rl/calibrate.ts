@@ -18,7 +18,7 @@ import { SPLIT } from '../env/sums';
 import { adam } from '../model/adam';
 import { CharModel, type KvCache } from '../model/gpt';
 import { encode } from '../model/vocab';
-import { argmax, nextProbs } from './rollout';
+import { argmax, disposeCache, nextProbs } from './rollout';
 import { policyUpdate } from './update';
 
 export interface CalibrationOptions {
@@ -57,6 +57,7 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
   const config = opts.model ?? MODEL;
   const model = CharModel.create(config, 1);
   const optimizer = adam(GRPO.lr);
+  const positions = opts.positions ?? POSITIONS;
   // The update's batch: one group per training sum, demonstration-shaped, advantages ±1.
   const episodes = Array.from({ length: GRPO.sumsPerStep * GRPO.episodesPerSum }, (_, i) => demonstrationFor(SPLIT.train[i % SPLIT.train.length]!));
   const advantages = episodes.map((_, i) => (i % 2 === 0 ? 1 : -1));
@@ -68,7 +69,7 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
       // Each timed pass waits for POSITIONS + 2 readbacks (the prompt, each position, the loss),
       // and none can return faster than one round trip: a backend whose round trip alone puts it
       // past the bound has lost before its shaders are compiled (seconds on a software GPU).
-      const floor = (await roundTrip(model.config.vocabSize)) * ((opts.positions ?? POSITIONS) + 2);
+      const floor = (await roundTrip(model.config.vocabSize)) * (positions + 2);
       if (floor > opts.bound) return { ms: floor, cut: 'round-trip', warmUpMs: now() - t0, passes: [], readbacks };
     }
     // Warm-up: every kernel of the timed part runs once (the update on two episodes).
@@ -88,8 +89,7 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
     for (let k = 0; k < PASSES; k++) {
       const t1 = now();
       const over = () => opts.bound !== undefined && now() - t1 > opts.bound;
-      const sampled = await sample(model, opts.positions ?? POSITIONS, over, counted);
-      if (!sampled) return { ms: now() - t1, cut: 'pass', warmUpMs, passes, readbacks };
+      if (!(await sample(model, positions, over, counted))) return { ms: now() - t1, cut: 'pass', warmUpMs, passes, readbacks };
       await policyUpdate(model, optimizer, episodes, advantages, GRPO, k + 1);
       const ms = now() - t1;
       if (over()) return { ms, cut: 'pass', warmUpMs, passes, readbacks };
@@ -134,7 +134,7 @@ async function sample(model: CharModel, positions: number, over: () => boolean, 
       const T = ids[0]!.length;
       const out = tf.tidy(() => nextProbs(frozen, tf.tensor2d(ids.flat(), [ROWS, T], 'int32'), start, past, temperatures));
       cache = out.cache;
-      if (past) tf.dispose([...past.k, ...past.v]);
+      if (past) disposeCache(past);
       start += T;
       const probs = await out.probs.data(); // [B * V]
       out.probs.dispose();
@@ -144,7 +144,7 @@ async function sample(model: CharModel, positions: number, over: () => boolean, 
     }
     return true;
   } finally {
-    if (cache) tf.dispose([...cache.k, ...cache.v]);
+    if (cache) disposeCache(cache);
     frozen.dispose();
   }
 }

@@ -64,7 +64,7 @@ export interface EpisodeRecord {
  */
 export type Policy = Pick<CharModel, 'config' | 'forward'> & Partial<Pick<CharModel, 'frozen'>>;
 
-const disposeCache = (c: KvCache): void => tf.dispose([...c.k, ...c.v]);
+export const disposeCache = (c: KvCache): void => tf.dispose([...c.k, ...c.v]);
 
 /** Runs one episode per sum, as one batch. */
 export function rollout(model: Policy, sums: readonly Sum[], opts: RolloutOptions): Promise<EpisodeRecord[]> {

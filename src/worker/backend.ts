@@ -124,7 +124,7 @@ async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware:
       await checkArithmetic(backend);
       started.push({ backend, what: s.what, device: s.device });
     } catch (e) {
-      skipped.push({ backend, reason: e instanceof Skip ? e.message : `failed to start (${(e as Error).message})` });
+      skipped.push({ backend, reason: whyNot(e) });
     }
   }
   if (started.length === 0) {
@@ -134,7 +134,7 @@ async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware:
   if (started.length === 1) {
     const only = started[0]!;
     await d.use(only.backend);
-    if (only.device && req.onLost) watchDevice(only.device, req.onLost);
+    watchDevice(only.device, req.onLost);
     const why = skipped.length ? ` (${skipped.map((s) => `${BACKEND_LABEL[s.backend]}: ${s.reason}`).join('; ')})` : '';
     return {
       backend: only.backend, skipped, ranking: rankingOf([], only.backend),
@@ -152,7 +152,7 @@ async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware:
   const win = fastest(entries)!;
   await d.use(win.backend);
   const device = started.find((s) => s.backend === win.backend)!.device;
-  if (device && req.onLost) watchDevice(device, req.onLost);
+  watchDevice(device, req.onLost);
   return {
     backend: win.backend,
     reason: `${win.what}: the fastest of the ${entries.length} backends timed on a calibration step here (${figures(clean)}).`,
@@ -231,14 +231,14 @@ async function inOrder(req: BackendRequest, d: BackendDeps, ranking?: BackendNam
     try {
       const started = await d.starters[backend](forced, req);
       await checkArithmetic(backend);
-      if (started.device && req.onLost) watchDevice(started.device, req.onLost);
+      watchDevice(started.device, req.onLost);
       const rest = ranking ?? [...base.slice(base.indexOf(backend)), ...BACKENDS.filter((b) => !base.includes(b))];
       return {
         backend, skipped, ranking: rest,
         reason: reasonFor(backend, started.what, forced, skipped, req.after === undefined ? req.forced : undefined),
       };
     } catch (e) {
-      const why = e instanceof Skip ? e.message : `failed to start (${(e as Error).message})`;
+      const why = whyNot(e);
       skipped.push({ backend, reason: forced ? `asked for with ?backend=${backend}, but ${why}` : why });
     }
   }
@@ -355,7 +355,12 @@ async function startCpu(): Promise<Started> {
   return { what: 'the plain-JavaScript CPU backend' };
 }
 
-function watchDevice(device: GPUDevice, onLost: (reason: string) => void): void {
+/** What a starter's failure says in `skipped`: a Skip's own reason, or what went wrong. */
+const whyNot = (e: unknown): string => (e instanceof Skip ? e.message : `failed to start (${(e as Error).message})`);
+
+/** Calls `onLost` once if the chosen backend's GPU device is lost (no device or no listener: nothing to watch). */
+function watchDevice(device: GPUDevice | undefined, onLost: ((reason: string) => void) | undefined): void {
+  if (!device || !onLost) return;
   void device.lost.then((info) => {
     // 'destroyed' is our own doing (tfjs disposing the backend), not a failure.
     if (info.reason !== 'destroyed' || tf.getBackend() === 'webgpu') onLost(`the GPU device was lost (${info.message || info.reason || 'no reason given'})`);
