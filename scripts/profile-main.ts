@@ -2,23 +2,26 @@
 // DevTools timeline trace (playwright's tracing on Debian's Chromium), each task over 40 ms with
 // the events inside it summed by name (script, style, layout, paint, commit) and the JS functions
 // with the most self time in it.
-//   npx tsx scripts/profile-main.ts [--steps 40] [--over 40]
+// --hide SELECTORS hides parts of the page (display: none), to see which part the long tasks are for;
+// --vh the viewport's height (default 4000, the whole page on screen, as the bench has it).
+//   npx tsx scripts/profile-main.ts [--steps 40] [--over 40] [--hide '.episodes'] [--vh 900]
 import { parseArgs } from 'node:util';
 import { intOption } from './args';
 import { launch } from './browser/chromium';
 import { buildPage } from './browser/page-site';
 import { removeSite, serve } from './browser/site';
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { data?: { functionName?: string; url?: string; frame?: string } } }
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { data?: { functionName?: string; url?: string; frame?: string } } }
 
-const { values: a } = parseArgs({ options: { steps: { type: 'string' }, over: { type: 'string' }, query: { type: 'string' } } });
+const { values: a } = parseArgs({ options: { steps: { type: 'string' }, over: { type: 'string' }, query: { type: 'string' }, hide: { type: 'string' }, vh: { type: 'string' } } });
 const steps = intOption('steps', a.steps, 40, 1);
 const over = intOption('over', a.over, 40, 1);
 const dir = await buildPage({ minify: false });
 const site = await serve(dir);
 const browser = await launch();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: intOption('vh', a.vh, 4000, 100) } });
+  if (a.hide) await page.addInitScript(`document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style'); s.textContent = ${JSON.stringify(a.hide)} + ' { display: none !important; }'; document.head.append(s); });`);
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline.stack'] });
   const t0 = Date.now();
   await page.goto(`${site.url}index.html?backend=wasm&autorun=1&steps=${steps}&start=scratch${a.query ?? ''}`);
@@ -33,6 +36,10 @@ try {
   const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > over * 1000).sort((x, y) => (y.dur ?? 0) - (x.dur ?? 0));
   const all = onMain.filter((e) => e.name === 'RunTask');
   console.log(`main-thread tasks: ${all.length}; over ${over} ms: ${tasks.length}; longest ${(Math.max(0, ...all.map((t) => t.dur ?? 0)) / 1000).toFixed(0)} ms`);
+  // Totals by event over the whole run, the main thread's top-level rendering work.
+  const totals = new Map<string, number>();
+  for (const e of onMain) if (['Layout', 'Paint', 'UpdateLayoutTree', 'Layerize', 'PrePaint', 'Commit', 'FunctionCall'].includes(e.name)) totals.set(e.name, (totals.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+  console.log(`whole run, ms: ${[...totals].map(([n, ms]) => `${n} ${ms.toFixed(0)}`).join('; ')}`);
   for (const t of tasks.slice(0, 8)) {
     const inside = onMain.filter((e) => e !== t && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + (t.dur ?? 0));
     const byName = new Map<string, number>();
@@ -47,7 +54,7 @@ try {
       const st = (e.args as { beginData: { stackTrace: { functionName: string; url: string; lineNumber: number }[] } }).beginData.stackTrace;
       console.log(`  forced ${e.name} ${((e.dur ?? 0) / 1000).toFixed(1)} ms from ${st.slice(0, 5).map((f) => `${f.functionName}@${f.url.split('/').at(-1)}:${f.lineNumber}`).join(' < ')}`);
     }
-    console.log(`\ntask ${((t.dur ?? 0) / 1000).toFixed(0)} ms at ${((t.ts - all[0]!.ts) / 1e6).toFixed(1)} s: ${top.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join('; ')}`);
+    console.log(`\ntask ${((t.dur ?? 0) / 1000).toFixed(0)} ms (${((t.tdur ?? NaN) / 1000).toFixed(0)} ms on the CPU) at ${((t.ts - all[0]!.ts) / 1e6).toFixed(1)} s: ${top.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join('; ')}`);
   }
 } finally {
   await browser.close();

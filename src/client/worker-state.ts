@@ -22,6 +22,8 @@ export interface BackendInfo {
 export interface ReadyInfo extends BackendInfo {
   loadMs: number;
   checkpointHeldOut: number | null;
+  /** What the worker's idle warm-up did before the first run, once it has ended (rl/warm-up.ts). */
+  warmUp?: { ms: number; complete: boolean };
 }
 
 /** How a run ended: finished all its stages, stopped by a reset or a new start, or by an error. */
@@ -109,6 +111,8 @@ function reduce(s: WorkerState, e: ClientEvent): WorkerState {
       const { backend, reason, skipped, loadMs, checkpointHeldOut } = e;
       return { ...s, status: 'ready', loading: null, ready: { backend, reason, skipped, loadMs, checkpointHeldOut }, backend: { backend, reason, skipped } };
     }
+    case 'warmed':
+      return s.ready ? { ...s, ready: { ...s.ready, warmUp: { ms: e.ms, complete: e.complete } } } : s;
     case 'started': {
       const origin = e.from === null ? null : [s.run, ...s.previous].find((r) => r?.runId === e.from) ?? null;
       const run: RunView = {

@@ -143,6 +143,11 @@ export type WorkerEvent =
       checkpointHeldOut: number | null;
     }
   /**
+   * The engine warmed up while idle before the first run (rl/warm-up.ts): ms in all, each
+   * slice's ms; complete: false when the first command cut it short.
+   */
+  | { type: 'warmed'; ms: number; slices: number[]; complete: boolean }
+  /**
    * A run begins with `stages`. `from`: the run whose fine-tuned agent it starts GRPO from (its
    * earlier stages are that run's), or null. begin: 'pausing' when a pause travelled with the
    * start (the run pauses after its first record), 'stepping' when a Step did (it pauses after

@@ -47,10 +47,19 @@ export interface Calibration {
 
 /** A step's sampling batch: every group's episodes and the held-out sums, as in shareBatch. */
 const ROWS = GRPO.sumsPerStep * GRPO.episodesPerSum + SPLIT.heldOut.length;
-const POSITIONS = 4;
+export const POSITIONS = 4;
 /** At most this many timed passes; stop once a pass is slower than SETTLED × the best before it. */
-const PASSES = 4;
+export const PASSES = 4;
 const SETTLED = 0.85;
+
+/** A pass of `ms` after `passes` has stopped paying: WebAssembly has tiered up (or there was nothing to tier). */
+export const settled = (ms: number, passes: readonly number[]): boolean => ms > SETTLED * Math.min(...passes);
+
+/** The update's batch: one group per training sum, demonstration-shaped, advantages ±1. */
+export function updateBatch(): { episodes: ReturnType<typeof demonstrationFor>[]; advantages: number[] } {
+  const episodes = Array.from({ length: GRPO.sumsPerStep * GRPO.episodesPerSum }, (_, i) => demonstrationFor(SPLIT.train[i % SPLIT.train.length]!));
+  return { episodes, advantages: episodes.map((_, i) => (i % 2 === 0 ? 1 : -1)) };
+}
 
 export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibration> {
   const now = () => performance.now();
@@ -58,9 +67,7 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
   const model = CharModel.create(config, 1);
   const optimizer = adam(GRPO.lr);
   const positions = opts.positions ?? POSITIONS;
-  // The update's batch: one group per training sum, demonstration-shaped, advantages ±1.
-  const episodes = Array.from({ length: GRPO.sumsPerStep * GRPO.episodesPerSum }, (_, i) => demonstrationFor(SPLIT.train[i % SPLIT.train.length]!));
-  const advantages = episodes.map((_, i) => (i % 2 === 0 ? 1 : -1));
+  const { episodes, advantages } = updateBatch();
   let readbacks = 0;
   const counted = () => void readbacks++;
   const t0 = now();
@@ -93,9 +100,9 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
       await policyUpdate(model, optimizer, episodes, advantages, GRPO, k + 1);
       const ms = now() - t1;
       if (over()) return { ms, cut: 'pass', warmUpMs, passes, readbacks };
-      const best = Math.min(...passes);
+      const done = settled(ms, passes);
       passes.push(ms);
-      if (ms > SETTLED * best) break;
+      if (done) break;
     }
     return { ms: Math.min(...passes), cut: false, warmUpMs, passes, readbacks };
   } finally {
@@ -121,7 +128,7 @@ async function roundTrip(V: number): Promise<number> {
  * The rollout's model calls: the prompts' common length in one forward, then `positions` single
  * positions on the growing cache, each read back as the rollout reads it. False if `over` said stop.
  */
-async function sample(model: CharModel, positions: number, over: () => boolean, readBack: () => void): Promise<boolean> {
+export async function sample(model: CharModel, positions: number, over: () => boolean, readBack: () => void): Promise<boolean> {
   const frozen = model.frozen();
   const temperatures = Array<number>(ROWS).fill(GRPO.temperature);
   const prompt = encode(promptFor(SPLIT.train[0]!));

@@ -15,6 +15,7 @@ import { stageView } from '../protocol/episode-view';
 import type { AskQuestion, BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
 import { createRng } from '../lib/rng';
+import { IdleWarmUp } from '../rl/warm-up';
 import { answerAsk } from './ask';
 import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job, type Plan } from './session-table';
 
@@ -26,6 +27,11 @@ export interface SessionDeps {
   yieldToMessages?(): Promise<void>;
   grpo?: GrpoConfig;
   recipe?: AgentRecipe;
+  /**
+   * Warm the engine while idle between Ready and the first thing to do (rl/warm-up.ts), on WASM:
+   * the worker does; a test says so when it wants it.
+   */
+  warmUp?: boolean;
 }
 
 class BackendLost extends Error {}
@@ -70,6 +76,8 @@ export class WorkerSession {
   private abortStep: ((e: Error) => void) | null = null;
   /** The reader's asks draw from this stream, never from a run's: asking leaves every run as it was. */
   private readonly askRng = createRng(ASK_SEED);
+  /** The idle warm-up, from Ready until the first thing to do: then disposed, and never resumed. */
+  private warming: IdleWarmUp | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     this.grpo = deps.grpo ?? GRPO;
@@ -125,6 +133,9 @@ export class WorkerSession {
       const heldOut = (this.agent.manifest.card.success as { heldOut?: unknown } | undefined)?.heldOut;
       const { backend, reason, skipped, race } = choice;
       post({ type: 'ready', backend, reason, skipped, race, loadMs: performance.now() - t0, checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null });
+      // WASM only: a slice on the CPU backend takes seconds (a command would wait that long), and
+      // on a GPU the race's calibration has compiled the shaders already where one was measured.
+      if (this.deps.warmUp && backend === 'wasm') this.warming = new IdleWarmUp();
       return true;
     } catch (e) {
       const kind: ErrorKind = e instanceof CheckpointError ? 'checkpoint' : this.backend === null ? 'backend' : 'internal';
@@ -140,7 +151,13 @@ export class WorkerSession {
    */
   private async drive(): Promise<void> {
     this.driving = true;
-    for (let p = plan(this.state); p.type !== 'wait'; p = plan(this.state)) {
+    for (;;) {
+      const p = plan(this.state);
+      if (p.type === 'wait') {
+        if (await this.warm()) continue;
+        break;
+      }
+      this.endWarmUp();
       try {
         await this.act(p);
       } catch (e) {
@@ -148,6 +165,36 @@ export class WorkerSession {
       }
     }
     this.driving = false;
+  }
+
+  /**
+   * One slice of the idle warm-up, then the messages that came meanwhile (a Run waits for one
+   * slice at most). False when there is no warm-up to do. A failure ends the warm-up only: the
+   * first steps then warm up the engine themselves, as they would without it.
+   */
+  private async warm(): Promise<boolean> {
+    const w = this.warming;
+    if (!w || this.state.phase !== 'ready') return false;
+    let more = false;
+    try {
+      more = await w.slice();
+    } catch (e) {
+      console.warn(`training worker: the idle warm-up stopped (${(e as Error).message})`);
+    }
+    if (!more) this.endWarmUp();
+    await (this.deps.yieldToMessages ?? macrotask)();
+    return true;
+  }
+
+  /** Frees the warm-up's model and says what it did; its tensors never reach a run's records. */
+  private endWarmUp(): void {
+    const w = this.warming;
+    if (!w) return;
+    this.warming = null;
+    const { slices, ms } = w.summary();
+    const complete = w.finished;
+    tryDispose(() => w.dispose());
+    if (slices.length > 0) this.deps.post({ type: 'warmed', ms, slices, complete });
   }
 
   private async act(p: Exclude<Plan, { type: 'wait' }>): Promise<void> {

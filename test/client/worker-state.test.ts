@@ -33,6 +33,12 @@ describe('the trainer state', () => {
     expect(s2.memory).toEqual(memory);
   });
 
+  it('keeps what the idle warm-up did beside what loading took, and nothing before Ready', () => {
+    const warmed: WorkerEvent = { type: 'warmed', ms: 700, slices: [400, 100, 100, 100], complete: true };
+    expect(fold(ready, warmed).ready).toMatchObject({ loadMs: 10, warmUp: { ms: 700, complete: true } });
+    expect(fold(warmed).ready).toBeNull();
+  });
+
   it('files each stage’s records under it and follows the stage of the latest', () => {
     const s = fold(ready, started(1, { start: 'scratch' }, ['pretrain', 'sft', 'grpo']), sup(1, 'pretrain', 0), sup(1, 'pretrain', 1), sup(1, 'sft', 0));
     expect(s.run!.pretrain.map((r) => r.step)).toEqual([0, 1]);

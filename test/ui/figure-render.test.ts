@@ -19,6 +19,16 @@ const render = (over: Over) =>
   renderToStaticMarkup(createElement(Figure, { ...PROPS, ...over, worker: { ...PROPS.worker, ...over.worker } }));
 
 describe('the figure', () => {
+  it('says the engine warmed up while idle, or that the first run cut the warm-up short', () => {
+    const info = { backend: 'wasm' as const, reason: 'the only one', skipped: [] };
+    const ready = { ...info, loadMs: 800, checkpointHeldOut: 0.8 };
+    const warm = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 650, complete: true } } } });
+    expect(warm).toContain('Loaded in 0.8 s. Warmed up while idle (0.7 s), so the first steps run at full speed.');
+    const cut = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 300, complete: false } } } });
+    expect(cut).toContain('Warm-up cut short by the first run after 0.3 s.');
+    expect(render({ worker: { backend: info, ready } })).not.toContain('Warm');
+  });
+
   it('before any run: charts say “no data yet”, the button says Run, the switch is labelled', () => {
     const html = render({ worker: { status: 'loading' } });
     expect(html).toContain('role="img" aria-label="Held-out success, no data yet"');

@@ -28,6 +28,8 @@ export interface Options {
   /** Changes weights.bin's floats on the way in. */
   edit?: (floats: Float32Array) => void;
   urls?: typeof CHECKPOINT_URLS;
+  /** Warm the engine while idle, as the worker does (off unless a test asks). */
+  warmUp?: boolean;
 }
 
 export function session(opts: Options = {}) {
@@ -60,6 +62,7 @@ export function session(opts: Options = {}) {
     fetchCheckpoint: (url) => fetchCheckpoint(url, fileFetch),
     grpo: SMALL,
     recipe: TOY,
+    warmUp: opts.warmUp,
   });
   /** Resolves once an event satisfies `test` (checked as each event is posted). */
   const until = (test: (events: WorkerEvent[]) => boolean) =>

@@ -45,6 +45,12 @@ const AUTO_PAUSE: Record<AutoPauseReason, string> = {
   'tab hidden': 'while this tab is hidden; it goes on when you come back',
 };
 
+/** The idle warm-up (rl/warm-up.ts) in a sentence: the CPU the page used after loading, and why the first steps are quick. */
+const warmUpSentence = (w: { ms: number; complete: boolean }): string =>
+  w.complete
+    ? `Warmed up while idle (${(w.ms / 1000).toFixed(1)} s), so the first steps run at full speed.`
+    : `Warm-up cut short by the first run after ${(w.ms / 1000).toFixed(1)} s.`;
+
 export function StatusLine(p: Props) {
   const { status, position, backend, lastSwitch } = p;
   return (
@@ -79,6 +85,7 @@ export function StatusLine(p: Props) {
         <p className="status-backend">
           Backend: <strong>{BACKEND_LABEL[backend.backend]}</strong> — {backend.reason}
           {p.ready && p.ready.loadMs > 0 && !lastSwitch && <> Loaded in {(p.ready.loadMs / 1000).toFixed(1)} s.</>}
+          {p.ready?.warmUp && !lastSwitch && <> {warmUpSentence(p.ready.warmUp)}</>}
         </p>
       )}
       {lastSwitch && (
