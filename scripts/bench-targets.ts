@@ -72,7 +72,7 @@ export interface TargetsBench {
 }
 
 /** The calls the bench makes on a page, the same for playwright's Chromium and puppeteer's Firefox. */
-interface AnyPage {
+export interface AnyPage {
   goto(url: string): Promise<unknown>;
   evaluate<R, A>(f: (arg: A) => R, arg: A): Promise<R>;
   /** Waits for `f(arg)` to be truthy in the page; returns its value. */
@@ -80,7 +80,7 @@ interface AnyPage {
   close(): Promise<void>;
 }
 
-async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
+export async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } }); // a laptop's screen, as Firefox's window
   return {
     goto: (url) => page.goto(url),
@@ -90,7 +90,7 @@ async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
   };
 }
 
-async function firefoxPage(browser: FirefoxBrowser): Promise<AnyPage> {
+export async function firefoxPage(browser: FirefoxBrowser): Promise<AnyPage> {
   const page = await browser.newPage();
   // No setViewport: this Firefox refuses the screen-orientation override puppeteer sends with it; fromLoad scrolls the figure into view.
   return {
@@ -109,7 +109,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
  * loads, so it waits in the worker's queue and the worker never warms up while idle: a cold
  * engine, as Node's workshop has it. readFirst: wait for the idle warm-up to end first instead.
  */
-async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: number, readFirst = false) {
+export async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: number, readFirst = false) {
   await page.goto(`${harnessUrl}?backend=wasm`);
   if (readFirst) await page.until(() => window.plateWorker?.ready?.warmUp || window.plateWorker?.status === 'error', null, 120_000);
   else await page.until(() => window.plateWorker !== undefined, null, 120_000);
