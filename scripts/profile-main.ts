@@ -25,6 +25,8 @@ try {
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline.stack'] });
   const t0 = Date.now();
   await page.goto(`${site.url}index.html?backend=wasm&autorun=1&steps=${steps}&start=scratch${a.query ?? ''}`);
+  // The page pauses training while the figure is out of sight: bring it into a short viewport.
+  await page.evaluate(() => document.querySelector('.plate-figure')?.scrollIntoView());
   await page.waitForFunction(() => document.querySelector('.status-word')?.textContent === 'Finished', undefined, { timeout: 600_000, polling: 500 });
   console.log(`finished in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const buf = await browser.stopTracing();
