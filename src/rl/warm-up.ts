@@ -17,6 +17,9 @@ import { CharModel } from '../model/gpt';
 import { PASSES, POSITIONS, sample, settled, updateBatch } from './calibrate';
 import { policyUpdate } from './update';
 
+/** Slices before the first calibration pass: the forward once, the update once. */
+const FIRST = 2;
+
 export interface WarmUpSummary {
   /** Milliseconds of every slice, the first (every kernel once) included. */
   slices: number[];
@@ -38,21 +41,23 @@ export class IdleWarmUp {
 
   /** Every slice has run: the last pass was no faster than the best before it, or the passes ran out. */
   get finished(): boolean {
-    const passes = this.slices.slice(1);
+    const passes = this.slices.slice(FIRST);
     return this.disposed || passes.length >= PASSES || (passes.length > 1 && settled(passes.at(-1)!, passes.slice(0, -1)));
   }
 
   /**
-   * One slice: the first runs every kernel once (a position, an update on two episodes); each
-   * later one is a calibration pass. Returns false when there is nothing left worth doing.
+   * One slice: the first two run every kernel once, the forward (one position) and then the
+   * update (two episodes), apart because a cold engine is slowest there; each later one is a
+   * calibration pass. Returns false when there is nothing left worth doing.
    */
   async slice(): Promise<boolean> {
     if (this.finished) return false;
     const t0 = performance.now();
-    const first = this.slices.length === 0;
-    const n = first ? 2 : this.batch.episodes.length;
-    await sample(this.model, first ? 1 : POSITIONS, () => false, () => {});
-    await policyUpdate(this.model, this.optimizer, this.batch.episodes.slice(0, n), this.batch.advantages.slice(0, n), GRPO, this.slices.length);
+    const k = this.slices.length;
+    const { episodes, advantages } = this.batch;
+    if (k !== 1) await sample(this.model, k === 0 ? 1 : POSITIONS, () => false, () => {});
+    if (k === 1) await policyUpdate(this.model, this.optimizer, episodes.slice(0, 2), advantages.slice(0, 2), GRPO, 0);
+    else if (k > 1) await policyUpdate(this.model, this.optimizer, episodes, advantages, GRPO, k - 1);
     this.slices.push(performance.now() - t0);
     return !this.finished;
   }

@@ -154,8 +154,11 @@ export class WorkerSession {
     for (;;) {
       const p = plan(this.state);
       if (p.type === 'wait') {
-        if (await this.warm()) continue;
-        break;
+        // Decided without an await: a command that lands while the driver is suspended finds it
+        // driving and leaves the plan to it, so the driver must not stop after one.
+        if (!this.warming || this.state.phase !== 'ready') break;
+        await this.warm(this.warming);
+        continue;
       }
       this.endWarmUp();
       try {
@@ -169,12 +172,10 @@ export class WorkerSession {
 
   /**
    * One slice of the idle warm-up, then the messages that came meanwhile (a Run waits for one
-   * slice at most). False when there is no warm-up to do. A failure ends the warm-up only: the
-   * first steps then warm up the engine themselves, as they would without it.
+   * slice at most). A failure ends the warm-up only: the first steps then warm up the engine
+   * themselves, as they would without it.
    */
-  private async warm(): Promise<boolean> {
-    const w = this.warming;
-    if (!w || this.state.phase !== 'ready') return false;
+  private async warm(w: IdleWarmUp): Promise<void> {
     let more = false;
     try {
       more = await w.slice();
@@ -183,7 +184,6 @@ export class WorkerSession {
     }
     if (!more) this.endWarmUp();
     await (this.deps.yieldToMessages ?? macrotask)();
-    return true;
   }
 
   /** Frees the warm-up's model and says what it did; its tensors never reach a run's records. */
