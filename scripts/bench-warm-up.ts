@@ -19,24 +19,26 @@ const f = (x: number) => x.toFixed(0).padStart(4);
 if (a.child) {
   await useBackend('wasm');
   let warmUpMs = 0;
+  let slices: number[] = [];
   if (a.child === 'warm') {
     const w = new IdleWarmUp();
     while (await w.slice());
-    warmUpMs = w.summary().ms;
+    ({ ms: warmUpMs, slices } = w.summary());
     w.dispose();
   }
   const t0 = performance.now();
   const run = await runWorkshop({ start: 'agent', seed: 1, steps: 40 });
   const ms = run.records.slice(1).map((r) => r.timings.total);
-  console.log(JSON.stringify({ warmUpMs, seconds: (performance.now() - t0) / 1000, firstStepMs: ms[0], firstTenMs: median(ms.slice(0, 10)), lastTenMs: median(ms.slice(-10)), heldOutEnd: run.heldOut.at(-1) }));
+  console.log(JSON.stringify({ warmUpMs, slices, seconds: (performance.now() - t0) / 1000, firstStepMs: ms[0], firstTenMs: median(ms.slice(0, 10)), lastTenMs: median(ms.slice(-10)), heldOutEnd: run.heldOut.at(-1) }));
 } else if (a.browsers) {
   await browsers();
 } else {
   for (let i = 0; i < pairs; i++) {
     for (const mode of ['cold', 'warm']) {
       const out = execFileSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', mode], { encoding: 'utf8' });
-      const r = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
-      console.log(`${mode}: warm-up ${f(r.warmUpMs!)} ms, then 40 steps in ${r.seconds!.toFixed(2)} s; step 1 ${f(r.firstStepMs!)} ms, first/last ten ${f(r.firstTenMs!)}/${f(r.lastTenMs!)} ms; held-out at the end ${r.heldOutEnd}`);
+      const r = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number> & { slices: number[] };
+      const slices = r.slices.length > 0 ? ` (slices ${r.slices.map((x) => x.toFixed(0)).join(' ')})` : '';
+      console.log(`${mode}: warm-up ${f(r.warmUpMs!)} ms${slices}, then 40 steps in ${r.seconds!.toFixed(2)} s; step 1 ${f(r.firstStepMs!)} ms, first/last ten ${f(r.firstTenMs!)}/${f(r.lastTenMs!)} ms; held-out at the end ${r.heldOutEnd}`);
     }
   }
 }
