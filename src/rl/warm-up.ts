@@ -1,5 +1,5 @@
 /**
- * Warming the engine while the reader reads. A cold worker's first GRPO step takes 3–4× a warm
+ * Warming the engine while the reader reads. A cold worker's first GRPO step takes 3–6× a warm
  * one, and its first ten steps ~1.5× the last ten (WebAssembly and JavaScript still tiering up:
  * README, "Node, Chromium and Firefox side by side"). The reader usually reads before pressing
  * Run, and the worker is idle then; this spends that idle time on the calibration's own work —
@@ -29,7 +29,7 @@ export interface WarmUpSummary {
 
 export class IdleWarmUp {
   private readonly model: CharModel;
-  private readonly optimizer;
+  private readonly optimizer: ReturnType<typeof adam>;
   private readonly batch = updateBatch();
   private readonly slices: number[] = [];
   private disposed = false;

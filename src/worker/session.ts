@@ -39,6 +39,16 @@ class BackendLost extends Error {}
 /** Seeds the asks' stream (any constant: an ask's samples only need to be random, not to match anything). */
 const ASK_SEED = 0x61736b;
 
+/** The idle warm-up's model, or null if it cannot be made: the warm-up is a bonus, never a reason to fail loading. */
+function tryWarmUp(): IdleWarmUp | null {
+  try {
+    return new IdleWarmUp();
+  } catch (e) {
+    console.warn(`training worker: no idle warm-up (${(e as Error).message})`);
+    return null;
+  }
+}
+
 /**
  * One macrotask, so the commands queued during a step are handled before the next. Not
  * setTimeout(0): chained from timer to timer it is clamped to 4 ms, which is idle time on every
@@ -135,7 +145,7 @@ export class WorkerSession {
       post({ type: 'ready', backend, reason, skipped, race, loadMs: performance.now() - t0, checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null });
       // WASM only: a slice on the CPU backend takes seconds (a command would wait that long), and
       // on a GPU the race's calibration has compiled the shaders already where one was measured.
-      if (this.deps.warmUp && backend === 'wasm') this.warming = new IdleWarmUp();
+      if (this.deps.warmUp && backend === 'wasm') this.warming = tryWarmUp();
       return true;
     } catch (e) {
       const kind: ErrorKind = e instanceof CheckpointError ? 'checkpoint' : this.backend === null ? 'backend' : 'internal';
@@ -176,25 +186,27 @@ export class WorkerSession {
    * themselves, as they would without it.
    */
   private async warm(w: IdleWarmUp): Promise<void> {
-    let more = false;
     try {
-      more = await w.slice();
+      if (!(await w.slice())) this.endWarmUp();
     } catch (e) {
       console.warn(`training worker: the idle warm-up stopped (${(e as Error).message})`);
+      this.endWarmUp(false);
     }
-    if (!more) this.endWarmUp();
     await (this.deps.yieldToMessages ?? macrotask)();
   }
 
-  /** Frees the warm-up's model and says what it did; its tensors never reach a run's records. */
-  private endWarmUp(): void {
+  /**
+   * Frees the warm-up's model and, unless it failed, says what it did (complete: false when a
+   * command cut it short). Its tensors never reach a run's records.
+   */
+  private endWarmUp(say = true): void {
     const w = this.warming;
     if (!w) return;
     this.warming = null;
     const { slices, ms } = w.summary();
     const complete = w.finished;
     tryDispose(() => w.dispose());
-    if (slices.length > 0) this.deps.post({ type: 'warmed', ms, slices, complete });
+    if (say && slices.length > 0) this.deps.post({ type: 'warmed', ms, slices, complete });
   }
 
   private async act(p: Exclude<Plan, { type: 'wait' }>): Promise<void> {

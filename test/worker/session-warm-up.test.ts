@@ -1,12 +1,14 @@
 // The worker session's idle warm-up, in Node with the real model: driven by the session's own
 // events and the next macrotask, never by sleeps.
 import * as tf from '@tensorflow/tfjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { IdleWarmUp } from '../../src/rl/warm-up';
 import type { WorkerEvent } from '../../src/protocol/messages';
 import { useWasm } from '../tf';
 import { config, has, session } from './session-harness';
 
 beforeAll(useWasm);
+afterEach(() => vi.restoreAllMocks());
 
 /** What a run's records say, number for number, less the clock's readings (timings, time split). */
 const readouts = (events: WorkerEvent[]) =>
@@ -49,5 +51,20 @@ describe('a trainer session that warms up while idle', () => {
     t.init();
     await t.until(has('done'));
     expect(t.types()).not.toContain('warmed');
+  });
+
+  it('ends quietly when the warm-up fails: nothing said to the page, no tensors left, and the Run trains', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const slice = vi.spyOn(IdleWarmUp.prototype, 'slice').mockRejectedValueOnce(new Error('boom'));
+    const before = tf.memory().numTensors;
+    const t = session({ warmUp: true, onEvent: (e, s) => e.type === 'ready' && setTimeout(() => s.handle({ type: 'start', config: config({ steps: 1 }) }), 0) });
+    t.init();
+    await t.until(has('started'));
+    expect(slice).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('the idle warm-up stopped (boom)'));
+    expect(tf.memory().numTensors).toBe(before);
+    await t.until(has('done'));
+    expect(t.types()).not.toContain('warmed');
+    expect(t.types()).not.toContain('error');
   });
 });
