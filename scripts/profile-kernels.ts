@@ -11,10 +11,10 @@ import { useBackend } from './backend';
 import { launch } from './browser/chromium';
 import { launchFirefox } from './browser/firefox';
 import { removeSite, serve } from './browser/site';
+import { median } from './bench-stats';
 import { kernelCosts, type KernelCosts } from './kernel-costs/costs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 function line(engine: string, rounds: KernelCosts[], node?: KernelCosts): string {
   const warm = rounds.slice(1);
