@@ -4,7 +4,7 @@
  * README, "Node, Chromium and Firefox side by side"). The reader usually reads before pressing
  * Run, and the worker is idle then; this spends that idle time on the calibration's own work —
  * the rollout's forward with its readbacks and a GRPO-sized policy update, on a fresh model of the
- * plate's size (rl/calibrate.ts) — so the run that follows starts at full speed.
+ * plate's size (rl/calibrate.ts) — so the run that follows starts faster.
  *
  * In slices of at most one calibration pass, so a command waits for one slice at most: the
  * session (worker/session.ts) runs one, lets messages in, and stops for good at the first thing

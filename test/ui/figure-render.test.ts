@@ -23,7 +23,7 @@ describe('the figure', () => {
     const info = { backend: 'wasm' as const, reason: 'the only one', skipped: [] };
     const ready = { ...info, loadMs: 800, checkpointHeldOut: 0.8 };
     const warm = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 650, complete: true } } } });
-    expect(warm).toContain('Loaded in 0.8 s. Warmed up while idle (0.7 s), so the first steps run at full speed.');
+    expect(warm).toContain('Loaded in 0.8 s. Warmed up while idle (0.7 s): the first steps are faster than from a cold start.');
     const cut = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 300, complete: false } } } });
     expect(cut).toContain('Warm-up cut short by the first run after 0.3 s.');
     expect(render({ worker: { backend: info, ready } })).not.toContain('Warm');

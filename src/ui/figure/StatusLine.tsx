@@ -48,7 +48,7 @@ const AUTO_PAUSE: Record<AutoPauseReason, string> = {
 /** The idle warm-up (rl/warm-up.ts) in a sentence: the CPU the page used after loading, and why the first steps are quick. */
 const warmUpSentence = (w: { ms: number; complete: boolean }): string =>
   w.complete
-    ? `Warmed up while idle (${(w.ms / 1000).toFixed(1)} s), so the first steps run at full speed.`
+    ? `Warmed up while idle (${(w.ms / 1000).toFixed(1)} s): the first steps are faster than from a cold start.`
     : `Warm-up cut short by the first run after ${(w.ms / 1000).toFixed(1)} s.`;
 
 export function StatusLine(p: Props) {
