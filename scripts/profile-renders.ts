@@ -7,35 +7,56 @@
 import { launch } from './browser/chromium';
 import { buildPage } from './browser/page-site';
 import { removeSite, serve } from './browser/site';
+
+interface ProfileNode { id: number; callFrame: { functionName: string }; children?: number[] }
+interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+/** Milliseconds per function name: self (the sampled function) and inclusive (anywhere on the stack, once per sample). */
+function times(p: Profile): { self: Map<string, number>; inclusive: Map<string, number> } {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (id: number) => byId.get(id)!.callFrame.functionName || '(anon)';
+  const add = (m: Map<string, number>, k: string, ms: number) => m.set(k, (m.get(k) ?? 0) + ms);
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  p.samples.forEach((leaf, i) => {
+    const ms = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    add(self, name(leaf), ms);
+    const seen = new Set<string>();
+    for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) seen.add(name(id));
+    for (const k of seen) add(inclusive, k, ms);
+  });
+  return { self, inclusive };
+}
+
+/** React's own entry points, shown beside the components (capitalised names). */
+const REACT = ['performWorkUntilDeadline', 'flushSync', 'commitRoot', 'renderRootSync', 'workLoopSync'];
+
 const dir = await buildPage({ minify: false });
 const site = await serve(dir);
 const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1280, height: Number(process.env.VH ?? 900) } });
-const cdp = await page.context().newCDPSession(page);
-await cdp.send('Profiler.enable');
-await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-await page.goto(`${site.url}index.html?backend=wasm&steps=40${process.env.Q ?? ''}`);
-await page.waitForFunction(() => document.querySelector('.status-word')?.textContent === 'Ready', undefined, { timeout: 600_000, polling: 100 });
-await page.evaluate(() => document.querySelector('.plate-figure')?.scrollIntoView());
-await cdp.send('Profiler.start');
-const t0 = Date.now();
-await page.evaluate(() => (Array.from(document.querySelectorAll('button')).find((b) => b.textContent?.trim() === 'Run') as HTMLButtonElement).click());
-await page.waitForFunction(() => document.querySelector('.status-word')?.textContent === 'Finished', undefined, { timeout: 600_000, polling: 500 });
-console.log('finished', (Date.now() - t0) / 1000);
-const { profile } = await cdp.send('Profiler.stop') as any;
-const byId = new Map<number, any>(profile.nodes.map((n: any) => [n.id, n]));
-const parent = new Map<number, number>();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const incl = new Map<string, number>(); const self = new Map<string, number>();
-const name = (n: any) => `${n.callFrame.functionName || '(anon)'}`;
-for (let i = 0; i < profile.samples.length; i++) {
-  const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-  let id: number | undefined = profile.samples[i];
-  const seen = new Set<string>();
-  const leaf = byId.get(id!);
-  self.set(name(leaf), (self.get(name(leaf)) ?? 0) + dt);
-  while (id !== undefined) { const k = name(byId.get(id)); if (!seen.has(k)) { seen.add(k); incl.set(k, (incl.get(k) ?? 0) + dt); } id = parent.get(id); }
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: Number(process.env.VH ?? 900) } });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await page.goto(`${site.url}index.html?backend=wasm&steps=40${process.env.Q ?? ''}`);
+  await page.waitForFunction(() => document.querySelector('.status-word')?.textContent === 'Ready', undefined, { timeout: 600_000, polling: 100 });
+  await page.evaluate(() => document.querySelector('.plate-figure')?.scrollIntoView());
+  await cdp.send('Profiler.start');
+  const t0 = Date.now();
+  await page.evaluate(() => (Array.from(document.querySelectorAll('button')).find((b) => b.textContent?.trim() === 'Run') as HTMLButtonElement).click());
+  await page.waitForFunction(() => document.querySelector('.status-word')?.textContent === 'Finished', undefined, { timeout: 600_000, polling: 500 });
+  console.log('finished', (Date.now() - t0) / 1000);
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+  const { self, inclusive } = times(profile);
+  const ms = (k: string) => (self.get(k) ?? 0).toFixed(0);
+  console.log('idle', ms('(idle)'), 'program', ms('(program)'), 'gc', ms('(garbage collector)'));
+  const shown = [...inclusive].filter(([k]) => /^[A-Z]/.test(k) || REACT.includes(k)).sort((a, b) => b[1] - a[1]).slice(0, 40);
+  console.log(shown.map(([k, v]) => `${v.toFixed(0).padStart(6)} ${k}`).join('\n'));
+} finally {
+  await browser.close();
+  site.server.close();
+  removeSite(dir);
 }
-console.log('idle', (self.get('(idle)') ?? 0).toFixed(0), 'program', (self.get('(program)') ?? 0).toFixed(0), 'gc', (self.get('(garbage collector)') ?? 0).toFixed(0));
-console.log([...incl].filter(([k]) => /^[A-Z]/.test(k) || ['performWorkUntilDeadline', 'flushSync', 'commitRoot', 'renderRootSync', 'workLoopSync'].includes(k)).sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, v]) => v.toFixed(0).padStart(6) + ' ' + k).join('\n'));
-await browser.close(); site.server.close(); removeSite(dir);
