@@ -12,7 +12,7 @@
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
-import { publicLayout, tfjsForTheConsumer, workerForTheConsumer } from './scripts/lib-plugins';
+import { publicLayout, tfjsForTheConsumer, workerForTheConsumer } from './scripts/build/lib-plugins';
 
 /**
  * The package's runtime dependencies and peers: imported by name, resolved by the consumer.

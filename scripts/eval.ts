@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { SPLIT } from '../src/env/sums';
 import { countParams } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { fail, oneOf } from './args';
-import { useBackend } from './backend';
-import { loadCheckpoint, SHIPPED } from './checkpoint-fs';
+import { fail, oneOf } from './lib/args';
+import { useBackend } from './lib/backend';
+import { loadCheckpoint, SHIPPED } from './lib/checkpoint-fs';
 
 const { values: a } = parseArgs({
   options: {

@@ -1,4 +1,4 @@
-// Writes src/env/sums.json, the committed split of the 100 sums. Run once; tests check it.
+// npm run make-sums: writes src/env/sums.json, the committed split of the 100 sums. Run once; tests check it.
 import { writeFileSync } from 'node:fs';
 import { drawSplit } from '../src/env/sums';
 

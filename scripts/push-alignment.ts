@@ -1,5 +1,5 @@
-// npx tsx scripts/push-alignment.ts [--seeds 1-5] [--steps 40] [--faulty] [--masking on|off]
-//                                   [--advantage group|raw] [--sums-per-step 8] [--json]
+// npm run push-alignment -- [--seeds 1-5] [--steps 40] [--faulty] [--masking on|off]
+//                          [--advantage group|raw] [--sums-per-step 8] [--json]
 // The plate's lede, checked: over GRPO steps from the shipped agent, how often the update pushed
 // the way the advantages say, over each step's whole batch and over each group on its own
 // (steps and groups whose advantages are all 0 left out: they carry no push). Two measures:
@@ -16,9 +16,9 @@ import { ADVANTAGES } from '../src/pipeline/stages';
 import { lossMaskFor, trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
-import { intOption, main, oneOf } from './args';
-import { useBackend } from './backend';
-import { runWorkshop } from './run-workshop';
+import { intOption, main, oneOf } from './lib/args';
+import { useBackend } from './lib/backend';
+import { runWorkshop } from './lib/run-workshop';
 
 const { values: a } = parseArgs({
   options: {

@@ -14,10 +14,10 @@ import { mean } from 'd3';
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY } from '../src/config';
 import { ADVANTAGES, type Advantage, type Grader } from '../src/pipeline/stages';
 import type { RunSummary } from '../src/rl/summary';
-import { intOption, main, oneOf } from './args';
-import { useBackend } from './backend';
-import { SHIPPED } from './checkpoint-fs';
-import { runWorkshop } from './run-workshop';
+import { intOption, main, oneOf } from './lib/args';
+import { useBackend } from './lib/backend';
+import { SHIPPED } from './lib/checkpoint-fs';
+import { runWorkshop } from './lib/run-workshop';
 
 const { values: a } = parseArgs({
   options: {

@@ -1,4 +1,4 @@
-// npx tsx scripts/sweep-recipe.ts --seeds 1-10 --results FILE [--pretrain-seed N] [--cache DIR] [--label NAME] [--trace-every N] [recipe overrides]
+// npm run sweep -- --seeds 1-10 --results FILE [--pretrain-seed N] [--cache DIR] [--label NAME] [--trace-every N] [recipe overrides]
 // How one recipe (AGENT_RECIPE with train-agent's overrides) spreads over seeds. For each seed:
 // pre-train (or load the weights cached for this pre-training config and seed), fine-tune, and
 // append one JSON line to FILE with validation, held-out and demonstration success. With
@@ -15,11 +15,11 @@ import { SupervisedStage, worksheetAccuracy, type PhaseLog } from '../src/agent/
 import { SPLIT, type Sum } from '../src/env/sums';
 import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { fail, intOption } from './args';
-import { median } from './bench-stats';
-import { useBackend } from './backend';
-import { loadCheckpoint, saveCheckpoint } from './checkpoint-fs';
-import { RECIPE_OPTIONS, recipeFrom } from './recipe-options';
+import { fail, intOption } from './lib/args';
+import { median } from './bench/stats';
+import { useBackend } from './lib/backend';
+import { loadCheckpoint, saveCheckpoint } from './lib/checkpoint-fs';
+import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseArgs({
   options: {

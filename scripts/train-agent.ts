@@ -8,10 +8,10 @@ import { trainAgent, type SupervisedRecord } from '../src/agent/train';
 import { SPLIT } from '../src/env/sums';
 import { countParams, type CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { intOption, oneOf } from './args';
-import { useBackend } from './backend';
-import { saveCheckpoint } from './checkpoint-fs';
-import { RECIPE_OPTIONS, recipeFrom } from './recipe-options';
+import { intOption, oneOf } from './lib/args';
+import { useBackend } from './lib/backend';
+import { saveCheckpoint } from './lib/checkpoint-fs';
+import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseArgs({
   options: {

@@ -12,10 +12,10 @@ import { parseArgs } from 'node:util';
 import { median } from 'd3';
 import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
-import { intOption, main, oneOf } from './args';
-import { useBackend } from './backend';
-import { SHIPPED } from './checkpoint-fs';
-import { runWorkshop } from './run-workshop';
+import { intOption, main, oneOf } from './lib/args';
+import { useBackend } from './lib/backend';
+import { SHIPPED } from './lib/checkpoint-fs';
+import { runWorkshop } from './lib/run-workshop';
 
 const { values: a } = parseArgs({
   options: {

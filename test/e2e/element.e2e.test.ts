@@ -5,7 +5,7 @@
 // settings stay.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, watch, type Watched } from '../../scripts/browser/chromium';
+import { launch, watch, type Watched } from '../../scripts/lib/browser/chromium';
 
 const site = inject('siteUrl');
 let browser: Browser;

@@ -3,9 +3,9 @@
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchFirefox, watchFirefox } from '../../scripts/browser/firefox';
-import { buildPage } from '../../scripts/browser/page-site';
-import { removeSite, serve } from '../../scripts/browser/site';
+import { launchFirefox, watchFirefox } from '../../scripts/lib/browser/firefox';
+import { buildPage } from '../../scripts/lib/browser/page-site';
+import { removeSite, serve } from '../../scripts/lib/browser/site';
 
 let site: { url: string; server: Server; dir: string };
 let firefox: Browser;

@@ -6,9 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
-import { launch, openHarness, watch, type Watched } from '../../scripts/browser/chromium';
-import { buildPage } from '../../scripts/browser/page-site';
-import { removeSite, serve } from '../../scripts/browser/site';
+import { launch, openHarness, watch, type Watched } from '../../scripts/lib/browser/chromium';
+import { buildPage } from '../../scripts/lib/browser/page-site';
+import { removeSite, serve } from '../../scripts/lib/browser/site';
 
 let browser: Browser;
 let site: { url: string; server: Server; dir: string };

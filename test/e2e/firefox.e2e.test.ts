@@ -6,10 +6,10 @@ import type { Server } from 'node:http';
 import type { Browser as ChromiumBrowser } from 'playwright-core';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, watch } from '../../scripts/browser/chromium';
-import { launchFirefox, watchFirefox } from '../../scripts/browser/firefox';
-import { buildPage } from '../../scripts/browser/page-site';
-import { removeSite, serve } from '../../scripts/browser/site';
+import { launch, watch } from '../../scripts/lib/browser/chromium';
+import { launchFirefox, watchFirefox } from '../../scripts/lib/browser/firefox';
+import { buildPage } from '../../scripts/lib/browser/page-site';
+import { removeSite, serve } from '../../scripts/lib/browser/site';
 
 let site: { url: string; server: Server; dir: string };
 let chromium: ChromiumBrowser;

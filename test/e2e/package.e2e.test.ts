@@ -15,10 +15,10 @@ import type { Logger, ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBytePlanes } from '../../src/model/byte-planes';
 import { PLATE } from '../../src/plate/text';
-import { launch, watch } from '../../scripts/browser/chromium';
-import { buildApp, buildStandalone, installApp, pack, ROOT, type Packed } from '../../scripts/browser/consumers';
-import { BACKEND_MARKERS, measuredSite, statusWord, type MeasuredSite, type Visit } from '../../scripts/browser/first-visit';
-import { removeSite } from '../../scripts/browser/site';
+import { launch, watch } from '../../scripts/lib/browser/chromium';
+import { buildApp, buildStandalone, installApp, pack, ROOT, type Packed } from '../../scripts/lib/browser/consumers';
+import { BACKEND_MARKERS, measuredSite, statusWord, type MeasuredSite, type Visit } from '../../scripts/lib/browser/first-visit';
+import { removeSite } from '../../scripts/lib/browser/site';
 
 /** The tarball's budget, in bytes as npm counts them (1 MB = 10^6 B). */
 const TARBALL_BUDGET = 1_000_000;

@@ -8,12 +8,12 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runWorkshop } from '../../scripts/run-workshop';
+import { runWorkshop } from '../../scripts/lib/run-workshop';
 import { PLATE } from '../../src/plate/text';
 import { pct } from '../../src/ui/format';
-import { launch, watch } from '../../scripts/browser/chromium';
-import { buildPage } from '../../scripts/browser/page-site';
-import { removeSite, serve } from '../../scripts/browser/site';
+import { launch, watch } from '../../scripts/lib/browser/chromium';
+import { buildPage } from '../../scripts/lib/browser/page-site';
+import { removeSite, serve } from '../../scripts/lib/browser/site';
 import { useWasm } from '../tf';
 
 const RESULTS = resolve(import.meta.dirname, '../../test-results');

@@ -1,6 +1,6 @@
 // Vitest global setup for the browser tests: build the harness site once and serve it.
 import type { TestProject } from 'vitest/node';
-import { buildSite, removeSite, serve } from '../../scripts/browser/site';
+import { buildSite, removeSite, serve } from '../../scripts/lib/browser/site';
 
 declare module 'vitest' {
   export interface ProvidedContext {

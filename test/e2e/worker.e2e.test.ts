@@ -11,7 +11,7 @@ import { batchAdvantages } from '../../src/rl/advantages';
 import { type BackendName, type GrpoStepView, type WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { RACE_KEY } from '../../src/client/race-store';
-import { launch, openHarness, type Harness } from '../../scripts/browser/chromium';
+import { launch, openHarness, type Harness } from '../../scripts/lib/browser/chromium';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const site = inject('siteUrl');

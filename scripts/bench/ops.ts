@@ -5,21 +5,21 @@
 // machine, so they are the figure to drive down. tf.profile records every kernel the engine runs;
 // custom-gradient wrappers are recorded too, under their scope's name, and are left out here.
 import * as tf from '@tensorflow/tfjs';
-import { AGENT_RECIPE, GRPO } from '../src/config';
-import { SupervisedStage } from '../src/agent/stage';
-import { initialModel } from '../src/agent/train';
-import { PROMPT_LENGTH } from '../src/env/episode';
-import { SPLIT, type Sum } from '../src/env/sums';
-import { reliableCalculator } from '../src/env/calculator';
-import { createRng, shuffled } from '../src/lib/rng';
-import { adam } from '../src/model/adam';
-import type { CharModel } from '../src/model/gpt';
-import { batchAdvantages } from '../src/rl/advantages';
-import { evaluationRows } from '../src/rl/evaluate';
-import { rollout, rolloutRows, type Policy, type RolloutRow } from '../src/rl/rollout';
-import { GrpoStage } from '../src/rl/grpo';
-import { policyUpdate } from '../src/rl/update';
-import { loadCheckpoint } from './checkpoint-fs';
+import { AGENT_RECIPE, GRPO } from '../../src/config';
+import { SupervisedStage } from '../../src/agent/stage';
+import { initialModel } from '../../src/agent/train';
+import { PROMPT_LENGTH } from '../../src/env/episode';
+import { SPLIT, type Sum } from '../../src/env/sums';
+import { reliableCalculator } from '../../src/env/calculator';
+import { createRng, shuffled } from '../../src/lib/rng';
+import { adam } from '../../src/model/adam';
+import type { CharModel } from '../../src/model/gpt';
+import { batchAdvantages } from '../../src/rl/advantages';
+import { evaluationRows } from '../../src/rl/evaluate';
+import { rollout, rolloutRows, type Policy, type RolloutRow } from '../../src/rl/rollout';
+import { GrpoStage } from '../../src/rl/grpo';
+import { policyUpdate } from '../../src/rl/update';
+import { loadCheckpoint } from '../lib/checkpoint-fs';
 
 export interface KernelCount {
   kernels: number;

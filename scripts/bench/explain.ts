@@ -1,18 +1,13 @@
-// The explainer's costs in the browser, part of `npm run bench` and runnable alone:
-//   npx tsx scripts/bench-explain.ts [--steps 40] [--out FILE]
+// The explainer's costs in the browser (`npm run bench -- explain`):
 // - the push (the log-probs before and after each update that the episode viewer shows) in the
 //   Chromium worker on wasm: milliseconds per step and its share of the step (target ≤ 10%);
 // - the longest main-thread task on the plate page while the reader presses Step and asks sums,
 //   paused and while a run trains (target: none over 50 ms).
-import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
-import { GRPO } from '../src/config';
-import { intOption } from './args';
-import { phaseMedians, type PhaseMedians } from './bench-stats';
-import { launch, openHarness } from './browser/chromium';
-import { buildPage } from './browser/page-site';
-import { buildSite, removeSite, serve } from './browser/site';
+import { phaseMedians, type PhaseMedians } from './stats';
+import { launch, openHarness } from '../lib/browser/chromium';
+import { buildPage } from '../lib/browser/page-site';
+import { buildSite, removeSite, serve } from '../lib/browser/site';
 
 export interface ExplainBench {
   /** The Chromium worker on wasm, a default run of `steps` steps. */
@@ -94,11 +89,4 @@ export function explainLines(b: ExplainBench): string[] {
     `the push in the Chromium worker on wasm (${b.worker.steps} steps, medians): ${p.push.toFixed(1)} ms of a ${p.total.toFixed(0)} ms step, ${(100 * p.pushShare).toFixed(1)}% per step`,
     `longest main-thread task on the plate page while stepping and asking (${b.interactions.steps} Steps, ${b.interactions.asks} asks, paused and running): ${task(b.longestTaskMs.steppingAndAsking)}`,
   ];
-}
-
-if (process.argv[1]?.endsWith('bench-explain.ts')) {
-  const { values: a } = parseArgs({ options: { steps: { type: 'string' }, out: { type: 'string' } } });
-  const result = await benchExplain(intOption('steps', a.steps, GRPO.steps, 1));
-  for (const l of explainLines(result)) console.log(l);
-  if (a.out) writeFileSync(a.out, JSON.stringify(result, null, 1) + '\n');
 }

@@ -1,6 +1,6 @@
 // The agent recipe's command-line overrides, shared by train-agent and sweep-recipe: the
 // parseArgs option specs and one function that lays them over AGENT_RECIPE.
-import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../src/config';
+import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../../src/config';
 import { intOption, numberOption, oneOf } from './args';
 
 const str = { type: 'string' } as const;

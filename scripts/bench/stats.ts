@@ -1,6 +1,6 @@
 // Per-phase medians of a run's step records (steps ≥ 1; step 0 is evaluation only).
 import { median as d3median } from 'd3';
-import type { PhaseTimings, GrpoRecord, TimeSplit } from '../src/rl/grpo';
+import type { PhaseTimings, GrpoRecord, TimeSplit } from '../../src/rl/grpo';
 
 /** Each phase's median, and the median over steps of the push's share of its step. */
 export type PhaseMedians = PhaseTimings & { pushShare: number };

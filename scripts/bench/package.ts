@@ -1,15 +1,14 @@
-// The package's budgets as figures (`npm run bench` runs this; alone: `npx tsx scripts/bench-package.ts`):
+// The package's budgets as figures (`npm run bench -- package`):
 // the tarball's size, and what a first visit downloads until a 2-step run finishes — the standalone
 // page, a Vite app and a webpack 5 app built from the tarball (test/e2e/consumers/), each gzipped,
 // JavaScript (page and worker) and everything. test/e2e/package.e2e.test.ts checks the same budgets.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { launch } from './browser/chromium';
-import { buildApp, buildStandalone, installApp, pack } from './browser/consumers';
-import { measuredSite, statusWord, type MarkedBackend } from './browser/first-visit';
-import { removeSite } from './browser/site';
+import { launch } from '../lib/browser/chromium';
+import { buildApp, buildStandalone, installApp, pack } from '../lib/browser/consumers';
+import { measuredSite, statusWord, type MarkedBackend } from '../lib/browser/first-visit';
+import { removeSite } from '../lib/browser/site';
 
 export interface FirstVisitBench {
   jsGzKB: number;
@@ -78,8 +77,4 @@ export function formatPackageBench(b: PackageBench): string[] {
     ),
     `  (seconds: ${Object.entries(b.seconds).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`,
   ];
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const line of formatPackageBench(await benchPackage())) console.log(line);
 }

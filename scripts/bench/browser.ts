@@ -1,16 +1,17 @@
-// The browser half of `npm run bench`: the training worker in headless Chromium per backend
-// (through the e2e harness page), the longest main-thread task on the real plate page while it
-// trains, a soak run's tensors and heap, and the built chunks' gzip sizes.
+// `npm run bench -- browser`: the training worker in headless Chromium per backend (through the
+// e2e harness page), the longest main-thread task on the real plate page while it trains, the
+// pipeline from random weights, a soak run's tensors and heap, and the built chunks' gzip sizes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { launch, openHarness } from './browser/chromium';
-import { buildPage } from './browser/page-site';
-import { buildSite, removeSite, serve } from './browser/site';
-import type { BackendName } from '../src/protocol/backends';
-import type { WorkerState } from '../src/client/worker-state';
-import { phaseMedians, type PhaseMedians } from './bench-stats';
+import { launch, openHarness } from '../lib/browser/chromium';
+import { buildPage } from '../lib/browser/page-site';
+import { buildSite, removeSite, serve } from '../lib/browser/site';
+import type { BackendName } from '../../src/protocol/backends';
+import type { WorkerState } from '../../src/client/worker-state';
+import { phaseRow, phaseTable } from './node';
+import { phaseMedians, type PhaseMedians } from './stats';
 
 export interface BrowserBackendBench {
   backend: BackendName;
@@ -278,7 +279,7 @@ export async function chunkSizes(): Promise<{ mainKB: number; workerKB: number; 
   return { mainKB: main, workerKB: worker, workerWasmPathKB: workerWasmPath, wasmKB: wasm, files };
 }
 
-/** The pipeline from random weights alone (pipelineRun with its own sites and browser), for scripts/bench-targets.ts. */
+/** The pipeline from random weights alone (pipelineRun with its own sites and browser), for the targets mode. */
 export async function benchPipeline(steps: number): Promise<PipelineBench> {
   const [harnessDir, pageDir] = [await buildSite(), await buildPage()];
   const [harness, plate] = [await serve(harnessDir), await serve(pageDir)];
@@ -292,4 +293,32 @@ export async function benchPipeline(steps: number): Promise<PipelineBench> {
     removeSite(harnessDir);
     removeSite(pageDir);
   }
+}
+
+export type ChunkSizes = Awaited<ReturnType<typeof chunkSizes>>;
+
+export function browserLines(b: BrowserBench & { chunks: ChunkSizes }, steps: number): string[] {
+  const rows = b.backends.map((x) =>
+    phaseRow(`chromium ${x.backend}`, x.steps, steps, x.phases, x.error ? `(${x.error})` : x.workshopSeconds, x.tensors ? `${x.tensors.afterFirstStep}→${x.tensors.atEnd}` : '—', x.heapMB ? `${x.heapMB.afterFirstStep.toFixed(0)}→${x.heapMB.atEnd.toFixed(0)} MB` : '—'),
+  );
+  const task = (x: number) => (x > 0 ? `${x.toFixed(0)} ms` : 'none over 50 ms');
+  const c = b.chunks;
+  const lines = [
+    ...phaseTable(rows),
+    `\nchunks (gzip): main ${c.mainKB.toFixed(1)} KB; worker, all chunks ${c.workerKB.toFixed(1)} KB, on the WASM path ${c.workerWasmPathKB.toFixed(1)} KB (+ the .wasm, ${c.wasmKB.toFixed(1)} KB)`,
+    `longest main-thread task on the plate page (wasm): while training ${task(b.longestTaskMs.training)}; while loading ${task(b.longestTaskMs.loading)}`,
+  ];
+  if (b.soak) lines.push(`soak, ${b.soak.steps} steps on wasm: tensors ${b.soak.tensors.join(' → ')}, worker heap ${b.soak.heapMB.map((h) => h.toFixed(1)).join(' → ')} MB`);
+  lines.push(`default backend here: ${b.defaultBackend} (${b.defaultReason})`);
+  const pl = b.pipeline;
+  if (pl) {
+    const s = (x: number | undefined) => (x === undefined ? '—' : `${x.toFixed(1)} s`);
+    lines.push(
+      `\npipeline from random weights, Chromium worker on wasm: pre-training 100 steps ${s(pl.compute.pretrain)}, fine-tuning 200 steps ${s(pl.compute.sft)}, GRPO ${steps} steps ${s(pl.compute.grpo)} (worker's timing); ` +
+        `from Run to the last GRPO step ${s(pl.wall.done)} (pre-training done at ${s(pl.wall.pretrain)}, fine-tuning at ${s(pl.wall.sft)})`,
+      `  fine-tuned agent ${(100 * (pl.heldOut.sft ?? NaN)).toFixed(0)}% held-out, after GRPO ${(100 * pl.heldOut.end).toFixed(0)}%; tensors per stage (first → last record): ${Object.entries(pl.tensors).map(([k, [x, y]]) => `${k} ${x}→${y}`).join(', ')}`,
+      `  worker heap after a default run ${pl.heapMB.afterDefault?.toFixed(1) ?? '—'} MB, after the run from random weights ${pl.heapMB.afterScratch?.toFixed(1) ?? '—'} MB; longest main-thread task during it: ${task(pl.longestTaskMs)}`,
+    );
+  }
+  return lines;
 }

@@ -1,31 +1,26 @@
-// Issue 18's speed targets, paired in one run: Node's workshop, the training worker in Chromium
-// and in Firefox (the same build, WASM forced), and the PyTorch CPU peer (../shared/peer/) on the
-// same workshop. Part of `npm run bench`, and runnable alone for quicker turns:
-//   npx tsx scripts/bench-targets.ts [--steps 40] [--runs 1] [--no-peer] [--pipeline] [--out FILE]
+// The speed targets, paired in one run (`npm run bench -- targets`): Node's workshop, the training
+// worker in Chromium and in Firefox (the same build, WASM forced), and the PyTorch CPU peer of the
+// workshop (`--peer path/to/torch_ref.py`, which lives outside this repository) on the same workshop.
 // Per engine: the stepping time (the page's first GRPO point → the run's end, the page's clock),
 // the worker's own sum of its steps' timings, per-phase medians (the records' time split), and
 // 40 steps from page load on the real plate page (navigation start → "Finished"). --runs N runs
 // the workshop N times in one page (and one Node process): the first is the target's (a cold
 // worker, as a reader gets it); the later ones show what a warm engine does (JIT tier-up).
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Browser as ChromiumBrowser } from 'playwright-core';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
-import { GRPO } from '../src/config';
-import type { GrpoStepView } from '../src/protocol/messages';
-import { intOption } from './args';
-import type { PipelineBench } from './bench-browser';
-import { benchNode, type NodeBench } from './bench-node';
-import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './bench-stats';
-import { launch } from './browser/chromium';
-import { launchFirefox } from './browser/firefox';
-import { buildPage } from './browser/page-site';
-import { buildSite, removeSite, serve } from './browser/site';
+import type { GrpoStepView } from '../../src/protocol/messages';
+import type { PipelineBench } from './browser';
+import { benchNode, type NodeBench } from './node';
+import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './stats';
+import { launch } from '../lib/browser/chromium';
+import { launchFirefox } from '../lib/browser/firefox';
+import { buildPage } from '../lib/browser/page-site';
+import { buildSite, removeSite, serve } from '../lib/browser/site';
 
-const ROOT = resolve(import.meta.dirname, '..');
-export const PEER = resolve(ROOT, '../shared/peer/torch_ref.py');
+const ROOT = resolve(import.meta.dirname, '../..');
 const PYTHON = '/usr/bin/python3'; // Debian's, with python3-torch (not a pyenv shim)
 
 export type Engine = 'chromium' | 'firefox';
@@ -172,10 +167,10 @@ async function benchEngine(engine: Engine, open: () => Promise<AnyPage>, urls: {
   }
 }
 
-/** The PyTorch peer at the model's size, one thread (the README's command); null if it is absent. */
-export async function benchPeer(): Promise<PeerBench | null> {
-  if (!existsSync(PEER)) return null;
-  const args = [PEER, '--kv-cache', '--threads', '1', '--n-layer', '2', '--d', '64', '--n-head', '4', '--ctx', '32'];
+/** The PyTorch peer (`torch_ref.py`) at the model's size, one thread; null if the file is absent. */
+export async function benchPeer(peer: string): Promise<PeerBench | null> {
+  if (!existsSync(peer)) return null;
+  const args = [peer, '--kv-cache', '--threads', '1', '--n-layer', '2', '--d', '64', '--n-head', '4', '--ctx', '32'];
   console.log('PyTorch peer…');
   const out = await new Promise<string>((ok, fail) => {
     const p = spawn(PYTHON, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -217,13 +212,14 @@ export async function benchEngines(steps: number, runs: number): Promise<EngineB
 }
 
 /** Node's workshop right before the browsers (paired: the machine's load drifts over a long bench), then the peer. */
-export async function benchTargets(opts: { steps: number; runs: number; peer: boolean }): Promise<TargetsBench> {
+export async function benchTargets(opts: { steps: number; runs: number; peer: string | null }): Promise<TargetsBench> {
   console.log(`node wasm: ${opts.runs} × ${opts.steps} steps…`);
   const node: NodeBench[] = [];
   for (let n = 0; n < opts.runs; n++) node.push(await benchNode('wasm', opts.steps));
   const engines = await benchEngines(opts.steps, opts.runs);
-  const peer = opts.peer ? await benchPeer() : null;
-  return { steps: opts.steps, node, engines, peer, ...(opts.peer && !peer && { peerMissing: `${PEER} is absent: no peer line` }) };
+  const peer = opts.peer ? await benchPeer(opts.peer) : null;
+  const peerMissing = opts.peer ? `${opts.peer} is absent: no peer line` : 'not run: pass --peer path/to/torch_ref.py (the PyTorch CPU peer of the workshop) to compare';
+  return { steps: opts.steps, node, engines, peer, ...(!peer && { peerMissing }) };
 }
 
 // ——— the report ———
@@ -286,21 +282,8 @@ the browser against Node, paired (${runs} run${runs > 1 ? 's' : ''} of ${t.steps
   // machine's speed drifts by more than that between sessions, so say where it stands today.
   const nodeStep = t.node[0]?.phases.total ?? NaN;
   lines.push(`  this machine now: Node's step ${ms(nodeStep).trim()} ms against 84–99 ms when the targets were set (${ratio(nodeStep / 91.5)}): the absolute targets below were written for that speed`);
-  lines.push(t.peer ? `  PyTorch peer (${t.peer.command}): ${s1(t.peer.totalSeconds)}, ${t.peer.stepMs.toFixed(0)} ms a step` : `  PyTorch peer: ${t.peerMissing ?? 'not run (--no-peer)'}`);
+  lines.push(t.peer ? `  PyTorch peer (${t.peer.command}): ${s1(t.peer.totalSeconds)}, ${t.peer.stepMs.toFixed(0)} ms a step` : `  PyTorch peer: ${t.peerMissing ?? 'not run'}`);
   lines.push('\nissue 18 targets (stepping: each engine\'s first run)');
   for (const x of targets(t, pipeline)) lines.push(`  ${verdict(x.met).padEnd(12)} ${x.what}: ${x.measured}`);
   return lines;
-}
-
-if (process.argv[1]?.endsWith('bench-targets.ts')) {
-  const { values: a } = parseArgs({ options: { steps: { type: 'string' }, runs: { type: 'string' }, 'no-peer': { type: 'boolean', default: false }, pipeline: { type: 'boolean', default: false }, out: { type: 'string' } } });
-  const steps = intOption('steps', a.steps, GRPO.steps, 1);
-  const result = await benchTargets({ steps, runs: intOption('runs', a.runs, 1, 1), peer: !a['no-peer'] });
-  let pipeline: PipelineBench | null = null;
-  if (a.pipeline) {
-    const { benchPipeline } = await import('./bench-browser');
-    pipeline = await benchPipeline(steps);
-  }
-  for (const l of targetLines(result, pipeline)) console.log(l);
-  if (a.out) writeFileSync(a.out, JSON.stringify({ date: new Date().toISOString(), ...result, pipeline }, null, 1) + '\n');
 }

@@ -2,11 +2,11 @@
 // fresh weights (32 worksheet rows of 32 characters), then fine-tuning (30 demonstrations and 8
 // worksheet rows). Medians over the steps, leaving out the first (Adam creates its slots) and
 // the last (it also measures the stage's score).
-import { AGENT_RECIPE } from '../src/config';
-import { SupervisedStage, type SupervisedStageName } from '../src/agent/stage';
-import { initialModel } from '../src/agent/train';
-import type { CharModel } from '../src/model/gpt';
-import { median } from './bench-stats';
+import { AGENT_RECIPE } from '../../src/config';
+import { SupervisedStage, type SupervisedStageName } from '../../src/agent/stage';
+import { initialModel } from '../../src/agent/train';
+import type { CharModel } from '../../src/model/gpt';
+import { median } from './stats';
 
 export interface SupervisedBench {
   steps: number;

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, posix, relative, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { toBytePlanes } from '../src/model/byte-planes';
+import { toBytePlanes } from '../../src/model/byte-planes';
 
 /**
  * `new Worker(new URL('../worker/x.worker.ts', import.meta.url), …)` in the source (as the page's

@@ -1,0 +1,87 @@
+// npm run bench -- <node|browser|package|explain|targets|all> [options]: the project's one bench.
+// Figures, not pass/fail: nothing here is a test. Each mode prints its figures and writes them, as
+// JSON, to bench/<mode>.json (git-ignored; `--out FILE` for another place).
+//   node      the workshop on Node per phase (wasm, and cpu for --cpu-steps), supervised steps,
+//             kernel counts per phase
+//   browser   the Chromium worker per backend (wasm, webgl, webgpu where an adapter exists), the
+//             built chunks' sizes, the plate page's longest main-thread task, a soak run's tensors
+//             and heap, the pipeline from random weights
+//   package   the tarball and what a first visit downloads, against the standalone page's
+//   explain   the push's share of a step, the main thread while the reader steps and asks
+//   targets   the speed targets, paired: Node, the Chromium and Firefox workers, the PyTorch peer
+//   all       every mode above, one after another, each saved as its own file
+// Options: --steps N (GRPO steps, default the plate's 40), --cpu-steps N (3), --soak N (200),
+// --supervised-steps N (30), --runs N (targets: runs per page, 1), --peer FILE (targets: the
+// PyTorch peer's torch_ref.py; without it the peer is skipped with a sentence), --out FILE.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GRPO } from '../../src/config';
+import { fail, intOption, main } from '../lib/args';
+import { benchBrowser, benchPipeline, browserLines, chunkSizes } from './browser';
+import { benchExplain, explainLines } from './explain';
+import { benchNodeMode, nodeLines } from './node';
+import { benchPackage, formatPackageBench } from './package';
+import { benchTargets, targetLines } from './targets';
+
+const MODES = ['node', 'browser', 'package', 'explain', 'targets'] as const;
+type Mode = (typeof MODES)[number];
+
+const { values: a, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    steps: { type: 'string' },
+    'cpu-steps': { type: 'string' },
+    soak: { type: 'string' },
+    'supervised-steps': { type: 'string' },
+    runs: { type: 'string' },
+    peer: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const [asked = '', ...extra] = positionals;
+if (extra.length > 0 || !(asked === 'all' || (MODES as readonly string[]).includes(asked))) {
+  fail(`usage: npm run bench -- <${[...MODES, 'all'].join('|')}> [options] (got ${JSON.stringify(positionals.join(' '))}; scripts/bench/index.ts lists the options)`);
+}
+const modes: readonly Mode[] = asked === 'all' ? MODES : [asked as Mode];
+if (a.out && modes.length > 1) fail('--out names one file: give it with a single mode');
+const steps = intOption('steps', a.steps, GRPO.steps, 1);
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGB: Math.round(totalmem() / 2 ** 30), node: process.version };
+
+/** Each mode: its figures (saved) and the lines it prints. */
+const run: Record<Mode, () => Promise<{ figures: unknown; lines: string[] }>> = {
+  async node() {
+    const figures = await benchNodeMode({ steps, cpuSteps: intOption('cpu-steps', a['cpu-steps'], 3, 1), supervisedSteps: intOption('supervised-steps', a['supervised-steps'], 30, 3) });
+    return { figures, lines: nodeLines(figures, steps) };
+  },
+  async browser() {
+    const figures = { ...(await benchBrowser({ steps, soak: intOption('soak', a.soak, 200, 0) })), chunks: await chunkSizes() };
+    return { figures, lines: browserLines(figures, steps) };
+  },
+  async package() {
+    const figures = await benchPackage();
+    return { figures, lines: formatPackageBench(figures) };
+  },
+  async explain() {
+    const figures = await benchExplain(steps);
+    return { figures, lines: explainLines(figures) };
+  },
+  async targets() {
+    const figures = { ...(await benchTargets({ steps, runs: intOption('runs', a.runs, 1, 1), peer: a.peer ?? null })), pipeline: await benchPipeline(steps) };
+    return { figures, lines: targetLines(figures, figures.pipeline) };
+  },
+};
+
+await main(async () => {
+  console.log(`bench ${modes.join(', ')}: ${steps} GRPO steps; machine ${machine.cpus}× ${machine.cpu}, ${machine.memoryGB} GB, Node ${machine.node}`);
+  for (const mode of modes) {
+    console.log(`\n— ${mode} —`);
+    const { figures, lines } = await run[mode]();
+    for (const l of lines) console.log(l);
+    const out = a.out ?? `bench/${mode}.json`;
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, steps, mode, figures }, null, 1) + '\n');
+    console.log(`wrote ${out}`);
+  }
+});
