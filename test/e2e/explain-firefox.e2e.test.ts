@@ -2,16 +2,15 @@
 // WebDriver BiDi, on the built page (WASM forced, as in the other Firefox test).
 import type { Server } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchFirefox, watchFirefox } from '../../scripts/lib/browser/firefox';
-import { buildPage } from '../../scripts/lib/browser/page-site';
-import { removeSite, serve } from '../../scripts/lib/browser/site';
+import { serve } from '../../scripts/lib/browser/site';
 
 let site: { url: string; server: Server; dir: string };
 let firefox: Browser;
 
 beforeAll(async () => {
-  const dir = await buildPage();
+  const dir = inject('pageDir'); // built once for every browser file (test/e2e/setup.ts)
   site = { ...(await serve(dir)), dir };
   firefox = await launchFirefox();
 });
@@ -19,7 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await firefox?.close();
   if (site) await new Promise((done) => site.server.close(done));
-  if (site) removeSite(site.dir);
 });
 
 const text = (page: Page, sel: string) => page.$eval(sel, (e) => e.textContent ?? '');

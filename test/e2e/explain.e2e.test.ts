@@ -7,14 +7,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
 import { launch, openHarness, watch, type Watched } from '../../scripts/lib/browser/chromium';
-import { buildPage } from '../../scripts/lib/browser/page-site';
-import { removeSite, serve } from '../../scripts/lib/browser/site';
+import { serve } from '../../scripts/lib/browser/site';
 
 let browser: Browser;
 let site: { url: string; server: Server; dir: string };
 
 beforeAll(async () => {
-  const dir = await buildPage();
+  const dir = inject('pageDir'); // built once for every browser file (test/e2e/setup.ts)
   site = { ...(await serve(dir)), dir };
   browser = await launch();
 });
@@ -22,7 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (site) await new Promise((done) => site.server.close(done));
-  if (site) removeSite(site.dir);
 });
 
 async function open(path: string, opts: { width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Watched & { page: Page }> {

@@ -5,18 +5,17 @@
 import type { Server } from 'node:http';
 import type { Browser as ChromiumBrowser } from 'playwright-core';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launch, watch } from '../../scripts/lib/browser/chromium';
 import { launchFirefox, watchFirefox } from '../../scripts/lib/browser/firefox';
-import { buildPage } from '../../scripts/lib/browser/page-site';
-import { removeSite, serve } from '../../scripts/lib/browser/site';
+import { serve } from '../../scripts/lib/browser/site';
 
 let site: { url: string; server: Server; dir: string };
 let chromium: ChromiumBrowser;
 let firefox: FirefoxBrowser;
 
 beforeAll(async () => {
-  const dir = await buildPage();
+  const dir = inject('pageDir'); // built once for every browser file (test/e2e/setup.ts)
   site = { ...(await serve(dir)), dir };
   [chromium, firefox] = await Promise.all([launch(), launchFirefox()]);
 });
@@ -24,7 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([chromium?.close(), firefox?.close()]);
   if (site) await new Promise((done) => site.server.close(done));
-  if (site) removeSite(site.dir);
 });
 
 const PATH = 'index.html?autorun=1&backend=wasm';

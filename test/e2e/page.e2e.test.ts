@@ -7,13 +7,12 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runWorkshop } from '../../scripts/lib/run-workshop';
 import { PLATE } from '../../src/plate/text';
 import { pct } from '../../src/ui/format';
 import { launch, watch } from '../../scripts/lib/browser/chromium';
-import { buildPage } from '../../scripts/lib/browser/page-site';
-import { removeSite, serve } from '../../scripts/lib/browser/site';
+import { serve } from '../../scripts/lib/browser/site';
 import { useWasm } from '../tf';
 
 const RESULTS = resolve(import.meta.dirname, '../../test-results');
@@ -22,7 +21,7 @@ let site: { url: string; server: Server; dir: string };
 
 beforeAll(async () => {
   await useWasm(); // the switch tests run the Node workshop beside the page
-  const dir = await buildPage();
+  const dir = inject('pageDir'); // built once for every browser file (test/e2e/setup.ts)
   site = { ...(await serve(dir)), dir };
   browser = await launch();
   mkdirSync(RESULTS, { recursive: true });
@@ -31,7 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (site) await new Promise((done) => site.server.close(done));
-  if (site) removeSite(site.dir);
 });
 
 interface Opened {
