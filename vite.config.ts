@@ -31,13 +31,14 @@ export default defineConfig(({ mode }) => ({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**'], sequence: { groupOrder: 0 } } },
       {
-        // Real headless Chromium on a built copy of the worker; runs after the unit tests, one file at a time.
+        // Real headless Chromium (and Firefox) on one production build (test/e2e/setup.ts); runs
+        // after the unit tests, files side by side as the unit files are. The tests wait on events,
+        // not on the clock, so a busier machine makes them slower, not wrong.
         extends: true,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/setup.ts'],
-          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },

@@ -1,111 +1,18 @@
-// The training worker in real headless Chromium (a built copy, served under a sub-path): backend
-// choice, the step stream, pause/resume/reset/configure through the hook, broken checkpoints,
-// the tensor count, and the same numbers as the Node workshop. Per-step times are printed.
+// The training worker in real headless Chromium (the harness, a built copy served under a
+// sub-path): the step stream, pause/resume/reset/configure through the hook, a dying worker, broken
+// checkpoints, the tensor count, and the same numbers as the Node workshop. Per-step times are
+// printed. The backends have their own file (backends.e2e.test.ts).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AGENT_RECIPE, CHECKPOINTS, GRPO } from '../../src/config';
-import { batchAdvantages } from '../../src/rl/advantages';
-import { type BackendName, type GrpoStepView, type WorkerEvent } from '../../src/protocol/messages';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import { RACE_KEY } from '../../src/client/race-store';
-import { launch, openHarness, type Harness } from '../../scripts/lib/browser/chromium';
+import { consistent, harnessBrowser } from './worker-helpers';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const site = inject('siteUrl');
-let browser: Browser;
-const stepMs: Partial<Record<BackendName, number[]>> = {};
-
-beforeAll(async () => {
-  browser = await launch();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const line = Object.entries(stepMs).map(([b, ms]) => `${b} ${ms.map((m) => m.toFixed(0)).join('/')} ms`);
-  if (line.length) console.log(`per-step time in the Chromium worker (steps ≥ 1): ${line.join('; ')}`);
-});
-
-/** Opens the harness and waits for the worker to be ready (or to fail). */
-async function ready(query = ''): Promise<Harness> {
-  const h = await openHarness(browser, site, query);
-  await h.until((s) => s.status !== 'loading');
-  return h;
-}
-
-/**
- * A step as it crossed from the worker, checked against its own parts: the counts against its
- * episodes, the reward against their rewards, each group's advantages against the group-relative
- * formula, and the loss against −Σ advantage · trained characters / all trained characters (with
- * one update per batch the ratio is 1). A worker that trained with other settings, dropped a term
- * or garbled a record fails here, whatever backend computed it.
- */
-function consistent(r: GrpoStepView, i: number): void {
-  expect(r.step).toBe(i);
-  expect(r.heldOutCorrect / r.heldOutN).toBeCloseTo(r.heldOut, 10);
-  if (i === 0) {
-    expect(r.meanReward).toBeNull();
-    return expect(r.episodes).toEqual([]);
-  }
-  const eps = r.episodes;
-  expect(eps).toHaveLength(GRPO.sumsPerStep * GRPO.episodesPerSum);
-  expect(r.meanReward).toBeCloseTo(eps.reduce((t, e) => t + e.reward, 0) / eps.length, 10);
-  const count = (test: (e: (typeof eps)[number]) => boolean) => eps.filter(test).length;
-  const chars = (code: string, of: string) => eps.reduce((n, e) => n + [...(of === 'trained' ? e.trained : e.authors)].filter((c) => c === code).length, 0);
-  expect([r.modelChars, r.envChars, r.trainedChars]).toEqual([chars('m', 'authors'), chars('e', 'authors'), chars('1', 'trained')]);
-  expect([r.lies, r.malformed]).toEqual([count((e) => e.lied), count((e) => e.reason !== 'answered')]);
-  const expected = batchAdvantages(eps.map((e) => e.reward), GRPO.episodesPerSum, GRPO);
-  eps.forEach((e, k) => expect(e.advantage).toBeCloseTo(expected[k]!, 5));
-  const pushed = eps.reduce((t, e) => t + e.advantage * [...e.trained].filter((c) => c === '1').length, 0);
-  expect(r.loss).toBeCloseTo(-pushed / r.trainedChars, 4);
-  expect(r.timings.total).toBeGreaterThan(0);
-}
-
-const note = (backend: BackendName, steps: GrpoStepView[]) =>
-  (stepMs[backend] = steps.filter((r) => r.step > 0).map((r) => r.timings.total));
+const { site, browser, ready, note } = harnessBrowser();
 
 describe('the training worker, through the useTrainingWorker hook', () => {
-  it('starts, picks WASM over a software-only GPU and says why', async () => {
-    const h = await ready();
-    const s = await h.state();
-    expect(s.status).toBe('ready');
-    expect(s.ready!.backend).toBe('wasm');
-    expect(s.ready!.reason).toMatch(/software/);
-    expect(s.ready!.skipped.map((k) => k.backend)).toEqual(['webgpu', 'webgl']);
-    for (const k of s.ready!.skipped) expect(k.reason).toMatch(/^software/);
-    expect(s.ready!.checkpointHeldOut).toBeGreaterThan(0);
-    // StrictMode mounted the hook twice; the first worker was terminated.
-    expect(h.page.workers()).toHaveLength(1);
-    await h.page.close();
-  });
-
-  it('with ?calibrate=all races the software GPUs too, measures each, keeps WASM, trains there and leaves no tensors behind', async () => {
-    const plain = await ready();
-    await plain.start({ steps: 1 });
-    const p = await plain.until((t) => t.status === 'done');
-    await plain.page.close();
-    const t0 = Date.now();
-    const h = await ready('?calibrate=all');
-    const raceSeconds = (Date.now() - t0) / 1000;
-    const s = await h.state();
-    expect(s.ready!.backend).toBe('wasm');
-    // Both GPUs were started on their software adapters and timed (cut once clearly slower).
-    expect(s.ready!.reason).toMatch(/^WASM \(SIMD, one thread\): the fastest of the 3 backends timed on a calibration step here \(WASM \(SIMD, one thread\) \d+ ms · /);
-    expect(s.ready!.reason).toMatch(/WebGPU on a software adapter, [^·]*\d+ ms/);
-    expect(s.ready!.reason).toMatch(/WebGL on [^·]*\d+ ms/);
-    expect(s.ready!.skipped.map((k) => k.backend).sort()).toEqual(['webgl', 'webgpu']);
-    for (const k of s.ready!.skipped) expect(k.reason).toMatch(/\d+ ms.*, already clearly slower than WebAssembly’s \d+ ms$/);
-    expect(await h.page.evaluate((key) => localStorage.getItem(key), RACE_KEY)).toBeNull(); // 'all' keeps nothing
-    await h.start({ steps: 1 });
-    const done = await h.until((t) => t.status === 'done');
-    // Calibration's tensors are gone: the run ends holding what a run without a race holds.
-    expect(done.memory!.numTensors).toBe(p.memory!.numTensors);
-    console.log(`?calibrate=all in Chromium: ready after ${raceSeconds.toFixed(1)} s — ${s.ready!.reason}`);
-    await h.page.close();
-  });
-
   it('streams a short run step by step with values consistent with their episodes, then a summary', async () => {
     const h = await ready();
     await h.start({ steps: 3 });
@@ -162,45 +69,6 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     expect(s.run!.steps.slice(1).some((r) => r.lies > 0)).toBe(true);
     await h.page.close();
   });
-
-  it('fine-tunes the shipped worksheet model at the shipped seed into the shipped agent, bit for bit', async () => {
-    const card = JSON.parse(readFileSync(resolve(ROOT, 'public', CHECKPOINTS.agent, 'manifest.json'), 'utf8')).card;
-    const h = await ready('?backend=wasm');
-    await h.start({ start: 'pretrained', seed: AGENT_RECIPE.sftSeed, steps: 1 });
-    const s = await h.until((t) => t.status === 'done', 120_000);
-    expect(s.run!.agentDigest).toBe(card.weightsDigest); // the same bits as `npm run train:agent` wrote in Node
-    expect(s.run!.sftHeldOut).toBe(card.success.heldOut);
-    expect(s.run!.steps[0]!.heldOut).toBe(card.success.heldOut);
-    await h.page.close();
-  });
-
-  it('runs on ?backend=cpu', async () => {
-    const h = await ready('?backend=cpu');
-    const s0 = await h.state();
-    expect(s0.ready!.backend).toBe('cpu');
-    expect(s0.ready!.reason).toMatch(/asked for/);
-    await h.start({ steps: 2 });
-    const s = await h.until((t) => t.status === 'done');
-    s.run!.steps.forEach(consistent);
-    note('cpu', s.run!.steps);
-    await h.page.close();
-  });
-
-  it('runs a step on ?backend=webgpu with the software adapter, reading back with data()', async () => {
-    const h = await ready('?backend=webgpu');
-    const s0 = await h.state();
-    expect(s0.ready!.backend).toBe('webgpu');
-    expect(s0.ready!.reason).toMatch(/software adapter/);
-    await h.start({ steps: 1 });
-    const s = await h.until((t) => t.status === 'done', 110_000);
-    s.run!.steps.forEach(consistent);
-    // dataSync() on this backend returned zeros in our probe: a real held-out score shows it did not,
-    // and tfjs-webgpu warns on any synchronous readback (ours or inside an op): there is none.
-    expect(s.run!.steps[0]!.heldOut).toBeGreaterThan(0);
-    expect(h.console.filter((line) => line.includes('synchronously reading data'))).toEqual([]);
-    note('webgpu', s.run!.steps);
-    await h.page.close();
-  }, 120_000);
 
   it('reports a worker that dies with an error, and restartWorker brings up a fresh one', async () => {
     const h = await ready();
@@ -270,7 +138,7 @@ describe('a worker driven by raw messages', () => {
   let warnings: string[] = [];
 
   beforeAll(async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     page.on('worker', (w) => w.on('console', (m) => m.type() === 'warning' && warnings.push(m.text())));
     await page.goto(site + '?backend=wasm');
     await page.evaluate(() => window.startRaw());
