@@ -5,7 +5,7 @@ import { SPLIT } from '../src/env/sums';
 import { countParams } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, oneOf } from './lib/args';
-import { useBackend } from './lib/backend';
+import { setNodeBackend } from './lib/backend';
 import { loadCheckpoint, SHIPPED } from './lib/checkpoint-fs';
 
 const { values: a } = parseArgs({
@@ -16,7 +16,7 @@ const { values: a } = parseArgs({
     verbose: { type: 'boolean', default: false },
   },
 });
-await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
+await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 let loaded;
 try {
   loaded = loadCheckpoint(a.checkpoint!);

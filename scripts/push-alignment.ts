@@ -17,7 +17,7 @@ import { lossMaskFor, trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
 import { intOption, main, oneOf } from './lib/args';
-import { useBackend } from './lib/backend';
+import { setNodeBackend } from './lib/backend';
 import { runWorkshop } from './lib/run-workshop';
 
 const { values: a } = parseArgs({
@@ -88,7 +88,7 @@ const range = (spec: string): number[] => {
 const pct = (t: Tally) => `${t.holds}/${t.n} (${t.n ? ((100 * t.holds) / t.n).toFixed(1) : '—'}%)`;
 
 await main(async () => {
-  await useBackend('wasm');
+  await setNodeBackend('wasm');
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on') === 'on';
   const advantage = oneOf('advantage', a.advantage, ADVANTAGES, 'group');

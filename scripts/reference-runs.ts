@@ -15,7 +15,7 @@ import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY } from '../src/config';
 import { ADVANTAGES, type Advantage, type Grader } from '../src/pipeline/stages';
 import type { RunSummary } from '../src/rl/summary';
 import { intOption, main, oneOf } from './lib/args';
-import { useBackend } from './lib/backend';
+import { setNodeBackend } from './lib/backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
 
@@ -42,7 +42,7 @@ await main(async () => {
   // --only plate: the plate's own two configurations (a quick check); bugs: the grader bugs alone,
   // merged into the file; default: all of them.
   const only = oneOf('only', a.only, ['plate', 'bugs', 'all'] as const, 'all');
-  const backend = await useBackend('wasm');
+  const backend = await setNodeBackend('wasm');
   const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
 
   interface Config {

@@ -17,7 +17,7 @@ import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, intOption } from './lib/args';
 import { median } from './bench/stats';
-import { useBackend } from './lib/backend';
+import { setNodeBackend } from './lib/backend';
 import { loadCheckpoint, saveCheckpoint } from './lib/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
@@ -137,7 +137,7 @@ async function run(pretrainSeed: number, sftSeed: number): Promise<RunLine> {
 
 const pct = (x: number) => Math.round(100 * x);
 
-await useBackend('wasm');
+await setNodeBackend('wasm');
 const done = doneRuns();
 const lines: RunLine[] = [];
 for (const seed of seeds) {

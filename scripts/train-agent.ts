@@ -9,7 +9,7 @@ import { SPLIT } from '../src/env/sums';
 import { countParams, type CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { intOption, oneOf } from './lib/args';
-import { useBackend } from './lib/backend';
+import { setNodeBackend } from './lib/backend';
 import { saveCheckpoint } from './lib/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
@@ -27,7 +27,7 @@ const { values: a } = parseArgs({
 const seed = intOption('seed', a.seed, AGENT_RECIPE.seed);
 const recipe: AgentRecipe = recipeFrom(a, seed, AGENT_RECIPE, intOption('sft-seed', a['sft-seed'], a.seed === undefined ? AGENT_RECIPE.sftSeed : seed));
 
-const backend = await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
+const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 const onRecord = (r: SupervisedRecord) => {
   if (a.quiet || r.step === 0 || (r.step % 25 !== 0 && r.step !== r.steps)) return;

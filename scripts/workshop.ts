@@ -13,7 +13,7 @@ import { median } from 'd3';
 import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
 import { intOption, main, oneOf } from './lib/args';
-import { useBackend } from './lib/backend';
+import { setNodeBackend } from './lib/backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
 
@@ -45,7 +45,7 @@ await main(async () => {
   const grader = oneOf('grader', a.grader, GRADERS, 'exact');
   const seed = intOption('seed', a.seed, 1);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
-  const backend = await useBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
+  const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
   const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
   console.log(
     `workshop: from the ${start === 'agent' ? 'fine-tuned agent' : start === 'pretrained' ? 'worksheet model' : 'random weights'}, ${a.faulty ? 'faulty' : 'reliable'} calculator, ` +

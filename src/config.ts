@@ -29,7 +29,7 @@ export const MODEL: ModelConfig = {
 
 export type WorksheetFormat = 'plain' | 'restate';
 
-export interface PretrainConfig {
+interface PretrainConfig {
   steps: number;
   batch: number;
   lr: number;
@@ -37,7 +37,7 @@ export interface PretrainConfig {
   format: WorksheetFormat;
 }
 
-export interface SftConfig {
+interface SftConfig {
   steps: number;
   lr: number;
   /** Exactly 30 demonstrations: the plate's claim is what 30 examples can teach. */

@@ -13,7 +13,7 @@ import type { WorkerState } from '../../src/client/worker-state';
 import { phaseRow, phaseTable } from './node';
 import { phaseMedians, type PhaseMedians } from './stats';
 
-export interface BrowserBackendBench {
+interface BrowserBackendBench {
   backend: BackendName;
   steps: number;
   phases: PhaseMedians | null;
@@ -58,7 +58,7 @@ const TIMEOUT_MS: Record<BackendName, number> = { wasm: 180_000, cpu: 120_000, w
  * The training worker's used JS heap, through the DevTools protocol (workers have no
  * performance.memory): attach to the page's worker target, collect garbage, read the heap.
  */
-export async function workerHeapMB(page: Page): Promise<number | null> {
+async function workerHeapMB(page: Page): Promise<number | null> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const attached = new Promise<string>((ok) =>
@@ -141,7 +141,7 @@ async function soakRun(browser: Browser, url: string, steps: number) {
  * The real page, training on wasm: the longest tasks the main thread ran (PerformanceObserver),
  * while the page loaded and while it trained (tasks that began with the status line at "Training").
  */
-export async function longestTasks(browser: Browser, url: string, steps: number, query = ''): Promise<{ loading: number; training: number; trainingTasks: number[] }> {
+async function longestTasks(browser: Browser, url: string, steps: number, query = ''): Promise<{ loading: number; training: number; trainingTasks: number[] }> {
   // Tall enough that the figure is on screen: the page pauses training while it is out of sight.
   const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
   await page.addInitScript(() => {

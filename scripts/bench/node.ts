@@ -2,7 +2,7 @@
 // stepping time as the browser benches measure theirs (first point → end, wall clock) — on wasm
 // and cpu, supervised steps and kernel counts per phase on wasm.
 import * as tf from '@tensorflow/tfjs';
-import { useBackend, type NodeBackend } from '../lib/backend';
+import { setNodeBackend, type NodeBackend } from '../lib/backend';
 import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './stats';
 import { runWorkshop } from '../lib/run-workshop';
 import { formatOpCounts, opCounts, type OpCounts } from './ops';
@@ -22,7 +22,7 @@ export interface NodeBench {
 }
 
 export async function benchNode(backend: NodeBackend, n: number): Promise<NodeBench> {
-  await useBackend(backend);
+  await setNodeBackend(backend);
   let first = { tensors: 0, heap: 0 };
   let last = { tensors: 0, heap: 0 };
   let firstPoint = NaN;
@@ -63,7 +63,7 @@ export async function benchNodeMode(opts: { steps: number; cpuSteps: number; sup
 
 const ms = (x: number | null | undefined) => (x == null ? '—' : x.toFixed(0).padStart(6));
 /** The push (the episode viewer's before/after log-probs) as a share of a step: the median of per-step shares. */
-export const pushShare = (p: PhaseMedians | null | undefined) => (p?.pushShare == null || Number.isNaN(p.pushShare) ? '—' : `${(100 * p.pushShare).toFixed(1)}%`);
+const pushShare = (p: PhaseMedians | null | undefined) => (p?.pushShare == null || Number.isNaN(p.pushShare) ? '—' : `${(100 * p.pushShare).toFixed(1)}%`);
 
 /** One row of the per-phase table (the browser mode's rows too). */
 export function phaseRow(name: string, steps: number, fullSteps: number, p: PhaseMedians | null, seconds: number | string, tensors: string, heap: string): string[] {

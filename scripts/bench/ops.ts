@@ -21,14 +21,14 @@ import { GrpoStage } from '../../src/rl/grpo';
 import { policyUpdate } from '../../src/rl/update';
 import { loadCheckpoint } from '../lib/checkpoint-fs';
 
-export interface KernelCount {
+interface KernelCount {
   kernels: number;
   /** Kernel name → how many times it ran, most frequent first. */
   byName: Record<string, number>;
 }
 
 /** Kernels that `f` runs (registered backend kernels only; custom-gradient scopes are not kernels). */
-export async function countKernels<T>(f: () => Promise<T>): Promise<KernelCount & { result: T }> {
+async function countKernels<T>(f: () => Promise<T>): Promise<KernelCount & { result: T }> {
   const check = tf.env().getBool('CHECK_COMPUTATION_FOR_ERRORS');
   tf.env().set('CHECK_COMPUTATION_FOR_ERRORS', false); // else every kernel's output is read back
   try {
@@ -47,7 +47,7 @@ export async function countKernels<T>(f: () => Promise<T>): Promise<KernelCount 
   }
 }
 
-export interface RolloutCount extends KernelCount {
+interface RolloutCount extends KernelCount {
   /** Model calls in the rollout (each one a forward over the batch). */
   forwards: number;
   /** Characters the rows advanced after the prompt (the longest transcript's). */

@@ -10,7 +10,7 @@ import { buildApp, buildStandalone, installApp, pack } from '../lib/browser/cons
 import { measuredSite, statusWord, type MarkedBackend } from '../lib/browser/first-visit';
 import { removeSite } from '../lib/browser/site';
 
-export interface FirstVisitBench {
+interface FirstVisitBench {
   jsGzKB: number;
   totalGzKB: number;
   files: number;

@@ -23,9 +23,9 @@ import { buildSite, removeSite, serve } from '../lib/browser/site';
 const ROOT = resolve(import.meta.dirname, '../..');
 const PYTHON = '/usr/bin/python3'; // Debian's, with python3-torch (not a pyenv shim)
 
-export type Engine = 'chromium' | 'firefox';
+type Engine = 'chromium' | 'firefox';
 
-export interface EngineBench {
+interface EngineBench {
   engine: Engine;
   steps: number;
   /** The harness page's first GRPO point → the run's end, by the page's clock (s), per run in one page. */
@@ -49,7 +49,7 @@ export interface EngineBench {
   error?: string;
 }
 
-export interface PeerBench {
+interface PeerBench {
   /** torch_ref.py's total_s: its 40 steps and 41 evaluations (start-up and fine-tune excluded). */
   totalSeconds: number;
   stepMs: number;
@@ -67,7 +67,7 @@ export interface TargetsBench {
 }
 
 /** The calls the bench makes on a page, the same for playwright's Chromium and puppeteer's Firefox. */
-export interface AnyPage {
+interface AnyPage {
   goto(url: string): Promise<unknown>;
   evaluate<R, A>(f: (arg: A) => R, arg: A): Promise<R>;
   /** Waits for `f(arg)` to be truthy in the page; returns its value. */
@@ -75,7 +75,7 @@ export interface AnyPage {
   close(): Promise<void>;
 }
 
-export async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
+async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } }); // a laptop's screen, as Firefox's window
   return {
     goto: (url) => page.goto(url),
@@ -85,7 +85,7 @@ export async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
   };
 }
 
-export async function firefoxPage(browser: FirefoxBrowser): Promise<AnyPage> {
+async function firefoxPage(browser: FirefoxBrowser): Promise<AnyPage> {
   const page = await browser.newPage();
   // No setViewport: this Firefox refuses the screen-orientation override puppeteer sends with it; fromLoad scrolls the figure into view.
   return {
@@ -104,7 +104,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
  * loads, so it waits in the worker's queue and the worker never warms up while idle: a cold
  * engine, as Node's workshop has it. readFirst: wait for the idle warm-up to end first instead.
  */
-export async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: number, readFirst = false) {
+async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: number, readFirst = false) {
   await page.goto(`${harnessUrl}?backend=wasm`);
   if (readFirst) await page.until(() => window.plateWorker?.ready?.warmUp || window.plateWorker?.status === 'error', null, 120_000);
   else await page.until(() => window.plateWorker !== undefined, null, 120_000);
@@ -168,7 +168,7 @@ async function benchEngine(engine: Engine, open: () => Promise<AnyPage>, urls: {
 }
 
 /** The PyTorch peer (`torch_ref.py`) at the model's size, one thread; null if the file is absent. */
-export async function benchPeer(peer: string): Promise<PeerBench | null> {
+async function benchPeer(peer: string): Promise<PeerBench | null> {
   if (!existsSync(peer)) return null;
   const args = [peer, '--kv-cache', '--threads', '1', '--n-layer', '2', '--d', '64', '--n-head', '4', '--ctx', '32'];
   console.log('PyTorch peer…');
@@ -185,7 +185,7 @@ export async function benchPeer(peer: string): Promise<PeerBench | null> {
 }
 
 /** Chromium and Firefox on the same two sites (built once), one engine after the other. */
-export async function benchEngines(steps: number, runs: number): Promise<EngineBench[]> {
+async function benchEngines(steps: number, runs: number): Promise<EngineBench[]> {
   const [harnessDir, pageDir] = [await buildSite(), await buildPage()];
   const [harness, plate] = [await serve(harnessDir), await serve(pageDir)];
   const urls = { harness: harness.url, plate: plate.url };
@@ -224,7 +224,7 @@ export async function benchTargets(opts: { steps: number; runs: number; peer: st
 
 // ——— the report ———
 
-export interface Target {
+interface Target {
   what: string;
   measured: string;
   met: boolean | null;
@@ -235,7 +235,7 @@ const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
 const verdict = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? 'met' : 'NOT met');
 
 /** Issue 18 §3's targets, each with the figure this run measured. */
-export function targets(t: TargetsBench, pipeline: PipelineBench | null): Target[] {
+function targets(t: TargetsBench, pipeline: PipelineBench | null): Target[] {
   const out: Target[] = [];
   const check = (what: string, x: number, limit: number, show: (x: number) => string) =>
     out.push({ what, measured: show(x), met: Number.isFinite(x) ? x <= limit : null });

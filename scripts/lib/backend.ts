@@ -4,7 +4,7 @@ import '@tensorflow/tfjs-backend-wasm';
 
 export type NodeBackend = 'wasm' | 'cpu';
 
-export async function useBackend(name: NodeBackend): Promise<string> {
+export async function setNodeBackend(name: NodeBackend): Promise<string> {
   if (!(await tf.setBackend(name))) throw new Error(`could not start the ${name} backend`);
   await tf.ready();
   return tf.getBackend();

@@ -21,7 +21,7 @@ export interface PaceClock {
   cancelAfter(id: number): void;
 }
 
-export const browserClock: PaceClock = {
+const browserClock: PaceClock = {
   now: () => performance.now(),
   frame: (run) => requestAnimationFrame(run),
   cancelFrame: (id) => cancelAnimationFrame(id),

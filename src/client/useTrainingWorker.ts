@@ -24,7 +24,7 @@ export interface UseTrainingWorkerOptions {
   workerUrl?: string;
 }
 
-export interface WorkerCommands {
+interface WorkerCommands {
   /** A fresh run of the whole pipeline `config.start` names; a run in progress moves to `previous`. */
   start(config: RunConfig): void;
   /** The reader changed a setting: the worker redoes only what it affects. */
@@ -45,7 +45,7 @@ export type TrainingWorker = WorkerState & WorkerCommands;
 
 /**
  * The module worker, in the form bundlers recognise: Vite bundles it for the page, and the library
- * build leaves this literal for the consumer's Vite or webpack to bundle (scripts/lib-plugins.ts).
+ * build leaves this literal for the consumer's Vite or webpack to bundle (scripts/build/lib-plugins.ts).
  * `workerUrl`: a worker script the site built or hosts itself.
  */
 export function createTrainingWorker(workerUrl?: string): Worker {

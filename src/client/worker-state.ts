@@ -27,7 +27,7 @@ export interface ReadyInfo extends BackendInfo {
 }
 
 /** How a run ended: finished all its stages, stopped by a reset or a new start, or by an error. */
-export type RunEnd = 'done' | 'stopped' | 'error';
+type RunEnd = 'done' | 'stopped' | 'error';
 
 export interface RunView {
   runId: number;
@@ -49,7 +49,7 @@ export interface RunView {
   end?: RunEnd;
 }
 
-export interface WorkerError {
+interface WorkerError {
   /** 'worker': the worker itself stopped (a crash, or silence); restartWorker() makes a new one. */
   kind: ErrorKind | 'worker';
   message: string;
@@ -85,7 +85,7 @@ export interface WorkerState {
 }
 
 /** Events the page itself adds to the worker's. */
-export type PageEvent = { type: 'pause-requested' } | { type: 'died'; message: string } | { type: 'ask-sent'; question: AskQuestion };
+type PageEvent = { type: 'pause-requested' } | { type: 'died'; message: string } | { type: 'ask-sent'; question: AskQuestion };
 export type ClientEvent = WorkerEvent | PageEvent;
 
 export const MAX_PREVIOUS = 6;

@@ -5,7 +5,7 @@
  */
 import type { Rng } from '../lib/rng';
 
-export interface CalculatorResult {
+interface CalculatorResult {
   value: number;
   lied: boolean;
 }

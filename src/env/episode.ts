@@ -20,11 +20,11 @@ export { REWARD_CORRECT, REWARD_WRONG } from './grader';
 /** `^` + two 2-digit operands + `+` + `=`. */
 export const PROMPT_LENGTH = 7;
 /** Operands in a call may have up to 3 digits (the model may slip); more is over-long. */
-export const MAX_OPERAND_DIGITS = 3;
+const MAX_OPERAND_DIGITS = 3;
 /** `B` + 3 digits + `+` + 3 digits + `|`. */
 export const MAX_CALL_LENGTH = 2 + 2 * MAX_OPERAND_DIGITS + 1;
 /** Up to 4 digits (999 + 999 = 1998) + `|`. */
-export const MAX_ANSWER_LENGTH = 5;
+const MAX_ANSWER_LENGTH = 5;
 
 export type Author = 'prompt' | 'model' | 'env' | 'pad';
 export type Phase = 'call' | 'answer' | 'done';

@@ -27,7 +27,7 @@ export interface Heads {
  * at attention's sizes, summing over K in the same order, so with the same result. Elsewhere
  * it is a batched matmul between transposes.
  */
-export function groupMatMul(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
+function groupMatMul(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
   return onCpuMemoryBackend() ? groupMatMulByConv(a, b) : groupMatMulBatched(a, b);
 }
 

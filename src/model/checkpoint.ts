@@ -21,7 +21,7 @@ export interface CheckpointCard {
   [key: string]: unknown;
 }
 
-export interface WeightSpec {
+interface WeightSpec {
   name: string;
   shape: number[];
   dtype: 'float32';

@@ -62,7 +62,7 @@ export const countParams = (c: ModelConfig): number =>
   Object.values(paramShapes(c)).reduce((n, s) => n + s.reduce((a, b) => a * b, 1), 0);
 
 /** nanoGPT init: N(0, 0.02), residual projections scaled by 1/sqrt(2·layers), LN gains 1, biases 0. */
-export function initParams(c: ModelConfig, seed: number): Params {
+function initParams(c: ModelConfig, seed: number): Params {
   const params: Params = {};
   let i = 0;
   for (const [name, shape] of Object.entries(paramShapes(c))) {
@@ -79,7 +79,7 @@ export function initParams(c: ModelConfig, seed: number): Params {
   return params;
 }
 
-export function disposeParams(params: Params): void {
+function disposeParams(params: Params): void {
   for (const v of Object.values(params)) v.dispose();
 }
 

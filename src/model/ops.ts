@@ -89,7 +89,7 @@ export function dropout(x: tf.Tensor, rate: number, seed: number): tf.Tensor {
   }) as Fn)(x);
 }
 
-export const LAYER_NORM_EPS = 1e-5;
+const LAYER_NORM_EPS = 1e-5;
 
 /**
  * Layer norm over the last axis: the sums of tf.moments (the mean, then the mean square of
@@ -121,7 +121,7 @@ const GELU_A = 0.044715;
  * written as x·σ(2u), the same function, because tanh is ~6× slower than sigmoid on WASM.
  * Returns σ(2u) too, which the gradient reuses.
  */
-export function geluParts(x: tf.Tensor): { y: tf.Tensor; s: tf.Tensor } {
+function geluParts(x: tf.Tensor): { y: tf.Tensor; s: tf.Tensor } {
   const u = tf.mul(GELU_C, tf.add(x, tf.mul(GELU_A, tf.mul(x, tf.mul(x, x)))));
   const s = tf.sigmoid(tf.mul(2, u));
   return { y: tf.mul(x, s), s };
@@ -130,7 +130,7 @@ export function geluParts(x: tf.Tensor): { y: tf.Tensor; s: tf.Tensor } {
 export const gelu = (x: tf.Tensor): tf.Tensor => geluParts(x).y;
 
 /** d gelu / dx from x and s = σ(2u): s + x·s·(1 − s)·2c·(1 + 3a·x²). */
-export function geluSlope(x: tf.Tensor, s: tf.Tensor): tf.Tensor {
+function geluSlope(x: tf.Tensor, s: tf.Tensor): tf.Tensor {
   const dz = tf.add(tf.mul(tf.square(x), 6 * GELU_C * GELU_A), 2 * GELU_C); // d(2u)/dx
   return tf.add(s, tf.mul(tf.mul(s, tf.sub(1, s)), tf.mul(x, dz)));
 }

@@ -214,7 +214,7 @@ export class PipelineRun {
 }
 
 /** The GRPO config a run's settings make: its length, masking, advantage, temperature and grader. */
-export function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature' | 'grader'>): GrpoConfig {
+function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature' | 'grader'>): GrpoConfig {
   return { ...base, steps: run.steps, lossMask: lossMaskFor(run.masking), advantage: run.advantage, temperature: run.temperature, grader: run.grader };
 }
 

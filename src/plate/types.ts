@@ -7,7 +7,7 @@
 export type TermId = 'multi-turn-rl' | 'outcome-reward' | 'group-relative-advantage' | 'observation-masking';
 
 /** A cross-reference to another plate or volume; `ref` fills the site's URL pattern. */
-export interface RefPiece {
+interface RefPiece {
   kind: 'ref';
   /** e.g. "XIX.5" or "XVII". */
   ref: string;
@@ -15,13 +15,13 @@ export interface RefPiece {
 }
 
 /** Words in the text that name a glossary term; hovering or focusing shows its definition. */
-export interface TermPiece {
+interface TermPiece {
   kind: 'term';
   term: TermId;
   text: string;
 }
 
-export interface LinkPiece {
+interface LinkPiece {
   kind: 'link';
   href: string;
   text: string;
@@ -37,7 +37,7 @@ export interface Term {
 }
 
 export type ChartId = 'heldOut' | 'reward';
-export type CalculatorName = 'reliable' | 'faulty';
+type CalculatorName = 'reliable' | 'faulty';
 
 /** One row of the plate's stated numbers, with where it sits on the figure's charts. */
 export interface StatedNumber {

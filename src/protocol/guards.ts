@@ -28,7 +28,7 @@ function isRunConfig(x: unknown): x is RunConfig {
 }
 
 /** A sum of the world's range, a calculator setting and a temperature the figure offers. */
-export function isAskQuestion(x: unknown): x is AskQuestion {
+function isAskQuestion(x: unknown): x is AskQuestion {
   if (!isObject(x) || !isObject(x.sum)) return false;
   return Number.isInteger(x.id) && inRange(x.sum as { a: number; b: number }) && typeof x.faulty === 'boolean' && (TEMPERATURES as readonly unknown[]).includes(x.temperature);
 }

@@ -14,7 +14,7 @@ import type { RunConfig, Stage, Temperature } from '../pipeline/stages';
 import type { BackendName, CalibrateMode, RaceRecord } from './backends';
 
 export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
-export type { BackendName, CalibrateMode, RaceRecord, RunSummary, SupervisedRecord };
+export type { BackendName, CalibrateMode, RunSummary, SupervisedRecord };
 
 /**
  * A GRPO step as it crosses to the page: its figures, and its episodes as compact views (one

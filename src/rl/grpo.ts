@@ -118,14 +118,12 @@ export interface GrpoRecord {
   episodes: ScoredEpisode[];
 }
 
-export { NonFiniteLossError } from './update';
-
 /**
  * A sampled episode with the advantage the update gave it, and the log-probability of each of
  * its characters after the first before the step's update and after it, at the sampling
  * temperature (logp.before[j] is character j + 1).
  */
-export type ScoredEpisode = EpisodeRecord & { advantage: number; logp: EpisodeLogp };
+type ScoredEpisode = EpisodeRecord & { advantage: number; logp: EpisodeLogp };
 
 /** The answer is the calculator's result, whether or not the result was true. */
 export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'>): boolean =>

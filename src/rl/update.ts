@@ -71,11 +71,11 @@ export async function policyUpdate(
   const tl = now();
   let loss = NaN;
   let clipFraction = NaN;
-  let tg = tl;
+  let tg: number;
   /** Per bucket, [N, L-1]: the first update's log-probs, kept off the tape for `before`. */
   let firstLogp: tf.Tensor2D[] = [];
   const before: (Float32Array | null)[] = episodes.map(() => null);
-  let beforeMs = 0;
+  let beforeMs: number;
   try {
     if (c.updatesPerBatch > 1) {
       // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the

@@ -16,7 +16,7 @@ export interface PlateAssets {
 }
 
 /** The SIMD build serves for all three names (src/ui/wasm-files.ts says why). */
-export const WASM_FILE = 'tfjs-backend-wasm-simd.wasm';
+const WASM_FILE = 'tfjs-backend-wasm-simd.wasm';
 
 /** The files under `base` (absolute, or relative to `documentUrl`). */
 export function assetsAt(base: string, documentUrl: string): PlateAssets {

@@ -18,7 +18,7 @@ export const termElementId = (prefix: string, id: TermId): string => `${prefix}-
 /** The text of a paragraph, as the editors wrote it. */
 export const plainText = (p: Paragraph): string => p.map((piece) => (typeof piece === 'string' ? piece : piece.text)).join('');
 
-export function xrefUrl(pattern: string | undefined, ref: string): string | null {
+function xrefUrl(pattern: string | undefined, ref: string): string | null {
   if (!pattern || !pattern.includes('{ref}')) return null;
   return pattern.split('{ref}').join(encodeURIComponent(ref));
 }

@@ -26,8 +26,10 @@ export type { RunConfig } from '../protocol/messages';
 /** What `<plate-multi-turn-rl>` takes in TSX: an element's usual props and the plate's attributes. */
 export type PlateElementProps = Omit<DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElement>, keyof PlateElementAttributes> & PlateElementAttributes;
 
-// Kept in the published declarations by scripts/lib-types.ts (the bundler drops augmentations).
+// Kept in the published declarations by scripts/build/lib-types.ts (the bundler drops augmentations).
 declare module 'react' {
+  // React's own JSX namespace, augmented: a namespace is the only way in.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace JSX {
     interface IntrinsicElements {
       'plate-multi-turn-rl': PlateElementProps;

@@ -6,7 +6,7 @@
  * the worker's script needs a new worker (useTrainingWorker starts one when they change): a note says
  * so, and the reader's settings stay as they are.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { PLATE_SETTINGS } from '../pipeline/stages';
 import type { Settings } from './figure/Controls';
 import type { PlateOptions } from './options';
@@ -42,10 +42,9 @@ export function useLiveOptions(options: PlateOptions, act: LiveActions): string 
   const seen = useRef({ settings: settingsOf(options), autorun: options.autorun ?? false, worker: pickWorker(options) });
   const [note, setNote] = useState<string | null>(null);
   const { start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl } = options;
-
-  useEffect(() => {
+  // The actions change on every render; only a changed option acts, with the actions of its render.
+  const onChange = useEffectEvent((now: typeof seen.current) => {
     const was = seen.current;
-    const now = { settings: settingsOf(options), autorun: options.autorun ?? false, worker: pickWorker(options) };
     seen.current = now;
     const patch = Object.fromEntries(Object.entries(now.settings).filter(([k, v]) => was.settings[k as keyof Settings] !== v)) as Partial<Settings>;
     if (Object.keys(patch).length > 0) act.settings(patch);
@@ -55,12 +54,16 @@ export function useLiveOptions(options: PlateOptions, act: LiveActions): string 
       const what = changed.map((k) => CHANGE[k](now.worker[k])).join(' and ');
       setNote(`The host page changed ${what}: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.`);
     }
-    // Only a changed option acts; the actions themselves change on every render.
+  });
+
+  useEffect(() => {
+    const now = { start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl };
+    onChange({ settings: settingsOf(now), autorun: autorun ?? false, worker: pickWorker(now) });
   }, [start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl]);
 
   return note;
 }
 
 function pickWorker(o: PlateOptions): WorkerOptions {
-  return { backend: o.backend, assetBase: o.assetBase, workerUrl: o.workerUrl };
+  return { backend: o.backend, calibrate: o.calibrate, assetBase: o.assetBase, workerUrl: o.workerUrl };
 }

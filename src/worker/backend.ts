@@ -60,7 +60,7 @@ export interface BackendRequest {
 /** Why a backend cannot be used, thrown by a starter and reported in `skipped`. */
 export class Skip extends Error {}
 
-export interface Started {
+interface Started {
   /** Describes the hardware, e.g. the adapter or renderer. */
   what: string;
   device?: GPUDevice;
@@ -88,9 +88,9 @@ const REAL: BackendDeps = {
 };
 
 /** A candidate is cut once its calibration step runs this much longer than the best so far. */
-export const CUT_MARGIN = 1.5;
+const CUT_MARGIN = 1.5;
 /** ...or once its warm-up (shader compilation included) runs longer than this plus twice the best's whole calibration. */
-export const WARM_UP_ALLOWANCE_MS = 1000;
+const WARM_UP_ALLOWANCE_MS = 1000;
 /** The race's order: WASM first, the baseline that starts almost everywhere, then the GPUs. */
 const RACE_ORDER: readonly BackendName[] = ['wasm', 'webgpu', 'webgl'];
 

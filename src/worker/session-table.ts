@@ -48,10 +48,10 @@
 import type { AskQuestion, Command, RunConfig, Stage } from '../protocol/messages';
 import { stagesFrom } from '../pipeline/stages';
 
-export type RunStatus = 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'failed';
+type RunStatus = 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'failed';
 
 /** How a run begins once its start is taken: a pause or a step may travel with it. */
-export type Begin = Extract<RunStatus, 'running' | 'pausing' | 'stepping'>;
+type Begin = Extract<RunStatus, 'running' | 'pausing' | 'stepping'>;
 
 export interface RunSlot {
   id: number;

@@ -22,7 +22,11 @@ function manualClock() {
     /** Moves time on by `ms`, running the timers it passes, then one animation frame. */
     advance(ms: number) {
       t += ms;
-      for (const [i, timer] of [...timers]) if (timer.at <= t) (timers.delete(i), timer.run());
+      for (const [i, timer] of [...timers]) {
+        if (timer.at > t) continue;
+        timers.delete(i);
+        timer.run();
+      }
       const due = [...frames.values()];
       frames.clear();
       due.forEach((f) => f());

@@ -14,9 +14,9 @@ import { WorkerSession } from '../../src/worker/session';
 export const folder = (path: string) => pathToFileURL(resolve(import.meta.dirname, '../../public', path)).href + '/';
 export const CHECKPOINT_URLS = { agent: folder(CHECKPOINTS.agent), pretrained: folder(CHECKPOINTS.pretrained) };
 // Node's wasm backend finds its binaries itself; the stand-in selectBackend ignores these.
-export const NODE_WASM = { 'tfjs-backend-wasm.wasm': 'n/a', 'tfjs-backend-wasm-simd.wasm': 'n/a', 'tfjs-backend-wasm-threaded-simd.wasm': 'n/a' };
-export const SMALL: GrpoConfig = { ...GRPO, sumsPerStep: 2, episodesPerSum: 4 };
-export const TOY: AgentRecipe = { ...AGENT_RECIPE, pretrain: { ...AGENT_RECIPE.pretrain, steps: 2, batch: 4 }, sft: { ...AGENT_RECIPE.sft, steps: 2 } };
+const NODE_WASM = { 'tfjs-backend-wasm.wasm': 'n/a', 'tfjs-backend-wasm-simd.wasm': 'n/a', 'tfjs-backend-wasm-threaded-simd.wasm': 'n/a' };
+const SMALL: GrpoConfig = { ...GRPO, sumsPerStep: 2, episodesPerSum: 4 };
+const TOY: AgentRecipe = { ...AGENT_RECIPE, pretrain: { ...AGENT_RECIPE.pretrain, steps: 2, batch: 4 }, sft: { ...AGENT_RECIPE.sft, steps: 2 } };
 
 export type Event<T extends WorkerEvent['type']> = Extract<WorkerEvent, { type: T }>;
 

@@ -5,7 +5,7 @@ import { type RunConfig } from '../../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../../src/pipeline/stages';
 import type { WorkerState } from '../../../src/client/worker-state';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** --enable-unsafe-webgpu exposes SwiftShader's software WebGPU adapter to headless Chromium. */
 export function launch(): Promise<Browser> {

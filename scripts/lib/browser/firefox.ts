@@ -2,10 +2,10 @@
 // puppeteer-core over WebDriver BiDi (no browser download; puppeteer makes the temporary profile).
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
-export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 /** Every Firefox page's size (the window's). */
-export const FIREFOX_VIEWPORT = { width: 1280, height: 900 };
+const FIREFOX_VIEWPORT = { width: 1280, height: 900 };
 
 export function launchFirefox(): Promise<Browser> {
   return puppeteer.launch({

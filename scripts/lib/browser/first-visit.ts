@@ -16,7 +16,7 @@ export const BACKEND_MARKERS = {
 } as const;
 export type MarkedBackend = keyof typeof BACKEND_MARKERS;
 
-export interface ServedFile {
+interface ServedFile {
   path: string;
   bytes: number;
   gz: number;
@@ -42,7 +42,7 @@ export interface MeasuredSite {
   close(): Promise<void>;
 }
 
-export function describeFile(path: string, body: Buffer): ServedFile {
+function describeFile(path: string, body: Buffer): ServedFile {
   const js = path.endsWith('.js') || path.endsWith('.mjs');
   const text = js ? body.toString('utf8') : '';
   const backends = js ? (Object.keys(BACKEND_MARKERS) as MarkedBackend[]).filter((b) => text.includes(BACKEND_MARKERS[b])) : [];

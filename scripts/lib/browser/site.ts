@@ -10,7 +10,7 @@ import { build } from 'vite';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 /** Served under a sub-path: nothing may assume the site sits at the host's root. */
-export const SUB_PATH = '/some/sub/path/';
+const SUB_PATH = '/some/sub/path/';
 const AGENT = join(ROOT, 'public/checkpoints/agent');
 /** index.html: the worker hook's harness; element.html: the custom element, from the source. */
 const HARNESS = join(ROOT, 'scripts/lib/browser/harness');

@@ -27,7 +27,7 @@ interface Props {
   onSettings: (s: Settings) => void;
 }
 
-export const START_LABEL: Record<StartFrom, string> = {
+const START_LABEL: Record<StartFrom, string> = {
   agent: 'the fine-tuned agent',
   pretrained: 'the worksheet model (fine-tune it here)',
   scratch: 'random weights (pre-train, then fine-tune)',

@@ -66,10 +66,6 @@ export function Figure(p: FigureProps) {
   const notes = p.reference && 'unavailable' in p.reference ? [...p.notes, p.reference.unavailable] : p.notes;
   const earlierWith = (stage: 'pretrain' | 'sft') => [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
   const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
-  // GRPO's panel draws only the run's GRPO side: a new object only when that changes, so a
-  // fine-tuning step does not re-render the GRPO charts.
-  const run = p.run;
-  const grpoRun = useMemo(() => run, [run?.runId, run?.config, run?.steps]);
   const shownConfig = p.run?.config ?? p.settings;
   const marker = useMemo(() => sftMarker(p.plate), [p.plate]);
 
@@ -106,8 +102,8 @@ export function Figure(p: FigureProps) {
       {pipeline.includes('sft') && (
         <StagePanel stage="sft" records={p.run?.sft ?? NONE} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={sftBandOf} plateMarker={marker} />
       )}
-      <GrpoPanel plate={p.plate} run={grpoRun} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
-      <TimeSplit run={grpoRun} frame={Math.max(steps, p.totalSteps)} />
+      <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
+      <TimeSplit run={p.run} frame={Math.max(steps, p.totalSteps)} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
       <AskAgent
         status={t.status}

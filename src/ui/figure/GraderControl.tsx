@@ -7,7 +7,7 @@ import { useId } from 'react';
 import type { Grader } from '../../protocol/messages';
 import { GRADERS } from '../../pipeline/stages';
 
-export const GRADER_CHOICE: Record<Grader, string> = {
+const GRADER_CHOICE: Record<Grader, string> = {
   exact: 'exact answer (the plate’s)',
   'crash-pass': 'a crash counts as a pass (a bug)',
   'trusts-tool': 'trusts the calculator (a bug)',

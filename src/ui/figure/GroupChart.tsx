@@ -21,17 +21,19 @@ interface Props {
 const HEIGHT = 132;
 const M = { top: 8, right: 6, bottom: 30, left: 34 };
 const MAX_WIDTH = 340;
+/** The advantage's axis: the raw reward is 0 or 1; a group-relative advantage lies within ±3 here. */
+const DOMAIN: Record<Props['kind'], [number, number]> = { raw: [0, 1], group: [-3, 3] };
 
 export function GroupChart({ rewards, advantages, kind, label }: Props) {
   const [wrap, measured] = useWidth<HTMLDivElement>(MAX_WIDTH);
   const width = Math.min(measured, MAX_WIDTH);
   const axisRef = useRef<SVGGElement>(null);
-  const domain: [number, number] = kind === 'raw' ? [0, 1] : [-3, 3];
+  const domain = DOMAIN[kind];
   const x = d3.scaleBand<number>(d3.range(rewards.length), [M.left, width - M.right]).padding(0.3);
   const y = d3.scaleLinear(domain, [HEIGHT - M.bottom, M.top]);
 
   useEffect(() => {
-    const ys = d3.scaleLinear(domain, [HEIGHT - M.bottom, M.top]);
+    const ys = d3.scaleLinear(DOMAIN[kind], [HEIGHT - M.bottom, M.top]);
     const ticks = kind === 'raw' ? [0, 0.5, 1] : [-3, -2, -1, 0, 1, 2, 3];
     d3.select(axisRef.current!)
       .call(d3.axisLeft(ys).tickValues(ticks).tickSize(-(width - M.left - M.right)).tickFormat((v) => d3.format('~g')(v as number)))

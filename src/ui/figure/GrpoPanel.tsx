@@ -13,7 +13,7 @@ import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, ser
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
 import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRuns } from './reference';
-import { toneOf, type RunView } from './types';
+import { sameGrpoSide, toneOf, type RunView } from './types';
 
 interface Props {
   plate: PlateText;
@@ -103,4 +103,4 @@ export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config,
       )}
     </section>
   );
-});
+}, sameGrpoSide);

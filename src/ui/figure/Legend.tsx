@@ -1,7 +1,7 @@
 /** The key to the charts' lines, band and marks: each run by its configuration. */
 import type { Dash, Tone } from './types';
 
-export interface LegendEntry {
+interface LegendEntry {
   label: string;
   tone: Tone;
   dash: Dash;

@@ -42,13 +42,18 @@ export interface YAxis {
 export const PERCENT: YAxis = { max: 1, format: pct, ticks: [0, 0.25, 0.5, 0.75, 1] };
 
 /** A 0–max axis for a loss: max from the data, rounded up to a tidy number. */
+const LOSS_FORMAT = d3.format('.2~f');
+/** One axis object per top: the chart redraws its axes only when the axis changes. */
+const lossAxes = new Map<number, YAxis>();
+
 export function lossAxis(values: readonly number[]): YAxis {
   const top = d3.scaleLinear().domain([0, Math.max(1e-6, ...values.filter(Number.isFinite))]).nice(4);
   const max = top.domain()[1]!;
-  return { max, format: d3.format('.2~f'), ticks: top.ticks(4) };
+  if (!lossAxes.has(max)) lossAxes.set(max, { max, format: LOSS_FORMAT, ticks: top.ticks(4) });
+  return lossAxes.get(max)!;
 }
 
-const HEIGHT = 200;
+const DEFAULT_HEIGHT = 200;
 /** A curve with more points than this (a loss per step) is drawn as a line without dots. */
 const MAX_DOTS = 60;
 const M = { top: 16, right: 58, bottom: 28, left: 40 };
@@ -60,13 +65,12 @@ export function chartLabel(name: string, steps: number, live: Series | null, for
 }
 
 /** The companion's latest point, as the chart's description: "true success, step 3: 64%". */
-export function companionLabel(companion: Series, format: (v: number) => string = pct): string {
+function companionLabel(companion: Series, format: (v: number) => string = pct): string {
   const last = companion.points.at(-1);
   return last ? `${companion.label}, step ${last[0]}: ${format(last[1])}` : `${companion.label}, no data yet`;
 }
 
-export function LineChart({ name, frame, steps, series, live, companion, band, markers, y: yAxis = PERCENT, xTitle = 'GRPO step', height = HEIGHT }: Props) {
-  const HEIGHT = height;
+export function LineChart({ name, frame, steps, series, live, companion, band, markers, y: yAxis = PERCENT, xTitle = 'GRPO step', height = DEFAULT_HEIGHT }: Props) {
   const [wrap, width] = useWidth<HTMLDivElement>(480);
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);
@@ -74,20 +78,20 @@ export function LineChart({ name, frame, steps, series, live, companion, band, m
   const described = useId();
 
   const x = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
-  const y = d3.scaleLinear([0, yAxis.max], [HEIGHT - M.bottom, M.top]);
+  const y = d3.scaleLinear([0, yAxis.max], [height - M.bottom, M.top]);
   const fmt = yAxis.format;
   const line = d3.line<Point>((d) => x(d[0]), (d) => y(d[1]));
   const area = d3.area<BandPoint>().x((d) => x(d.step)).y0((d) => y(d.lo)).y1((d) => y(d.hi));
 
   useEffect(() => {
     const xs = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
-    const ys = d3.scaleLinear([0, yAxis.max], [HEIGHT - M.bottom, M.top]);
+    const ys = d3.scaleLinear([0, yAxis.max], [height - M.bottom, M.top]);
     const ticks = d3.range(0, frame + 1, frame > 100 ? 50 : frame > 20 ? 10 : 5);
     d3.select(xAxisRef.current!).call(d3.axisBottom(xs).tickValues(ticks).tickSizeOuter(0));
     d3.select(yAxisRef.current!)
       .call(d3.axisLeft(ys).tickValues(yAxis.ticks).tickFormat((v) => yAxis.format(v as number)).tickSize(-(xs.range()[1] - M.left)))
       .call((g) => g.select('.domain').remove());
-  }, [width, frame, yAxis.max, yAxis.ticks.join()]);
+  }, [width, frame, yAxis, height]);
 
   const points = live?.points ?? [];
   const probed = probe === null ? undefined : points[Math.min(probe, points.length - 1)];
@@ -121,10 +125,10 @@ export function LineChart({ name, frame, steps, series, live, companion, band, m
       onFocus={() => setProbe((p) => p ?? (points.length ? points.length - 1 : null))}
       onBlur={() => setProbe(null)}
     >
-      <svg role="img" aria-label={chartLabel(name, steps, live, fmt)} aria-describedby={companion ? described : undefined} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
+      <svg role="img" aria-label={chartLabel(name, steps, live, fmt)} aria-describedby={companion ? described : undefined} width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
         <g ref={yAxisRef} className="axis axis-y" transform={`translate(${M.left},0)`} />
-        <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${HEIGHT - M.bottom})`} />
-        <text className="axis-title" x={x(frame)} y={HEIGHT - 2} textAnchor="end">
+        <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${height - M.bottom})`} />
+        <text className="axis-title" x={x(frame)} y={height - 2} textAnchor="end">
           {xTitle}
         </text>
         {band && band.length > 1 && <path className="band" d={area(band) ?? undefined} />}
@@ -154,7 +158,7 @@ export function LineChart({ name, frame, steps, series, live, companion, band, m
         ))}
         {probed && (
           <g className="probe" transform={`translate(${x(probed[0])},0)`}>
-            <line y1={M.top} y2={HEIGHT - M.bottom} />
+            <line y1={M.top} y2={height - M.bottom} />
             <circle cy={y(probed[1])} r={4.5} />
             <text y={M.top - 4} textAnchor={x(probed[0]) > (M.left + width - M.right) / 2 ? 'end' : 'start'}>
               step {probed[0]} · {fmt(probed[1])}
@@ -167,7 +171,7 @@ export function LineChart({ name, frame, steps, series, live, companion, band, m
           x={M.left}
           y={M.top}
           width={Math.max(0, x.range()[1] - M.left)}
-          height={HEIGHT - M.top - M.bottom}
+          height={height - M.top - M.bottom}
           onPointerMove={onPointerMove}
           onPointerLeave={() => setProbe(null)}
         />

@@ -6,7 +6,7 @@
 import type { RunConfig, GrpoStepView } from '../../protocol/messages';
 import type { RunView } from './types';
 
-export const EXPORT_FORMAT = 'multi-turn-rl-run/1';
+const EXPORT_FORMAT = 'multi-turn-rl-run/1';
 
 /** The run as JSON: configuration, each stage's records (GRPO without episodes), the episodes of `shown`. */
 export function runJson(run: RunView, meta: { plate: string; backend: string | null; shown: GrpoStepView | null }): string {

@@ -8,7 +8,7 @@
 import { groupStats, type AdvantageOptions } from '../../rl/advantages';
 import type { Advantage } from '../../protocol/messages';
 
-export interface AdvantageLine {
+interface AdvantageLine {
   reward: number;
   /** The advantage the trainer gave the episode (from its record). */
   advantage: number;
@@ -37,7 +37,7 @@ export interface GroupArithmetic {
 }
 
 /** 0.625 → "0.625", 0.5 → "0.5", 1 → "1": up to three decimals, no trailing zeros. */
-export const num = (x: number): string => String(Math.round(x * 1000) / 1000);
+const num = (x: number): string => String(Math.round(x * 1000) / 1000);
 /** +0.77, −1.29, 0 (a true minus sign). */
 export const signed = (x: number): string => (x === 0 ? '0' : `${x > 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`);
 const minus = (a: number, b: number): string => `${num(a)} − ${num(b)}`;

@@ -10,8 +10,6 @@ import type { GrpoStepView } from '../../protocol/messages';
 import { pct } from '../format';
 import { toneOf, type Dash, type Marker, type RunView, type Series } from './types';
 
-export { pct };
-
 /** Where a run is: the stage of its latest record, that record's step, and the stage's steps. */
 export function position(run: RunView): { stage: Stage; step: number; steps: number } | null {
   if (run.stage === 'grpo') {
@@ -38,7 +36,7 @@ export function points(steps: readonly GrpoStepView[], chart: GrpoChart): [numbe
 }
 
 /** A grader in a run's label: nothing for the plate's, the bug for the others. */
-export const GRADER_LABEL: Record<Grader, string> = { exact: '', 'crash-pass': 'a crash counts as a pass', 'trusts-tool': 'grader trusts the calculator' };
+const GRADER_LABEL: Record<Grader, string> = { exact: '', 'crash-pass': 'a crash counts as a pass', 'trusts-tool': 'grader trusts the calculator' };
 
 /**
  * A run's GRPO configuration in words, only what differs from the plate: "reliable", "faulty,

@@ -51,7 +51,7 @@ export function curveOf(run: ReferenceRun, metric: ReferenceMetric): number[] | 
   return run[metric];
 }
 
-export interface SftReferenceRun {
+interface SftReferenceRun {
   seed: number;
   heldOut: number[];
   loss: number[];
@@ -134,7 +134,7 @@ export function referenceBand(ref: ReferenceRuns, config: Pick<RunConfig, 'fault
 /** unavailable: a sentence for the reader; the reader's own run does not depend on the file. */
 export type ReferenceState = { runs: ReferenceRuns } | { unavailable: string } | null;
 
-export const unavailableNote = (why: string): string =>
+const unavailableNote = (why: string): string =>
   `The precomputed reference band is not shown: ${why}. Your own run is not affected.`;
 
 export function useReferenceRuns(url: string): ReferenceState {

@@ -2,7 +2,19 @@
  * What the figure needs from a trainer, as plain data: the figure's components take these as
  * props, and one container (LiveFigure) fills them from the worker hook.
  */
+import type { RunView } from '../../client/worker-state';
+
 export type { BackendInfo, BackendSwitch, ReadyInfo, RunView, WorkerStatus } from '../../client/worker-state';
+
+/**
+ * For React.memo: props equal but for `run`, which counts as unchanged while its GRPO side is
+ * (a supervised stage's step makes a new run object that the GRPO panels would draw the same).
+ */
+export function sameGrpoSide<P extends { run: RunView | null }>(a: P, b: P): boolean {
+  const keys = Object.keys(a) as (keyof P)[];
+  const same = (x: RunView | null, y: RunView | null) => x === y || (x !== null && y !== null && x.runId === y.runId && x.config === y.config && x.steps === y.steps);
+  return keys.length === Object.keys(b).length && keys.every((k) => (k === 'run' ? same(a.run, b.run) : Object.is(a[k], b[k])));
+}
 
 export type Tone = 'reliable' | 'faulty';
 export const toneOf = (faulty: boolean): Tone => (faulty ? 'faulty' : 'reliable');

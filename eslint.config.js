@@ -1,0 +1,20 @@
+// ESLint (npm run lint, part of npm test): typescript-eslint's recommended rules, React's rules of
+// hooks with exhaustive effect dependencies as errors, and no warnings allowed (--max-warnings 0).
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['bench/', 'dist/', 'dist-lib/', 'node_modules/', 'test-results/', 'test/e2e/consumers/**/dist/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      // `{ episodes: _, ...figures }` drops a field by name: the rest is what is used.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+);
