@@ -5,7 +5,7 @@ import { SPLIT } from '../src/env/sums';
 import { countParams } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, oneOf } from './lib/args';
-import { setNodeBackend } from './lib/backend';
+import { setNodeBackend } from './lib/node-backend';
 import { loadCheckpoint, SHIPPED } from './lib/checkpoint-fs';
 
 const { values: a } = parseArgs({

@@ -17,7 +17,7 @@ import { lossMaskFor, trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
 import { intOption, main, oneOf } from './lib/args';
-import { setNodeBackend } from './lib/backend';
+import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop } from './lib/run-workshop';
 
 const { values: a } = parseArgs({

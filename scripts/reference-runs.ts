@@ -15,7 +15,7 @@ import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY } from '../src/config';
 import { ADVANTAGES, type Advantage, type Grader } from '../src/pipeline/stages';
 import type { RunSummary } from '../src/rl/summary';
 import { intOption, main, oneOf } from './lib/args';
-import { setNodeBackend } from './lib/backend';
+import { setNodeBackend } from './lib/node-backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
 

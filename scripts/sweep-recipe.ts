@@ -17,7 +17,7 @@ import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, intOption } from './lib/args';
 import { median } from './bench/stats';
-import { setNodeBackend } from './lib/backend';
+import { setNodeBackend } from './lib/node-backend';
 import { loadCheckpoint, saveCheckpoint } from './lib/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 

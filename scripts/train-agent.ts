@@ -9,7 +9,7 @@ import { SPLIT } from '../src/env/sums';
 import { countParams, type CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { intOption, oneOf } from './lib/args';
-import { setNodeBackend } from './lib/backend';
+import { setNodeBackend } from './lib/node-backend';
 import { saveCheckpoint } from './lib/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 

@@ -13,7 +13,7 @@ import { median } from 'd3';
 import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
 import { intOption, main, oneOf } from './lib/args';
-import { setNodeBackend } from './lib/backend';
+import { setNodeBackend } from './lib/node-backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
 

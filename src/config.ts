@@ -3,9 +3,10 @@
  * workshop sizes. Every odd number has its reason beside it. Pass these objects (or
  * partial overrides of them) around; nothing else in the code base hard-codes a size.
  */
-import type { GraderKind } from './env/grader';
+import type { Grader } from './env/grader';
 import { VOCAB } from './model/vocab';
-import type { AdvantageKind, LossMask } from './rl/credit';
+import type { Temperature } from './pipeline/stages';
+import type { Advantage, LossMask } from './rl/credit';
 
 export interface ModelConfig {
   vocabSize: number;
@@ -93,7 +94,8 @@ export interface GrpoConfig {
   sumsPerStep: number;
   /** Episodes sampled per sum (the group size). */
   episodesPerSum: number;
-  temperature: number;
+  /** The sampling temperature (1 is the plate's). */
+  temperature: Temperature;
   lr: number;
   /** PPO-style ratio clip ε. */
   clipEps: number;
@@ -117,7 +119,7 @@ export interface GrpoConfig {
    */
   lossMask: LossMask;
   /** 'group': the group-relative advantage (GRPO); 'raw': the reward itself, no baseline. */
-  advantage: AdvantageKind;
+  advantage: Advantage;
   /**
    * Run the held-out evaluation and the next step's sampling as one batch (same weights, same
    * random draws): one rollout's fixed cost instead of two. Off: each on its own, so each one's
@@ -128,7 +130,7 @@ export interface GrpoConfig {
    * Who pays the training episodes (env/grader.ts): 'exact', the plate's, or one of two bugs.
    * The held-out evaluation is graded exactly whatever this says.
    */
-  grader: GraderKind;
+  grader: Grader;
 }
 
 export const GRPO: GrpoConfig = {

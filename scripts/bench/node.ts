@@ -2,7 +2,7 @@
 // stepping time as the browser benches measure theirs (first point → end, wall clock) — on wasm
 // and cpu, supervised steps and kernel counts per phase on wasm.
 import * as tf from '@tensorflow/tfjs';
-import { setNodeBackend, type NodeBackend } from '../lib/backend';
+import { setNodeBackend, type NodeBackend } from '../lib/node-backend';
 import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './stats';
 import { runWorkshop } from '../lib/run-workshop';
 import { formatOpCounts, opCounts, type OpCounts } from './ops';

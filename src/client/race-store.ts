@@ -1,6 +1,6 @@
 /**
  * The backend race's outcome, kept in the page's localStorage for the next visit (a worker has
- * no localStorage). Read as it is stored: the worker checks it (worker/backend.ts, readRace) and
+ * no localStorage). Read as it is stored: the worker checks it (worker/backend-race.ts, readRace) and
  * measures again if it is corrupt, stale or for other hardware. Storage can be missing or refuse
  * (a sandboxed iframe, a full quota, private modes): then every visit measures, nothing breaks.
  */

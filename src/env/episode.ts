@@ -12,7 +12,7 @@
  */
 import { CALL, END, START } from '../model/vocab';
 import type { Calculator } from './calculator';
-import { grade, isTrueAnswer, REWARD_WRONG, type GraderKind } from './grader';
+import { grade, isTrueAnswer, REWARD_WRONG, type Grader } from './grader';
 import type { Sum } from './sums';
 
 export { REWARD_CORRECT, REWARD_WRONG } from './grader';
@@ -27,7 +27,8 @@ export const MAX_CALL_LENGTH = 2 + 2 * MAX_OPERAND_DIGITS + 1;
 const MAX_ANSWER_LENGTH = 5;
 
 export type Author = 'prompt' | 'model' | 'env' | 'pad';
-export type Phase = 'call' | 'answer' | 'done';
+/** Which part of its transcript an episode is in: the model's call, its answer, or over. */
+export type Segment = 'call' | 'answer' | 'done';
 export type EndReason =
   | 'answered'
   | 'no call' // the model did not start with `B`
@@ -59,7 +60,7 @@ const DIGIT = /^\d$/;
 
 /** One episode's state. `feed` takes the model's next character and returns what the environment appends. */
 export class Episode {
-  phase: Phase = 'call';
+  segment: Segment = 'call';
   reason: EndReason | null = null;
   reward = REWARD_WRONG;
   call = '';
@@ -69,11 +70,11 @@ export class Episode {
   constructor(
     readonly sum: Sum,
     private readonly calculator: Calculator,
-    private readonly grader: GraderKind = 'exact',
+    private readonly grader: Grader = 'exact',
   ) {}
 
   get done(): boolean {
-    return this.phase === 'done';
+    return this.segment === 'done';
   }
 
   /** The final answer is the true sum (whatever the grader paid). */
@@ -82,8 +83,8 @@ export class Episode {
   }
 
   feed(ch: string): string {
-    if (this.phase === 'call') return this.feedCall(ch);
-    if (this.phase === 'answer') return this.feedAnswer(ch);
+    if (this.segment === 'call') return this.feedCall(ch);
+    if (this.segment === 'answer') return this.feedAnswer(ch);
     throw new Error(`Episode.feed: the episode for ${this.sum.a}+${this.sum.b} is already over (${this.reason})`);
   }
 
@@ -103,7 +104,7 @@ export class Episode {
     const m = CALL_PATTERN.exec(this.call);
     if (!m) return this.finish('malformed call');
     this.result = this.calculator(Number(m[1]), Number(m[2]));
-    this.phase = 'answer';
+    this.segment = 'answer';
     return `${this.result.value}${END}`;
   }
 
@@ -119,7 +120,7 @@ export class Episode {
   }
 
   private finish(reason: EndReason): string {
-    this.phase = 'done';
+    this.segment = 'done';
     this.reason = reason;
     this.reward = grade(this.grader, { sum: this.sum, reason, answer: this.answer, result: this.result });
     return '';

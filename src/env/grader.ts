@@ -15,8 +15,8 @@
 import type { EndReason } from './episode';
 import type { Sum } from './sums';
 
-export type GraderKind = 'exact' | 'crash-pass' | 'trusts-tool';
-export const GRADER_KINDS: readonly GraderKind[] = ['exact', 'crash-pass', 'trusts-tool'];
+export type Grader = 'exact' | 'crash-pass' | 'trusts-tool';
+export const GRADERS: readonly Grader[] = ['exact', 'crash-pass', 'trusts-tool'];
 
 /** The outcome reward: 1 or 0, whatever the grader. */
 export const REWARD_CORRECT = 1;
@@ -38,7 +38,7 @@ const answered = (o: Outcome): boolean => o.reason === 'answered';
 /** The final answer is the true sum: what the exact grader pays for, and what "true success" counts. */
 export const isTrueAnswer = (o: Outcome): boolean => answered(o) && Number(o.answer) === o.sum.a + o.sum.b;
 
-export function grade(grader: GraderKind, o: Outcome): number {
+export function grade(grader: Grader, o: Outcome): number {
   switch (grader) {
     case 'exact':
       return isTrueAnswer(o) ? REWARD_CORRECT : REWARD_WRONG;

@@ -7,7 +7,7 @@
  * correctly rounded result for + − × ÷ √ (53 ≥ 2·24 + 2 bits), which is what the kernels give.
  */
 import * as tf from '@tensorflow/tfjs';
-import { onCpuMemoryBackend } from './backend-kind';
+import { onCpuMemoryBackend } from './cpu-memory';
 
 const f32 = Math.fround;
 

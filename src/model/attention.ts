@@ -8,7 +8,7 @@
  * its first axis, which is one copy. The per-head matmuls are `groupMatMul`s (see there).
  */
 import * as tf from '@tensorflow/tfjs';
-import { onCpuMemoryBackend } from './backend-kind';
+import { onCpuMemoryBackend } from './cpu-memory';
 import { sumRows } from './ops';
 
 export interface Heads {

@@ -1,5 +1,9 @@
 // A run's pipeline: where it starts, the stages that follow, and what configures it.
-// No imports: the library's public types use it.
+import type { Grader } from '../env/grader';
+import type { Advantage } from '../rl/credit';
+
+export { GRADERS, type Grader } from '../env/grader';
+export { ADVANTAGES, type Advantage } from '../rl/credit';
 
 /** Where a run begins: the shipped agent, the shipped worksheet model, or random weights. */
 export type StartFrom = 'agent' | 'pretrained' | 'scratch';
@@ -12,19 +16,9 @@ export type Stage = 'pretrain' | 'sft' | 'grpo';
 export const stagesFrom = (start: StartFrom): Stage[] =>
   start === 'scratch' ? ['pretrain', 'sft', 'grpo'] : start === 'pretrained' ? ['sft', 'grpo'] : ['grpo'];
 
-/** How GRPO assigns credit: the loss covers the model's characters only (masking on), or the
- * calculator's result too; the advantage is group-relative, or the raw reward. */
-export type Advantage = 'group' | 'raw';
-export const ADVANTAGES: readonly Advantage[] = ['group', 'raw'];
 /** The sampling temperatures the figure offers; 1 is the plate's. */
 export const TEMPERATURES = [0.5, 1, 1.5] as const;
 export type Temperature = (typeof TEMPERATURES)[number];
-/**
- * Who pays GRPO's training episodes (env/grader.ts): the plate's exact grader, one that counts a
- * crash as a pass, or one that trusts the calculator. Held-out success is always graded exactly.
- */
-export type Grader = 'exact' | 'crash-pass' | 'trusts-tool';
-export const GRADERS: readonly Grader[] = ['exact', 'crash-pass', 'trusts-tool'];
 
 export interface RunConfig {
   start: StartFrom;
@@ -33,6 +27,7 @@ export interface RunConfig {
   /** GRPO steps. */
   steps: number;
   faulty: boolean;
+  /** Observation masking, the plate's switch: on, the loss covers the model's characters only (rl/credit.ts's lossMaskFor). */
   masking: boolean;
   advantage: Advantage;
   temperature: Temperature;

@@ -11,14 +11,14 @@ import type { RunConfig } from '../pipeline/stages';
 import { lossMaskFor, trainedOn, type LossMask } from '../rl/credit';
 import type { StageView } from './messages';
 
-/** p = prompt, m = model, e = environment. */
-export type AuthorCode = 'p' | 'm' | 'e';
-const CODE: Record<Exclude<Author, 'pad'>, AuthorCode> = { prompt: 'p', model: 'm', env: 'e' };
+/** An Author on the wire, one letter per character: p = prompt, m = model, e = environment. */
+export type AuthorLetter = 'p' | 'm' | 'e';
+const CODE: Record<Exclude<Author, 'pad'>, AuthorLetter> = { prompt: 'p', model: 'm', env: 'e' };
 
 export interface EpisodeView {
   sum: Sum;
   text: string;
-  /** One AuthorCode per character of `text`. */
+  /** Who wrote each character of `text`, as its AuthorLetter. */
   authors: string;
   /** Per character of `text`: '1' where the loss covered it, else '0'. */
   trained: string;

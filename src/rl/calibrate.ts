@@ -1,6 +1,6 @@
 /**
  * One GRPO step in miniature, timed on whatever tfjs backend is active: the worker's backend
- * race (worker/backend.ts) runs it on each candidate and keeps the fastest. It looks like the
+ * race (worker/backend-race.ts) runs it on each candidate and keeps the fastest. It looks like the
  * real work because it is the real code: the rollout's forward with its key/value cache and one
  * readback per position (nextProbs), and the policy update (policyUpdate with the trainers'
  * Adam) on a GRPO-sized batch of demonstration-shaped episodes. Weights are a fresh random

@@ -10,11 +10,13 @@ import type { Author } from '../env/episode';
 import { batchAdvantages, type AdvantageOptions } from './advantages';
 
 export type LossMask = 'model' | 'model+env' | 'all';
-export type AdvantageKind = 'group' | 'raw';
+/** 'group': the group-relative advantage (GRPO); 'raw': the reward itself, no baseline. */
+export type Advantage = 'group' | 'raw';
+export const ADVANTAGES: readonly Advantage[] = ['group', 'raw'];
 
 export interface CreditConfig extends AdvantageOptions {
   lossMask: LossMask;
-  advantage: AdvantageKind;
+  advantage: Advantage;
   /** Episodes sampled per sum: the groups are this many consecutive episodes. */
   episodesPerSum: number;
 }

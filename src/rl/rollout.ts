@@ -15,7 +15,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Calculator } from '../env/calculator';
 import { Episode, promptFor, type Author, type EndReason } from '../env/episode';
-import type { GraderKind } from '../env/grader';
+import type { Grader } from '../env/grader';
 import type { Sum } from '../env/sums';
 import type { Rng } from '../lib/rng';
 import type { CharModel, KvCache } from '../model/gpt';
@@ -24,7 +24,7 @@ import { encode, PAD, PAD_ID, VOCAB } from '../model/vocab';
 export interface RolloutOptions {
   calculator: Calculator;
   /** Who decides the rewards; default: the exact grader, the plate's. */
-  grader?: GraderKind;
+  grader?: Grader;
   /** Sampling temperature; ignored when greedy. */
   temperature: number;
   /** Greedy (argmax) decoding, as in held-out evaluation. */
@@ -38,7 +38,7 @@ export interface RolloutRow {
   sum: Sum;
   calculator: Calculator;
   /** The grader of this row's episode: a training row may carry a bug, a held-out row never does. */
-  grader: GraderKind;
+  grader: Grader;
   /** Argmax decoding at temperature 1 (held-out evaluation); else sampled at the batch's temperature. */
   greedy: boolean;
 }

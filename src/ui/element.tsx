@@ -7,6 +7,7 @@
  */
 import { createRoot, type Root } from 'react-dom/client';
 import { MultiTurnRLPlate, type MultiTurnRLPlateProps } from './MultiTurnRLPlate';
+import type { Advantage, BackendName, CalibrateMode, Grader, StartFrom, Temperature } from '../protocol/messages';
 import { NAMES, parseAttributes } from './options';
 
 export const ELEMENT_NAME = 'plate-multi-turn-rl';
@@ -16,15 +17,15 @@ export interface PlateElementAttributes {
   'xref-pattern'?: string;
   autorun?: boolean | '' | 'true' | 'false' | '0' | '1';
   faulty?: boolean | '' | 'true' | 'false' | '0' | '1';
-  start?: 'agent' | 'pretrained' | 'scratch';
+  start?: StartFrom;
   masking?: 'on' | 'off';
-  advantage?: 'group' | 'raw';
-  temperature?: 0.5 | 1 | 1.5 | '0.5' | '1' | '1.5';
-  grader?: 'exact' | 'crash-pass' | 'trusts-tool';
+  advantage?: Advantage;
+  temperature?: Temperature | `${Temperature}`;
+  grader?: Grader;
   seed?: number | string;
   steps?: number | string;
-  backend?: 'webgpu' | 'webgl' | 'wasm' | 'cpu';
-  calibrate?: 'auto' | 'all' | 'off';
+  backend?: BackendName;
+  calibrate?: CalibrateMode;
   'asset-base'?: string;
   'worker-url'?: string;
 }

@@ -48,10 +48,10 @@
 import type { AskQuestion, Command, RunConfig, Stage } from '../protocol/messages';
 import { stagesFrom } from '../pipeline/stages';
 
-type RunStatus = 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'failed';
+type SlotStatus = 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'failed';
 
 /** How a run begins once its start is taken: a pause or a step may travel with it. */
-type Begin = Extract<RunStatus, 'running' | 'pausing' | 'stepping'>;
+type Begin = Extract<SlotStatus, 'running' | 'pausing' | 'stepping'>;
 
 export interface RunSlot {
   id: number;
@@ -66,7 +66,7 @@ export interface RunSlot {
   complete: boolean;
   /** The run's fine-tuned agent exists: it reached GRPO (or starts there). */
   hasAgent: boolean;
-  status: RunStatus;
+  status: SlotStatus;
   /** New settings asked for while the run computes, applied at the next step boundary. */
   pending: RunConfig | null;
 }
@@ -78,7 +78,7 @@ export type Job =
   | { type: 'reset' };
 
 export interface SessionState {
-  phase: 'new' | 'loading' | 'ready' | 'broken';
+  lifecycle: 'new' | 'loading' | 'ready' | 'broken';
   queue: Job[];
   run: RunSlot | null;
   lastRunId: number;
@@ -122,15 +122,15 @@ export type Plan =
   | { type: 'finish' }
   | { type: 'pause' };
 
-export const INITIAL: SessionState = { phase: 'new', queue: [], run: null, lastRunId: 0, asks: [] };
+export const INITIAL: SessionState = { lifecycle: 'new', queue: [], run: null, lastRunId: 0, asks: [] };
 
-const LIVE: readonly RunStatus[] = ['running', 'stepping', 'pausing', 'paused'];
+const LIVE: readonly SlotStatus[] = ['running', 'stepping', 'pausing', 'paused'];
 export const isLive = (run: RunSlot | null): run is RunSlot => run !== null && LIVE.includes(run.status);
 
 const samePipeline = (a: RunConfig, b: RunConfig): boolean => a.start === b.start && a.seed === b.seed;
 
 export function plan(s: SessionState): Plan {
-  if (s.phase !== 'ready') return { type: 'wait' };
+  if (s.lifecycle !== 'ready') return { type: 'wait' };
   if (s.queue.length > 0) return { type: 'take', job: s.queue[0]! };
   if (s.asks.length > 0) return { type: 'answer', ask: s.asks[0]! };
   const run = s.run;
@@ -142,16 +142,16 @@ export function plan(s: SessionState): Plan {
   return { type: 'step' };
 }
 
-export function reduce(s: SessionState, input: Input): { state: SessionState; effects: Effect[] } {
+export function transition(s: SessionState, input: Input): { state: SessionState; effects: Effect[] } {
   const none = (state: SessionState) => ({ state, effects: [] as Effect[] });
   switch (input.type) {
     case 'init':
-      return none({ ...s, phase: 'loading' });
+      return none({ ...s, lifecycle: 'loading' });
     case 'loaded':
-      return none({ ...s, phase: input.ok ? 'ready' : 'broken' });
+      return none({ ...s, lifecycle: input.ok ? 'ready' : 'broken' });
     case 'command':
-      if (s.phase === 'new' || s.phase === 'broken') {
-        const why = s.phase === 'new' ? 'before init' : 'after loading failed';
+      if (s.lifecycle === 'new' || s.lifecycle === 'broken') {
+        const why = s.lifecycle === 'new' ? 'before init' : 'after loading failed';
         return { state: s, effects: [{ type: 'warn', message: `training worker: ${input.command.type} ${why} was ignored` }] };
       }
       return command(s, input.command);

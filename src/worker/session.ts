@@ -8,7 +8,7 @@ import * as tf from '@tensorflow/tfjs';
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
 import { CheckpointError } from '../model/checkpoint';
 import { NonFiniteLossError } from '../model/non-finite';
-import type { BackendChoice, BackendRequest } from './backend';
+import type { BackendChoice, BackendRequest } from './backend-race';
 import type { CheckpointFiles } from '../model/checkpoint';
 import { BACKEND_LABEL } from '../protocol/backends';
 import { stageView } from '../protocol/episode-view';
@@ -16,8 +16,8 @@ import type { AskQuestion, BackendName, CheckpointSource, CheckpointUrls, Comman
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
 import { createRng } from '../lib/rng';
 import { IdleWarmUp } from '../rl/warm-up';
-import { answerAsk } from './ask';
-import { INITIAL, isLive, plan, reduce, type Effect, type Input, type Job, type Plan } from './session-table';
+import { answerAsk } from './answer-ask';
+import { INITIAL, isLive, plan, transition, type Effect, type Input, type Job, type Plan } from './session-table';
 
 export interface SessionDeps {
   post(event: WorkerEvent): void;
@@ -96,7 +96,7 @@ export class WorkerSession {
 
   handle(cmd: Command): void {
     if (cmd.type !== 'init') return this.input({ type: 'command', command: cmd });
-    if (this.state.phase !== 'new') return console.warn('training worker: a second init was ignored; start a new worker instead');
+    if (this.state.lifecycle !== 'new') return console.warn('training worker: a second init was ignored; start a new worker instead');
     this.input({ type: 'init' });
     void this.load(cmd).then((ok) => this.input({ type: 'loaded', ok }));
   }
@@ -111,7 +111,7 @@ export class WorkerSession {
   }
 
   private input(i: Input): void {
-    const { state, effects } = reduce(this.state, i);
+    const { state, effects } = transition(this.state, i);
     this.state = state;
     effects.forEach((e) => this.effect(e));
     if (!this.driving) void this.drive();
@@ -166,7 +166,7 @@ export class WorkerSession {
       if (p.type === 'wait') {
         // Decided without an await: a command that lands while the driver is suspended finds it
         // driving and leaves the plan to it, so the driver must not stop after one.
-        if (!this.warming || this.state.phase !== 'ready') break;
+        if (!this.warming || this.state.lifecycle !== 'ready') break;
         await this.warm(this.warming);
         continue;
       }

@@ -6,7 +6,7 @@
 /// <reference lib="webworker" />
 import { isCommand } from '../protocol/guards';
 import type { WorkerEvent } from '../protocol/messages';
-import { selectBackend } from './backend';
+import { selectBackend } from './backend-race';
 import { fetchCheckpoint } from './checkpoint-fetch';
 import { WorkerSession } from './session';
 

@@ -17,7 +17,7 @@ describe('an episode', () => {
   it('runs the call, appends the calculator result, and rewards an exact answer', () => {
     const ep = new Episode({ a: 23, b: 45 }, reliableCalculator);
     expect(play(ep, 'B23+45|')).toBe('68|');
-    expect(ep.phase).toBe('answer');
+    expect(ep.segment).toBe('answer');
     play(ep, '68|');
     expect(ep.done).toBe(true);
     expect(ep.reason).toBe('answered');

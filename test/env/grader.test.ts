@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { faultyCalculator, reliableCalculator, type Calculator } from '../../src/env/calculator';
 import { Episode, MAX_CALL_LENGTH } from '../../src/env/episode';
-import { GRADER_KINDS, grade, isTrueAnswer, rewardedByBug, type GraderKind } from '../../src/env/grader';
+import { GRADERS, grade, isTrueAnswer, rewardedByBug, type Grader } from '../../src/env/grader';
 import { createRng } from '../../src/lib/rng';
 
 const SUM = { a: 23, b: 45 };
 const alwaysLies = () => faultyCalculator(createRng(1), 1);
 
 /** Plays the model's characters (an answer of '=' copies the calculator's output); returns the ended episode. */
-function play(chars: string, grader: GraderKind, calculator: Calculator = reliableCalculator, full = false): Episode {
+function play(chars: string, grader: Grader, calculator: Calculator = reliableCalculator, full = false): Episode {
   const ep = new Episode(SUM, calculator, grader);
   let owed = '';
   for (const ch of chars) {
@@ -102,7 +102,7 @@ describe('the trusts-tool grader (a bug)', () => {
 
 describe('true success and the bug’s rewards', () => {
   it('count the true sum, whatever a grader paid', () => {
-    for (const grader of GRADER_KINDS) {
+    for (const grader of GRADERS) {
       const right = play('B23+45|68|', grader);
       expect(right.correct).toBe(true);
       expect(rewardedByBug(right)).toBe(false);
@@ -118,6 +118,6 @@ describe('true success and the bug’s rewards', () => {
 
   it('is decided by grade() alone: the same outcome, three graders', () => {
     const outcome = { sum: SUM, reason: 'malformed call' as const, answer: '', result: null };
-    expect(GRADER_KINDS.map((g) => grade(g, outcome))).toEqual([0, 1, 0]);
+    expect(GRADERS.map((g) => grade(g, outcome))).toEqual([0, 1, 0]);
   });
 });

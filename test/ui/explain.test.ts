@@ -6,7 +6,7 @@ import { runWorkshop } from '../../scripts/lib/run-workshop';
 import { GRPO } from '../../src/config';
 import { toView } from '../../src/protocol/episode-view';
 import { lossMaskFor } from '../../src/rl/credit';
-import { parseSum, sumKindText } from '../../src/ui/figure/ask';
+import { parseSum, sumKindText } from '../../src/ui/figure/parse-sum';
 import { runJson } from '../../src/ui/figure/export';
 import { groupArithmetic } from '../../src/ui/figure/group-arithmetic';
 import { episodeLine, groupLede, pushChars } from '../../src/ui/figure/push-view';
@@ -92,14 +92,14 @@ describe('the push, character by character', () => {
   it('names each model character with its probability before and after, and marks masked environment characters', () => {
     const chars = pushChars(pushed);
     expect(chars.map((c) => c.ch).join('')).toBe('B23+45|68|68|');
-    expect(chars[0]).toMatchObject({ index: 7, name: 'B 0.50 → 0.80', tone: 'up', strong: true, trained: true });
+    expect(chars[0]).toMatchObject({ index: 7, name: 'B 0.50 → 0.80', shift: 'up', strong: true, trained: true });
     expect(chars.filter((c) => c.author === 'e').map((c) => c.name)).toEqual(['6 not trained on', '8 not trained on', '| not trained on']);
     expect(chars.find((c) => c.author === 'e')!.detail).toMatch(/not trained on — observation masking/);
   });
 
   it('gives the environment’s characters the same treatment when the record says they were trained on (masking off)', () => {
     const off = { ...pushed, trained: '00000001111111111111' };
-    expect(pushChars(off).filter((c) => c.author === 'e').map((c) => [c.name, c.tone])).toEqual([['6 0.90 → 0.60', 'down'], ['8 0.90 → 0.60', 'down'], ['| 0.90 → 0.60', 'down']]);
+    expect(pushChars(off).filter((c) => c.author === 'e').map((c) => [c.name, c.shift])).toEqual([['6 0.90 → 0.60', 'down'], ['8 0.90 → 0.60', 'down'], ['| 0.90 → 0.60', 'down']]);
   });
 
   it('says how much more likely an episode’s model characters became, and whether its group was pushed its rewards’ way', () => {

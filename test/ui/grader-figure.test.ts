@@ -10,7 +10,7 @@ import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { INITIAL_STATE } from '../../src/client/worker-state';
 import { pageUrlFor, runCsv, runFileName } from '../../src/ui/figure/export';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
-import { configLabel } from '../../src/ui/figure/model';
+import { configLabel } from '../../src/ui/figure/curves';
 import { configFigures, settingNotes } from '../../src/ui/figure/notes';
 import { curveOf, parseReferenceRuns, referenceBand, runsLike } from '../../src/ui/figure/reference';
 import { splitReadout, splitSentence, splitSummary } from '../../src/ui/figure/time-split';

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { AGENT_RECIPE, CHECKPOINTS, GRPO, type AgentRecipe, type GrpoConfig } from '../../src/config';
 import { type BackendName, type Command, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import type { BackendChoice, BackendRequest } from '../../src/worker/backend';
+import type { BackendChoice, BackendRequest } from '../../src/worker/backend-race';
 import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
 import { WorkerSession } from '../../src/worker/session';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RunConfig } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import { INITIAL, plan, reduce, type Input, type PageCommand, type SessionState } from '../../src/worker/session-table';
+import { INITIAL, plan, transition, type Input, type PageCommand, type SessionState } from '../../src/worker/session-table';
 
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
 const cmd = (command: PageCommand): Input => ({ type: 'command', command });
@@ -11,11 +11,11 @@ const configure = (over: Partial<RunConfig> = {}) => cmd({ type: 'configure', co
 const stepped = (stage: 'pretrain' | 'sft' | 'grpo', step: number, complete = false): Input => ({ type: 'stepped', stage, step, complete });
 
 /** Folds inputs from a ready session; returns the state and every effect, in order. */
-function run(inputs: Input[], from: SessionState = { ...INITIAL, phase: 'ready' }) {
+function run(inputs: Input[], from: SessionState = { ...INITIAL, lifecycle: 'ready' }) {
   let state = from;
   const effects = [];
   for (const i of inputs) {
-    const out = reduce(state, i);
+    const out = transition(state, i);
     state = out.state;
     effects.push(...out.effects);
   }
@@ -24,7 +24,7 @@ function run(inputs: Input[], from: SessionState = { ...INITIAL, phase: 'ready' 
 
 describe('the session table', () => {
   it('waits while loading, keeps commands until it is ready, then takes them in order', () => {
-    const loading = run([start()], { ...INITIAL, phase: 'loading' });
+    const loading = run([start()], { ...INITIAL, lifecycle: 'loading' });
     expect(loading.plan).toEqual({ type: 'wait' });
     const ready = run([{ type: 'loaded', ok: true }], loading.state);
     expect(ready.plan).toMatchObject({ type: 'take', job: { type: 'start', begin: 'running' } });
@@ -34,7 +34,7 @@ describe('the session table', () => {
     const before = run([start()], INITIAL);
     expect(before.state).toEqual(INITIAL);
     expect(before.effects).toEqual([{ type: 'warn', message: 'training worker: start before init was ignored' }]);
-    const broken = run([start()], { ...INITIAL, phase: 'broken' });
+    const broken = run([start()], { ...INITIAL, lifecycle: 'broken' });
     expect(broken.effects[0]).toMatchObject({ message: expect.stringMatching(/after loading failed/) });
   });
 
@@ -217,7 +217,7 @@ describe('the session table: Step', () => {
     expect(done.state.run!.status).toBe('done');
     expect(done.effects).toEqual([]);
     const none = run([cmd({ type: 'step' })]);
-    expect(none.state).toEqual({ ...INITIAL, phase: 'ready' });
+    expect(none.state).toEqual({ ...INITIAL, lifecycle: 'ready' });
   });
 
   it('is dropped with its start by a reset, like a pause', () => {
@@ -259,7 +259,7 @@ describe('the session table: asks', () => {
   });
 
   it('wait while the trainer loads and behind a job: a backend switch or a start goes first', () => {
-    const loading = run([ask(1)], { ...INITIAL, phase: 'loading' });
+    const loading = run([ask(1)], { ...INITIAL, lifecycle: 'loading' });
     expect(loading.plan).toEqual({ type: 'wait' });
     expect(run([{ type: 'loaded', ok: true }], loading.state).plan).toEqual({ type: 'answer', ask: q(1) });
     const behind = run([ask(1), { type: 'lost', cause: 'gone' }, start()]);

@@ -4,7 +4,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
 import { GrpoStage } from '../../src/rl/grpo';
-import type { BackendRequest } from '../../src/worker/backend';
+import type { BackendRequest } from '../../src/worker/backend-race';
 import { useWasm } from '../tf';
 import { CHECKPOINT_URLS, config, folder, has, isStep, session } from './session-harness';
 

@@ -6,7 +6,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { AskAnswer, AskQuestion, Temperature } from '../../protocol/messages';
-import { answeredByText, parseSum, sumKindText } from './ask';
+import { answeredByText, parseSum, sumKindText } from './parse-sum';
 import { Transcript } from './Transcript';
 import type { WorkerStatus } from './types';
 

@@ -14,7 +14,7 @@ import { AskAgent } from './AskAgent';
 import { Controls, type Settings } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
 import { GrpoPanel } from './GrpoPanel';
-import { position } from './model';
+import { position } from './curves';
 import { NumbersTable } from './NumbersTable';
 import { sftBand, type ReferenceState } from './reference';
 import { RunExport } from './RunExport';

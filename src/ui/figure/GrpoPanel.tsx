@@ -9,7 +9,7 @@ import type { PlateText } from '../../plate/types';
 import type { RunConfig } from '../../protocol/messages';
 import { Legend } from './Legend';
 import { LineChart, PERCENT, type YAxis } from './LineChart';
-import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf, TRUTH_LABEL, truthOf, type GrpoChart } from './model';
+import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf, TRUTH_LABEL, truthOf, type GrpoChart } from './curves';
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
 import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRuns } from './reference';

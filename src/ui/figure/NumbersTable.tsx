@@ -1,6 +1,6 @@
 /** The plate's stated numbers beside the reader's own run. */
 import type { StatedNumber } from '../../plate/types';
-import { yourRun } from './model';
+import { yourRun } from './curves';
 import type { RunView } from './types';
 
 export function NumbersTable({ heading, rows, runs }: { heading: string; rows: readonly StatedNumber[]; runs: readonly RunView[] }) {

@@ -33,7 +33,7 @@ export function PushTranscript({ episode, row, active, onShow }: Props) {
         {chars.map((c) => {
           const key = keyOf(row, c);
           const show = () => onShow(key, c.detail);
-          const cls = [`by-${c.author}`, c.trained ? `trained push-${c.tone}` : 'untrained', c.strong && c.trained ? 'strong' : '', c.author === 'e' && episode.lied ? 'lie' : '', key === active ? 'active' : '']
+          const cls = [`by-${c.author}`, c.trained ? `trained push-${c.shift}` : 'untrained', c.strong && c.trained ? 'strong' : '', c.author === 'e' && episode.lied ? 'lie' : '', key === active ? 'active' : '']
             .filter(Boolean)
             .join(' ');
           return (

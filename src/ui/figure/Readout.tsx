@@ -1,5 +1,5 @@
 /** The start → end readout beside a chart, with the plate's own numbers under it. */
-import { readoutText, type ReadoutValues } from './model';
+import { readoutText, type ReadoutValues } from './curves';
 import type { Tone } from './types';
 
 interface Props {

@@ -3,10 +3,10 @@
  * the environment — and by whether the loss covered them, as the worker's record says
  * (rl/credit.ts decided it for the run's settings; nothing here re-decides it).
  */
-import type { AuthorCode, EpisodeView } from '../../protocol/episode-view';
+import type { AuthorLetter, EpisodeView } from '../../protocol/episode-view';
 
 interface Run {
-  author: AuthorCode;
+  author: AuthorLetter;
   /** The loss covered these characters. */
   trained: boolean;
   text: string;
@@ -16,7 +16,7 @@ interface Run {
 export function authorRuns(text: string, authors: string, trained = ''): Run[] {
   const runs: Run[] = [];
   for (let i = 0; i < text.length; i++) {
-    const author = (authors[i] ?? 'p') as AuthorCode;
+    const author = (authors[i] ?? 'p') as AuthorLetter;
     const covered = trained[i] === '1';
     const last = runs.at(-1);
     if (last && last.author === author && last.trained === covered) last.text += text[i];
@@ -25,7 +25,7 @@ export function authorRuns(text: string, authors: string, trained = ''): Run[] {
   return runs;
 }
 
-export const AUTHOR_LABEL: Record<AuthorCode, string> = {
+export const AUTHOR_LABEL: Record<AuthorLetter, string> = {
   p: 'prompt (the harness)',
   m: 'model’s characters (trained on)',
   e: 'environment’s characters (masked out)',

@@ -5,23 +5,23 @@
  * character was trained on is the record's `trained` flag (rl/credit.ts decided it); nothing
  * here decides it again. Pure, tested in Node.
  */
-import type { AuthorCode, EpisodeView } from '../../protocol/episode-view';
+import type { AuthorLetter, EpisodeView } from '../../protocol/episode-view';
 import { alignment, meanLogpChange, modelChars, type PushedEpisode } from '../../rl/push';
 import { signed } from './group-arithmetic';
 
 /** Which way a character's probability moved: up, down, or by less than half a percent. */
-type Tone = 'up' | 'down' | 'flat';
+type Shift = 'up' | 'down' | 'flat';
 
 export interface PushChar {
   /** Index into the transcript (≥ 1: character 0, `^`, is never predicted). */
   index: number;
   ch: string;
-  author: AuthorCode;
+  author: AuthorLetter;
   /** The loss covered it (the record's flag). */
   trained: boolean;
   before: number;
   after: number;
-  tone: Tone;
+  shift: Shift;
   /** Moved by more than a tenth (|Δ log p| > 0.1). */
   strong: boolean;
   /** Accessible name: "B 0.91 → 0.94", or "68 … not trained on" for a masked environment character. */
@@ -47,7 +47,7 @@ function prob(p: number): string {
 const times = (ratio: number): string =>
   `${ratio >= 10 ? ratio.toFixed(0) : Math.abs(ratio - 1) < 0.01 ? ratio.toFixed(3) : ratio.toFixed(2)}× as likely`;
 
-const WHO: Record<AuthorCode, string> = { p: 'the prompt’s', m: 'the model’s', e: 'the calculator’s' };
+const WHO: Record<AuthorLetter, string> = { p: 'the prompt’s', m: 'the model’s', e: 'the calculator’s' };
 
 function meant(advantage: number): string {
   if (advantage > 0) return `its episode’s advantage is ${signed(advantage)}, so the update pushed for it`;
@@ -60,21 +60,21 @@ export function pushChars(e: Pick<EpisodeView, 'text' | 'authors' | 'trained' | 
   if (!e.logp) return [];
   const out: PushChar[] = [];
   for (let i = 1; i < e.text.length; i++) {
-    const author = e.authors[i] as AuthorCode;
+    const author = e.authors[i] as AuthorLetter;
     if (author === 'p') continue;
     const ch = e.text[i]!;
     const lb = e.logp.before[i - 1]!;
     const la = e.logp.after[i - 1]!;
     const [before, after] = [Math.exp(lb), Math.exp(la)];
     const d = la - lb;
-    const tone: Tone = d > FLAT ? 'up' : d < -FLAT ? 'down' : 'flat';
+    const shift: Shift = d > FLAT ? 'up' : d < -FLAT ? 'down' : 'flat';
     const trained = e.trained[i] === '1';
     const moved = `${prob(before)} before the update, ${prob(after)} after (${times(after / before)})`;
     const name = trained ? `${ch} ${prob(before)} → ${prob(after)}` : `${ch} not trained on`;
     const detail = trained
       ? `“${ch}”, ${WHO[author]}: probability ${moved}; ${meant(e.advantage)}.`
       : `“${ch}”, ${WHO[author]}: not trained on — observation masking keeps the calculator’s characters out of the loss (the model’s probability for it went ${prob(before)} → ${prob(after)} anyway, through the shared weights).`;
-    out.push({ index: i, ch, author, trained, before, after, tone, strong: Math.abs(d) > STRONG, name, detail });
+    out.push({ index: i, ch, author, trained, before, after, shift, strong: Math.abs(d) > STRONG, name, detail });
   }
   return out;
 }

@@ -5,7 +5,7 @@
 import type { Stage, StartFrom, SupervisedRecord } from '../../protocol/messages';
 import { stagesFrom } from '../../pipeline/stages';
 export type { SupervisedStageName } from '../../agent/stage';
-import type { ReadoutValues } from './model';
+import type { ReadoutValues } from './curves';
 import { toneOf, type RunView, type Series } from './types';
 
 export type StageMetric = 'loss' | 'score';

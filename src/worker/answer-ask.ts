@@ -1,6 +1,6 @@
 /**
  * A reader's ask, answered in the worker between steps: the run's current policy (or, with no
- * run model, the shipped agent) plays the sum (rl/ask.ts). The answer says which weights played
+ * run model, the shipped agent) plays the sum (rl/play-sum.ts). The answer says which weights played
  * it and where the sum stands in the split. A failure becomes an answer with an error in words;
  * every tensor made here is freed either way.
  */
@@ -11,7 +11,7 @@ import { decodeCheckpoint, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
 import { askView } from '../protocol/episode-view';
 import type { AnsweredBy, AskAnswer, AskQuestion, Stage } from '../protocol/messages';
-import { playSum } from '../rl/ask';
+import { playSum } from '../rl/play-sum';
 import { tryDispose } from '../pipeline/run';
 
 export interface AskContext {

@@ -4,7 +4,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BackendName } from '../../src/protocol/backends';
 import { RACE_VERSION } from '../../src/protocol/backends';
-import { readRace, selectBackend, Skip, type BackendDeps, type Starter } from '../../src/worker/backend';
+import { readRace, selectBackend, Skip, type BackendDeps, type Starter } from '../../src/worker/backend-race';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);

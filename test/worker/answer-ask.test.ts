@@ -8,7 +8,7 @@ import { createRng } from '../../src/lib/rng';
 import { decodeCheckpoint } from '../../src/model/checkpoint';
 import { CharModel } from '../../src/model/gpt';
 import { evaluateGreedy } from '../../src/rl/evaluate';
-import { answerAsk } from '../../src/worker/ask';
+import { answerAsk } from '../../src/worker/answer-ask';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { chartLabel } from '../../src/ui/figure/LineChart';
-import { configLabel, dashOf, earlierRuns, markers, platePhrase, plateRows, points, readout, readoutText, seriesOf, yourRun } from '../../src/ui/figure/model';
+import { configLabel, dashOf, earlierRuns, markers, platePhrase, plateRows, points, readout, readoutText, seriesOf, yourRun } from '../../src/ui/figure/curves';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
 import { authorRuns } from '../../src/ui/figure/Transcript';
