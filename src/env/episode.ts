@@ -12,7 +12,9 @@
  */
 import { CALL, END, START } from '../model/vocab';
 import type { Calculator } from './calculator';
-import { grade, isTrueAnswer, REWARD_WRONG, type Grader } from './grader';
+import { grade, isTrueAnswer, REWARD_WRONG, type EndReason, type Grader } from './grader';
+
+export type { EndReason } from './grader';
 import type { Sum } from './sums';
 
 export { REWARD_CORRECT, REWARD_WRONG } from './grader';
@@ -29,14 +31,6 @@ const MAX_ANSWER_LENGTH = 5;
 export type Author = 'prompt' | 'model' | 'env' | 'pad';
 /** Which part of its transcript an episode is in: the model's call, its answer, or over. */
 export type Segment = 'call' | 'answer' | 'done';
-export type EndReason =
-  | 'answered'
-  | 'no call' // the model did not start with `B`
-  | 'malformed call'
-  | 'over-long call'
-  | 'malformed answer'
-  | 'over-long answer'
-  | 'context full';
 
 export const promptFor = (s: Sum): string => `${START}${s.a}+${s.b}=`;
 

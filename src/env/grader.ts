@@ -12,8 +12,17 @@
  *
  * The held-out evaluation always grades with `exact` (rl/evaluate.ts).
  */
-import type { EndReason } from './episode';
 import type { Sum } from './sums';
+
+/** How an episode ended (env/episode.ts decides it); every reason but 'answered' is a crash. */
+export type EndReason =
+  | 'answered'
+  | 'no call' // the model did not start with `B`
+  | 'malformed call'
+  | 'over-long call'
+  | 'malformed answer'
+  | 'over-long answer'
+  | 'context full';
 
 export type Grader = 'exact' | 'crash-pass' | 'trusts-tool';
 export const GRADERS: readonly Grader[] = ['exact', 'crash-pass', 'trusts-tool'];

@@ -4,12 +4,13 @@
  * rl/credit.ts decides it for the run's settings), reward and advantage. The letters are a
  * display code of the wire format; rl/ speaks of authors in full.
  */
-import type { Author, EndReason } from '../env/episode';
+import type { Author } from '../env/episode';
+import type { EndReason } from '../env/grader';
 import type { Sum } from '../env/sums';
 import type { StageRecord } from '../pipeline/run';
 import type { RunConfig } from '../pipeline/stages';
 import { lossMaskFor, trainedOn, type LossMask } from '../rl/credit';
-import type { StageView } from './messages';
+import type { GrpoRecord } from '../rl/grpo';
 
 /** An Author on the wire, one letter per character: p = prompt, m = model, e = environment. */
 export type AuthorLetter = 'p' | 'm' | 'e';
@@ -79,3 +80,12 @@ export function stageView(r: StageRecord, config: Pick<RunConfig, 'masking'>): S
   const mask = lossMaskFor(config.masking);
   return { stage: 'grpo', record: { ...r.record, episodes: r.record.episodes.map((e) => toView(e, e.advantage, mask)) } };
 }
+
+/**
+ * A GRPO step as it crosses to the page: its figures, and its episodes as compact views (one
+ * letter per character for who wrote it) instead of the trainer's full records.
+ */
+export type GrpoStepView = Omit<GrpoRecord, 'episodes'> & { episodes: EpisodeView[] };
+
+/** A record of any stage as it crosses to the page. */
+export type StageView = { stage: 'grpo'; record: GrpoStepView } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;

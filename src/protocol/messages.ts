@@ -6,24 +6,15 @@
  */
 import type { SupervisedRecord } from '../agent/stage';
 import type { RunSummary } from '../rl/summary';
-import type { GrpoRecord } from '../rl/grpo';
 import type { Sum } from '../env/sums';
-import type { AskEpisode, EpisodeView } from './episode-view';
-import type { StageRecord } from '../pipeline/run';
+import type { AskEpisode, StageView } from './episode-view';
 import type { RunConfig, Stage, Temperature } from '../pipeline/stages';
 import type { BackendName, CalibrateMode, RaceRecord } from './backends';
 
 export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
 export type { BackendName, CalibrateMode, RunSummary, SupervisedRecord };
+export type { GrpoStepView } from './episode-view';
 
-/**
- * A GRPO step as it crosses to the page: its figures, and its episodes as compact views (one
- * letter per character for who wrote it) instead of the trainer's full records.
- */
-export type GrpoStepView = Omit<GrpoRecord, 'episodes'> & { episodes: EpisodeView[] };
-
-/** A record of any stage as it crosses to the page. */
-export type StageView = { stage: 'grpo'; record: GrpoStepView } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;
 
 /**
  * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it
