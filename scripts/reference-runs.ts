@@ -4,7 +4,7 @@
 // configuration the figure offers at temperature 1 (2 calculators × masking on/off × group-
 // relative/raw advantage with the exact grader, and each grader bug with the plate's credit and
 // both calculators, each over the seeds), and fine-tuning the shipped worksheet model over the
-// SFT seeds. Prints a table per configuration (the README's) and writes
+// SFT seeds. Prints a table per configuration (docs/results.md's) and writes
 // public/reference-runs.json; the page labels what it draws from it as precomputed.
 // --only bugs runs the grader bugs alone and merges them into --out: the file's other runs are
 // kept as they are (a full run remakes them with the same curves but new seconds).

@@ -65,7 +65,7 @@ export interface AgentRecipe {
 }
 
 /**
- * The shipped recipe (README, "The agent recipe", has the sweep behind it). Pre-training is short
+ * The shipped recipe (docs/results.md, "The model and the recipe", has the sweep behind it). Pre-training is short
  * (100 steps): longer worksheet training makes the model recompute sums instead of copying the
  * tool's result. Dropout, weight decay and worksheet lines mixed into every fine-tuning batch keep
  * 200 steps on 30 demonstrations from memorising them. Chosen on the 40 validation sums only.

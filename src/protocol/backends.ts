@@ -15,7 +15,7 @@ export function isBackendName(x: unknown): x is BackendName {
 
 /**
  * Milliseconds per GRPO step in the Chromium worker, measured by `npm run bench` on a 2-core
- * machine without a GPU (README, "Speed and memory"): the only figures we can state about how
+ * machine without a GPU (docs/performance.md, "Per backend, in the browser"): the only figures we can state about how
  * much slower a fallback is. The GPU backends were measured on software adapters only, so
  * nothing is claimed for a real GPU.
  */

@@ -1,7 +1,7 @@
 /**
  * Warming the engine while the reader reads. A cold worker's first GRPO step takes 3–6× a warm
  * one, and its first ten steps ~1.5× the last ten (WebAssembly and JavaScript still tiering up:
- * README, "Node, Chromium and Firefox side by side"). The reader usually reads before pressing
+ * docs/performance.md, "The targets"). The reader usually reads before pressing
  * Run, and the worker is idle then; this spends that idle time on the calibration's own work —
  * the rollout's forward with its readbacks and a GRPO-sized policy update, on a fresh model of the
  * plate's size (rl/calibrate.ts) — so the run that follows starts faster.

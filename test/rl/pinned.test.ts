@@ -35,7 +35,7 @@ describe('the default run, 40 steps', () => {
     const { heldOut, meanReward } = await runWorkshop({ start: 'agent', seed: 1, steps: 40 });
     const r4 = (xs: number[]) => xs.map((x) => Math.round(x * 1e4) / 1e4); // as reference-runs.json stores them
     expect({ heldOut: r4(heldOut), meanReward: r4(meanReward) }).toEqual({ heldOut: seed1.heldOut, meanReward: seed1.meanReward });
-    // The plate's start, and where this seed ends (README: 80% → 90%).
+    // The plate's start, and where this seed ends (docs/results.md: 80% → 90%).
     expect([heldOut[0], heldOut[40]]).toEqual([0.8, 0.9]);
   }, 120_000);
 });

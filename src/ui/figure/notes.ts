@@ -1,7 +1,7 @@
 /**
  * The figure's notes for settings other than the plate's: what to expect and why, with the
  * numbers our own reference runs measured (read from reference-runs.json, so the notes and the
- * README's table come from the same runs). Set apart from the plate's text; never replacing it.
+ * tables of docs/results.md come from the same runs). Set apart from the plate's text; never replacing it.
  */
 import { mean } from 'd3';
 import type { RunConfig } from '../../protocol/messages';
