@@ -1,5 +1,7 @@
 // The Node pipeline end to end at toy sizes, through the npm scripts' entry points: train →
-// eval → workshop from each start. Each test stands alone (the toy checkpoint is made first).
+// eval → workshop from each start, with the settings and the grader it is given, and what its
+// JSON line carries. Each test stands alone (the toy checkpoint and the plate's short run are
+// made first).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +17,11 @@ const lastJson = (out: string) => JSON.parse(out.split('\n').at(-1)!);
 describe('the Node pipeline', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pipeline-'));
   let trained: ReturnType<typeof tsx>;
+  /** The plate's settings, 2 steps from the shipped agent: the baseline the other runs are told apart from. */
+  let plate: ReturnType<typeof tsx>;
   beforeAll(() => {
     trained = tsx('train-agent', '--pretrain-steps', '2', '--sft-steps', '2', '--out', dir, '--quiet', '--seed', '3');
+    plate = tsx('workshop', '--steps', '2', '--json');
   });
 
   it('trains a loadable agent checkpoint (and its pre-trained parent) at toy sizes', () => {
@@ -46,8 +51,25 @@ describe('the Node pipeline', () => {
     const j = lastJson(r.out);
     expect(j).toMatchObject({ masking: 'off', advantage: 'raw', temperature: 1.5 });
     // Used, not only echoed: at temperature 1.5 the first step's episodes (sampled before any update) earn less.
-    const plate = lastJson(tsx('workshop', '--steps', '1', '--json').out);
-    expect(j.meanReward[0]).toBeLessThan(plate.meanReward[0] - 0.1);
+    expect(j.meanReward[0]).toBeLessThan(lastJson(plate.out).meanReward[0] - 0.1);
+  });
+
+  it('echoes the grader and carries the true-success series and the time split', () => {
+    const r = tsx('workshop', '--steps', '3', '--grader', 'crash-pass', '--json');
+    expect(r.code, r.err).toBe(0);
+    const j = lastJson(r.out);
+    expect(j).toMatchObject({ grader: 'crash-pass', steps: 3 });
+    expect(j.trueSuccess).toHaveLength(3);
+    j.trueSuccess.forEach((t: number, i: number) => expect(t).toBeLessThanOrEqual(j.meanReward[i])); // a crash only ever adds reward
+    expect(j.timeSplit).toMatchObject({ sampling: expect.any(Number), update: expect.any(Number), evaluation: expect.any(Number), sharedBatch: true });
+    expect(r.out).toMatch(/crash-pass grader/);
+  });
+
+  it('runs the plate’s exact grader by default, where true success is the reward', () => {
+    expect(plate.code, plate.err).toBe(0);
+    const j = lastJson(plate.out);
+    expect(j.grader).toBe('exact');
+    expect(j.trueSuccess).toEqual(j.meanReward);
   });
 
   it('runs the workshop from the worksheet model and from random weights, saying what fine-tuning reached and each stage’s time', () => {
@@ -80,5 +102,8 @@ describe('the Node pipeline', () => {
     expect(r.err).toBe('error: --steps must be an integer ≥ 1, got "many"');
     expect(tsx('workshop', '--start', 'middle').err).toBe('error: --start must be one of agent, pretrained, scratch, got "middle"');
     expect(tsx('workshop', '--masking', 'maybe').err).toBe('error: --masking must be one of on, off, got "maybe"');
+    const grader = tsx('workshop', '--grader', 'lenient');
+    expect(grader.code).toBe(1);
+    expect(grader.err).toBe('error: --grader must be one of exact, crash-pass, trusts-tool, got "lenient"');
   });
 });
