@@ -23,7 +23,7 @@ interface BrowserBackendBench {
   error?: string;
 }
 
-/** The whole pipeline from random weights in the Chromium worker on wasm (issue 10's figures). */
+/** The whole pipeline from random weights in the Chromium worker on wasm (the pipeline's targets). */
 export interface PipelineBench {
   /** Seconds from the start command to the last record of each stage, as the page saw them. */
   wall: { pretrain: number; sft: number; done: number };

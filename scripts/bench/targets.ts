@@ -234,7 +234,7 @@ const s1 = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} s` : '—');
 const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
 const verdict = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? 'met' : 'NOT met');
 
-/** Issue 18 §3's targets, each with the figure this run measured. */
+/** The speed targets (docs/performance.md), each with the figure this run measured. */
 function targets(t: TargetsBench, pipeline: PipelineBench | null): Target[] {
   const out: Target[] = [];
   const check = (what: string, x: number, limit: number, show: (x: number) => string) =>
@@ -278,12 +278,12 @@ the browser against Node, paired (${runs} run${runs > 1 ? 's' : ''} of ${t.steps
     const r = e.readFirst;
     if (r) lines.push(`  ${e.engine.padEnd(9)} after an idle warm-up of ${(r.warmUpMs / 1000).toFixed(2)} s (a reader who reads before Run): stepping ${s1(r.steppingSeconds)}, first/last ten steps ${ms(r.firstTenMs)}/${ms(r.lastTenMs)} ms`);
   }
-  // The absolute targets were set when Node's workshop stepped in 84–99 ms (issue 18): this
+  // The absolute targets were set when Node's workshop stepped in 84–99 ms: this
   // machine's speed drifts by more than that between sessions, so say where it stands today.
   const nodeStep = t.node[0]?.phases.total ?? NaN;
-  lines.push(`  this machine now: Node's step ${ms(nodeStep).trim()} ms against 84–99 ms when the targets were set (${ratio(nodeStep / 91.5)}): the absolute targets below were written for that speed`);
+  lines.push(`  the machine in this run: Node's step ${ms(nodeStep).trim()} ms against 84–99 ms when the targets were set (${ratio(nodeStep / 91.5)}): the absolute targets below were written for that speed`);
   lines.push(t.peer ? `  PyTorch peer (${t.peer.command}): ${s1(t.peer.totalSeconds)}, ${t.peer.stepMs.toFixed(0)} ms a step` : `  PyTorch peer: ${t.peerMissing ?? 'not run'}`);
-  lines.push('\nissue 18 targets (stepping: each engine\'s first run)');
+  lines.push('\nthe speed targets (stepping: each engine\'s first run)');
   for (const x of targets(t, pipeline)) lines.push(`  ${verdict(x.met).padEnd(12)} ${x.what}: ${x.measured}`);
   return lines;
 }
