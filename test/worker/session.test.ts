@@ -155,7 +155,7 @@ describe('a trainer session', () => {
   });
 });
 
-// Each of these failed on the session of six flags this table replaced (issue 9).
+// Each of these failed on the session of six flags this table replaced.
 describe('the races of the old session', () => {
   it('a pause sent while a start waits does not outlive a reset: the next run is not paused', async () => {
     const t = session();
@@ -210,7 +210,7 @@ describe('the races of the old session', () => {
   });
 });
 
-// Issue 16: each of these failed on the session before it (the figure could show a setting,
+// Each of these failed on the session before it (the figure could show a setting,
 // a step or a reset that the training never had). Commands are sent from inside a step by
 // wrapping the GRPO stage's own methods: "a step is in flight" is an event, not a sleep.
 describe('what the session reports is what trained', () => {
