@@ -3,7 +3,7 @@
  * renders the same with or without a live trainer), the workshop notes, terms, takeaway, sources.
  */
 import { useId, type ReactNode } from 'react';
-import type { PlateText } from '../plate/types';
+import type { Paragraph, PlateText } from '../plate/types';
 import { Text, TextOptions, termElementId } from './inline';
 
 interface Props {
@@ -15,28 +15,14 @@ interface Props {
 
 export function Plate({ plate, xrefPattern, figure }: Props) {
   const idPrefix = `plate${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
-  const { header } = plate;
+  const section = (key: string) => `${idPrefix}-${key}`;
   return (
     <TextOptions.Provider value={{ xrefPattern, terms: plate.terms.items, idPrefix }}>
       <article className="plate-article" lang="en">
-        <header className="running-header">
-          <p className="running-head">
-            <span className="volume">{header.volume}</span>
-            <span className="position">{header.position}</span>
-          </p>
-          <p className="keywords">
-            <span className="label">Keywords: </span>
-            {header.keywords.join(', ')}
-          </p>
-        </header>
-
+        <RunningHeader header={plate.header} />
         <h1 className="title">{plate.title}</h1>
         <p className="lede">{plate.lede}</p>
-        {plate.body.map((p, i) => (
-          <p key={i}>
-            <Text of={p} />
-          </p>
-        ))}
+        <Paragraphs of={plate.body} />
 
         <figure className="plate-figure">
           <figcaption>{plate.caption}</figcaption>
@@ -44,23 +30,13 @@ export function Plate({ plate, xrefPattern, figure }: Props) {
         </figure>
 
         <h2>{plate.whatYouWillLearn}</h2>
-        <section aria-labelledby={`${idPrefix}-workshop`}>
-          <h3 id={`${idPrefix}-workshop`}>{plate.workshop.heading}</h3>
-          <p>
-            <Text of={plate.workshop.text} />
-          </p>
-        </section>
-        <section aria-labelledby={`${idPrefix}-longer`}>
-          <h3 id={`${idPrefix}-longer`}>{plate.longerEpisode.heading}</h3>
-          {plate.longerEpisode.paragraphs.map((p, i) => (
-            <p key={i}>
-              <Text of={p} />
-            </p>
-          ))}
-        </section>
-
-        <section className="terms" aria-labelledby={`${idPrefix}-terms`}>
-          <h2 id={`${idPrefix}-terms`}>{plate.terms.heading}</h2>
+        <Section id={section('workshop')} level={3} heading={plate.workshop.heading}>
+          <Paragraphs of={[plate.workshop.text]} />
+        </Section>
+        <Section id={section('longer')} level={3} heading={plate.longerEpisode.heading}>
+          <Paragraphs of={plate.longerEpisode.paragraphs} />
+        </Section>
+        <Section id={section('terms')} className="terms" heading={plate.terms.heading}>
           <dl>
             {plate.terms.items.map((t) => (
               <div key={t.id} className="term-entry">
@@ -69,17 +45,11 @@ export function Plate({ plate, xrefPattern, figure }: Props) {
               </div>
             ))}
           </dl>
-        </section>
-
-        <section className="takeaway" aria-labelledby={`${idPrefix}-takeaway`}>
-          <h2 id={`${idPrefix}-takeaway`}>{plate.takeaway.heading}</h2>
-          <p>
-            <Text of={plate.takeaway.text} />
-          </p>
-        </section>
-
-        <section className="sources" aria-labelledby={`${idPrefix}-sources`}>
-          <h2 id={`${idPrefix}-sources`}>{plate.sources.heading}</h2>
+        </Section>
+        <Section id={section('takeaway')} className="takeaway" heading={plate.takeaway.heading}>
+          <Paragraphs of={[plate.takeaway.text]} />
+        </Section>
+        <Section id={section('sources')} className="sources" heading={plate.sources.heading}>
           <ol>
             {plate.sources.items.map((s, i) => (
               <li key={i}>
@@ -87,8 +57,42 @@ export function Plate({ plate, xrefPattern, figure }: Props) {
               </li>
             ))}
           </ol>
-        </section>
+        </Section>
       </article>
     </TextOptions.Provider>
+  );
+}
+
+function RunningHeader({ header }: { header: PlateText['header'] }) {
+  return (
+    <header className="running-header">
+      <p className="running-head">
+        <span className="volume">{header.volume}</span>
+        <span className="position">{header.position}</span>
+      </p>
+      <p className="keywords">
+        <span className="label">Keywords: </span>
+        {header.keywords.join(', ')}
+      </p>
+    </header>
+  );
+}
+
+function Paragraphs({ of }: { of: readonly Paragraph[] }) {
+  return of.map((p, i) => (
+    <p key={i}>
+      <Text of={p} />
+    </p>
+  ));
+}
+
+/** A section labelled by its own heading (h2 unless `level` says otherwise). */
+function Section({ id, heading, level = 2, className, children }: { id: string; heading: string; level?: 2 | 3; className?: string; children: ReactNode }) {
+  const H = level === 3 ? 'h3' : 'h2';
+  return (
+    <section className={className} aria-labelledby={id}>
+      <H id={id}>{heading}</H>
+      {children}
+    </section>
   );
 }
