@@ -1,12 +1,14 @@
 /**
  * The hook the page uses: it owns one training worker (created in an effect, terminated in the
- * cleanup, so StrictMode's double mount leaves exactly one), folds the worker's events into
- * state at most once per animation frame (records at most four times a second: redraw-pace.ts),
- * watches that the worker is still alive, and offers the commands as stable functions.
+ * cleanup, so StrictMode's double mount leaves exactly one), folds the worker's events and the
+ * page's actions through one reducer as they come (worker-state.ts: its commands are posted at
+ * once), redraws at most once per animation frame (records at most four times a second:
+ * redraw-pace.ts), watches that the worker is still alive, and offers the actions as stable
+ * functions.
  */
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import type { AskQuestion, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
-import { INITIAL_STATE, reduceEvents, type ClientEvent, type WorkerState } from './worker-state';
+import { INITIAL_STATE, reduce, restarted, type ClientEvent, type Holder, type PageAction, type WorkerState } from './worker-state';
 import { loadRace, saveRace } from './race-store';
 import { RedrawPace } from './redraw-pace';
 import { Watchdog } from './watchdog';
@@ -29,11 +31,16 @@ interface WorkerCommands {
   start(config: RunConfig): void;
   /** The reader changed a setting: the worker redoes only what it affects. */
   configure(config: RunConfig): void;
+  /** The reader's Pause: the reader holds the run. */
   pause(): void;
+  /** The reader's Resume: nobody holds the run any more. */
   resume(): void;
-  /** One more step of the live run, then pause (after start: its starting point and first step). */
-  step(): void;
-  /** Drops the run in progress; the next start begins from its first stage. */
+  /** One more step of the paused run, then pause; from Ready, done or an error, a run of `config` that takes one step. */
+  step(config: RunConfig): void;
+  /** Something other than the reader holds the run paused (the figure out of view, the tab hidden), or lets it go. */
+  hold(holder: Holder): void;
+  release(holder: Holder): void;
+  /** Drops every run; the next start begins from its first stage. */
   reset(): void;
   /** Asks the current policy a sum; the answer arrives in `asks.answer` (matched by `question.id`). */
   ask(question: AskQuestion): void;
@@ -61,8 +68,17 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
-  const workerRef = useRef<Worker | null>(null);
-  const pushRef = useRef<(e: ClientEvent) => void>(() => {});
+  /**
+   * The state as folded so far: the one copy the reducer updates, ahead of what React has drawn
+   * (`state` is this as of the last redraw). A new worker starts from it, keeping its holds.
+   */
+  const folded = useRef<WorkerState>(INITIAL_STATE);
+  /** Between workers (and before the first) there is no one to command: holds are remembered, the rest dropped. */
+  const between = useRef((e: ClientEvent) => {
+    if (e.type === 'hold' || e.type === 'release') folded.current = reduce(folded.current, e).state;
+  });
+  /** Where actions go: the live worker's fold. */
+  const dispatchRef = useRef(between.current);
 
   useEffect(() => {
     let worker: Worker;
@@ -70,29 +86,34 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       worker = createTrainingWorker(workerUrl);
     } catch (e) {
       // A worker URL the browser refuses outright (another origin, not a URL).
-      setState({ ...INITIAL_STATE, status: 'dead', loading: null, error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` } });
+      folded.current = { ...restarted(folded.current), status: 'dead', loading: null, error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` } };
+      setState(folded.current);
       return;
     }
-    workerRef.current = worker;
-    setState(INITIAL_STATE);
+    folded.current = restarted(folded.current);
+    setState(folded.current);
     let dead = false;
     const pace = new RedrawPace((batch) => {
-      const fold = () => setState((s) => reduceEvents(s, batch));
+      const shown = folded.current;
       // Records alone render as a transition, which React interrupts every few ms to let the
       // browser in: drawing a batch never holds the main thread as one long task. Anything else
-      // (a pause, an answer, the end) renders at once; React applies the updates in order either way.
-      if (batch.every((e) => e.type === 'step')) startTransition(fold);
-      else fold();
+      // (a pause, an answer, the end) renders at once.
+      if (batch.every((e) => e.type === 'step')) startTransition(() => setState(shown));
+      else setState(shown);
     });
-    const push = (e: ClientEvent) => pace.push(e);
-    pushRef.current = push;
+    const dispatch = (e: ClientEvent) => {
+      const { state: next, commands } = reduce(folded.current, e);
+      folded.current = next;
+      if (!dead) for (const c of commands) worker.postMessage(c);
+      pace.push(e);
+    };
+    dispatchRef.current = dispatch;
     const die = (why: string) => {
       if (dead) return;
       dead = true;
       worker.terminate();
       clearInterval(watch);
-      if (workerRef.current === worker) workerRef.current = null;
-      pace.push({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
+      dispatch({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
       pace.flush();
     };
     const watchdog = new Watchdog(performance.now());
@@ -103,7 +124,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     worker.addEventListener('message', (e: MessageEvent<WorkerEvent>) => {
       watchdog.heard(performance.now(), stepMs(e.data));
       if (e.data.type === 'ready' && e.data.race) saveRace(e.data.race);
-      if (e.data.type !== 'alive') push(e.data);
+      if (e.data.type !== 'alive') dispatch(e.data);
     });
     worker.addEventListener('error', (e: ErrorEvent) => {
       e.preventDefault();
@@ -116,28 +137,22 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       clearInterval(watch);
       pace.cancel();
       worker.terminate();
-      if (workerRef.current === worker) workerRef.current = null;
+      dispatchRef.current = between.current;
     };
   }, [agent, pretrained, backend, calibrate, wasm, workerUrl, generation]);
 
   const actions = useMemo<WorkerCommands>(() => {
-    const send = (cmd: Command) => workerRef.current?.postMessage(cmd);
+    const act = (a: PageAction) => dispatchRef.current(a);
     return {
-      start: (config) => send({ type: 'start', config }),
-      configure: (config) => send({ type: 'configure', config }),
-      pause: () => {
-        // Said at once: the worker honours it after the step in flight, which can take seconds.
-        pushRef.current({ type: 'pause-requested' });
-        send({ type: 'pause' });
-      },
-      resume: () => send({ type: 'resume' }),
-      step: () => send({ type: 'step' }),
-      reset: () => send({ type: 'reset' }),
-      ask: (question) => {
-        if (!workerRef.current) return;
-        pushRef.current({ type: 'ask-sent', question });
-        send({ type: 'ask', question });
-      },
+      start: (config) => act({ type: 'run', config }),
+      configure: (config) => act({ type: 'configure', config }),
+      pause: () => act({ type: 'pause' }),
+      resume: () => act({ type: 'resume' }),
+      step: (config) => act({ type: 'single-step', config }),
+      hold: (holder) => act({ type: 'hold', holder }),
+      release: (holder) => act({ type: 'release', holder }),
+      reset: () => act({ type: 'clear' }),
+      ask: (question) => act({ type: 'ask', question }),
       restartWorker: () => setGeneration((g) => g + 1),
     };
   }, []);

@@ -1,16 +1,48 @@
 /**
- * What the page knows about the training worker, folded by a pure reducer from the worker's
- * events and the page's own (a pause it asked for, a worker that died). useTrainingWorker batches
- * the events of one animation frame into one call. Records are appended to the live run, per
- * stage; a run that ends, is reset or is replaced moves to `previous`, so the page can draw it
- * dimmed under the next one.
+ * What the page knows about the training worker, and what it asks of it: one pure reducer over
+ * the worker's events, the page's own events (a worker that died) and the page's actions (Run,
+ * Pause, a setting, the figure leaving the screen…), returning the next state and the commands
+ * to post. useTrainingWorker folds every event as it comes and redraws at its own pace.
+ *
+ * Records are appended to the live run, per stage; a run that ends or is replaced moves to
+ * `previous` without its episodes (only the live run's are ever shown), so the page can draw it
+ * dimmed under the next one. Reset drops every run: what is cleared is not kept.
+ *
+ * The run trains when nobody holds it. Holders: the reader (Pause, Step), the figure out of view,
+ * the tab hidden; each is released by its own event, and the worker hears one pause when the
+ * first holder takes hold and one resume when the last lets go:
+ *
+ *   action            │ holders                         │ commands
+ *   ──────────────────┼─────────────────────────────────┼──────────────────────────────────────
+ *   hold h            │ + h                             │ pause, if nobody held before
+ *   release h         │ − h                             │ resume, if nobody holds now
+ *   pause (reader)    │ + reader                        │ as hold
+ *   resume (reader)   │ none: whoever pressed Resume    │ resume, if anyone held
+ *                     │  sees the figure, in a visible tab│
+ *   run c             │ − reader                        │ start c; pause if anyone still holds
+ *   single-step c     │ + reader                        │ paused: step; ready, done, error: start c, step
+ *   configure c       │ − reader                        │ configure c; then pause if anyone holds,
+ *                     │                                 │  else resume if the reader held;
+ *                     │                                 │  nothing before a run (the setting waits for Run)
+ *   clear (Reset)     │ − reader                        │ reset (the runs are dropped at once)
+ *   ask q             │                                 │ ask q
+ *
+ * The worker's status follows its events, except that while anyone holds, a run the worker
+ * still calls running is shown `pausing` (a pause is on its way to it), and while nobody holds,
+ * one shown pausing is `running` (a resume is on its way). A pause or a resume sent twice does
+ * no harm; a resume is never sent while someone holds, so a Step's pause is never undone.
  */
 import type {
-  AskAnswer, AskQuestion, BackendName, ErrorKind, RunConfig, RunSummary, SkippedBackend, Stage, GrpoStepView, SupervisedRecord, WorkerEvent, WorkerMemory,
+  AskAnswer, AskQuestion, BackendName, Command, ErrorKind, RunConfig, RunSummary, SkippedBackend, Stage, GrpoStepView, SupervisedRecord, WorkerEvent, WorkerMemory,
 } from '../protocol/messages';
 
 /** stepping: a Step was taken; the run pauses after one more step. */
 export type WorkerStatus = 'loading' | 'ready' | 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'error' | 'dead';
+
+/** Who holds the run paused; the status names each. */
+export type Holder = 'reader' | 'out of view' | 'tab hidden';
+/** The order the status names them in. */
+export const HOLDERS: readonly Holder[] = ['reader', 'out of view', 'tab hidden'];
 
 export interface BackendInfo {
   backend: BackendName;
@@ -39,7 +71,7 @@ export interface RunView {
   stage: Stage;
   pretrain: SupervisedRecord[];
   sft: SupervisedRecord[];
-  /** GRPO steps, 0..steps. */
+  /** GRPO steps, 0..steps (an earlier run's without their episodes). */
   steps: GrpoStepView[];
   summary?: RunSummary;
   sftHeldOut?: number | null;
@@ -66,6 +98,8 @@ export interface BackendSwitch {
 
 export interface WorkerState {
   status: WorkerStatus;
+  /** Who holds the run paused now, in HOLDERS' order (empty: it may train). */
+  holders: readonly Holder[];
   /** Set once the worker is ready: the first backend, how long loading took. */
   ready: ReadyInfo | null;
   /** The backend in use now and why: the first one, or the one after the latest switch. */
@@ -73,7 +107,9 @@ export interface WorkerState {
   /** What the worker is loading, while status is 'loading'. */
   loading: string | null;
   run: RunView | null;
-  /** Earlier runs with at least one record, oldest first (at most MAX_PREVIOUS). */
+  /** A start was posted and the worker has not begun it (nor dropped it for a reset) yet. */
+  startSent: boolean;
+  /** Earlier runs with at least one record, oldest first (at most MAX_PREVIOUS), without episodes. */
   previous: RunView[];
   error: WorkerError | null;
   lastSwitch: BackendSwitch | null;
@@ -84,24 +120,105 @@ export interface WorkerState {
   asks: { waiting: AskQuestion[]; answer: AskAnswer | null };
 }
 
-/** Events the page itself adds to the worker's. */
-type PageEvent = { type: 'pause-requested' } | { type: 'died'; message: string } | { type: 'ask-sent'; question: AskQuestion };
-export type ClientEvent = WorkerEvent | PageEvent;
+/** What the page does; each becomes commands to the worker (the table above). */
+export type PageAction =
+  | { type: 'hold'; holder: Holder }
+  | { type: 'release'; holder: Holder }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  | { type: 'run'; config: RunConfig }
+  | { type: 'single-step'; config: RunConfig }
+  | { type: 'configure'; config: RunConfig }
+  /** Reset: the runs leave the charts now; the worker's `reset` follows. */
+  | { type: 'clear' }
+  | { type: 'ask'; question: AskQuestion };
+
+/** What the page itself knows happened to the worker. */
+type PageEvent = { type: 'died'; message: string };
+export type ClientEvent = WorkerEvent | PageEvent | PageAction;
+
+export interface Folded {
+  state: WorkerState;
+  commands: Command[];
+}
 
 export const MAX_PREVIOUS = 6;
 const RATE_WINDOW = 5;
 
 export const INITIAL_STATE: WorkerState = {
-  status: 'loading', ready: null, backend: null, loading: 'Starting the training worker…', run: null, previous: [],
+  status: 'loading', holders: [], ready: null, backend: null, loading: 'Starting the training worker…', run: null, startSent: false, previous: [],
   error: null, lastSwitch: null, stepsPerSecond: null, memory: null, asks: { waiting: [], answer: null },
 };
 
-/** Folds a batch of events in order. */
-export function reduceEvents(state: WorkerState, events: readonly ClientEvent[]): WorkerState {
-  return events.reduce(reduce, state);
+/** A fresh worker's state: what the page holds stays held (the figure is still out of view), the reader's hold goes with the runs. */
+export const restarted = (s: WorkerState): WorkerState => ({ ...INITIAL_STATE, holders: s.holders.filter((h) => h !== 'reader') });
+
+/** Folds one event or action: the next state and the commands to post, in order. */
+export function reduce(s: WorkerState, e: ClientEvent): Folded {
+  const folded = isAction(e) ? act(s, e) : { state: foldEvent(s, e), commands: [] };
+  return { ...folded, state: shownStatus(folded.state) };
 }
 
-function reduce(s: WorkerState, e: ClientEvent): WorkerState {
+/** Folds a batch in order, keeping only the state (tests, and anything that only watches). */
+export function reduceEvents(state: WorkerState, events: readonly ClientEvent[]): WorkerState {
+  return events.reduce((s, e) => reduce(s, e).state, state);
+}
+
+const ACTIONS: ReadonlySet<string> = new Set<PageAction['type']>(['hold', 'release', 'pause', 'resume', 'run', 'single-step', 'configure', 'clear', 'ask']);
+const isAction = (e: ClientEvent): e is PageAction => ACTIONS.has(e.type);
+
+const held = (s: WorkerState): boolean => s.holders.length > 0;
+const withHolders = (s: WorkerState, holders: readonly Holder[]): WorkerState => ({ ...s, holders: HOLDERS.filter((h) => holders.includes(h)) });
+const without = (s: WorkerState, h: Holder): WorkerState => withHolders(s, s.holders.filter((x) => x !== h));
+
+function act(s: WorkerState, a: PageAction): Folded {
+  switch (a.type) {
+    case 'hold':
+      if (s.holders.includes(a.holder)) return { state: s, commands: [] };
+      return { state: withHolders(s, [...s.holders, a.holder]), commands: held(s) ? [] : [{ type: 'pause' }] };
+    case 'release': {
+      if (!s.holders.includes(a.holder)) return { state: s, commands: [] };
+      const next = without(s, a.holder);
+      return { state: next, commands: held(next) ? [] : [{ type: 'resume' }] };
+    }
+    case 'pause':
+      return act(s, { type: 'hold', holder: 'reader' });
+    case 'resume':
+      return { state: withHolders(s, []), commands: held(s) ? [{ type: 'resume' }] : [] };
+    case 'run': {
+      const next = { ...without(s, 'reader'), startSent: true };
+      return { state: next, commands: [{ type: 'start', config: a.config }, ...(held(next) ? [{ type: 'pause' } as const] : [])] };
+    }
+    case 'single-step': {
+      const next = withHolders(s, [...s.holders, 'reader']);
+      if (s.status === 'paused') return { state: next, commands: [{ type: 'step' }] };
+      if (s.status === 'ready' || s.status === 'done' || s.status === 'error') return { state: { ...next, startSent: true }, commands: [{ type: 'start', config: a.config }, { type: 'step' }] };
+      return { state: s, commands: [] }; // a step is on its way, or nothing can step
+    }
+    case 'configure': {
+      // Before a run a setting waits for Run or Step (the page keeps it); with one, the worker redoes what it changes.
+      if (s.run === null && !s.startSent) return { state: s, commands: [] };
+      const next = without(s, 'reader');
+      const then: Command[] = held(next) ? [{ type: 'pause' }] : held(s) ? [{ type: 'resume' }] : [];
+      return { state: next, commands: [{ type: 'configure', config: a.config }, ...then] };
+    }
+    case 'clear':
+      return { state: { ...without(s, 'reader'), run: null, startSent: false, previous: [], stepsPerSecond: null }, commands: [{ type: 'reset' }] };
+    case 'ask':
+      return { state: { ...s, asks: { ...s.asks, waiting: [...s.asks.waiting, a.question] } }, commands: [{ type: 'ask', question: a.question }] };
+    default:
+      return a satisfies never;
+  }
+}
+
+/** Running and pausing as the holders make them: the worker hears about them in order. */
+function shownStatus(s: WorkerState): WorkerState {
+  if (s.status !== 'running' && s.status !== 'pausing') return s;
+  const status = held(s) ? 'pausing' : 'running';
+  return status === s.status ? s : { ...s, status };
+}
+
+function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
   switch (e.type) {
     case 'alive':
       return s;
@@ -120,26 +237,23 @@ function reduce(s: WorkerState, e: ClientEvent): WorkerState {
         pretrain: origin?.pretrain ?? [], sft: origin?.sft ?? [], steps: [],
       };
       // A pause that travelled with the start holds: the run pauses after its first record.
-      return { ...retire(s, 'stopped'), status: e.begin, error: null, stepsPerSecond: null, run };
+      return { ...retire(s, 'stopped'), status: e.begin, error: null, stepsPerSecond: null, run, startSent: false };
     }
     case 'step':
       return e.runId === s.run?.runId ? withRecord(s, e) : s; // else a step of a run already replaced
     case 'configured':
       return e.runId === s.run?.runId ? { ...s, run: { ...s.run, config: e.config } } : s;
-    case 'pause-requested':
-      return s.status === 'running' || s.status === 'stepping' ? { ...s, status: 'pausing' } : s;
     case 'paused':
       return e.runId === s.run?.runId ? { ...s, status: 'paused' } : s;
     case 'resumed':
       return e.runId === s.run?.runId ? { ...s, status: 'running' } : s;
     case 'stepping':
       return e.runId === s.run?.runId ? { ...s, status: 'stepping' } : s;
-    case 'ask-sent':
-      return { ...s, asks: { ...s.asks, waiting: [...s.asks.waiting, e.question] } };
     case 'answer':
       return { ...s, asks: { waiting: s.asks.waiting.filter((q) => q.id !== e.answer.id), answer: e.answer } };
     case 'reset':
-      return { ...retire(s, 'stopped'), status: 'ready', error: null, run: null, stepsPerSecond: null };
+      // Reset clears: the runs are dropped, not kept out of sight.
+      return { ...s, status: 'ready', error: null, run: null, startSent: false, previous: [], stepsPerSecond: null };
     case 'done': {
       if (e.runId !== s.run?.runId) return s;
       const { summary, sftHeldOut, agentDigest, stageSeconds } = e;
@@ -151,11 +265,11 @@ function reduce(s: WorkerState, e: ClientEvent): WorkerState {
     }
     case 'error': {
       const run = s.run && e.runId === s.run.runId ? { ...s.run, end: 'error' as const } : s.run;
-      return { ...s, status: 'error', loading: null, error: { kind: e.kind, message: e.message }, run };
+      return { ...s, status: 'error', loading: null, error: { kind: e.kind, message: e.message }, run, startSent: false };
     }
     case 'died':
       // No answer will come from a dead worker: the asks waiting for one are dropped.
-      return { ...s, status: 'dead', loading: null, error: { kind: 'worker', message: e.message }, asks: { ...s.asks, waiting: [] } };
+      return { ...s, status: 'dead', loading: null, error: { kind: 'worker', message: e.message }, asks: { ...s.asks, waiting: [] }, startSent: false };
     default:
       return e satisfies never;
   }
@@ -181,10 +295,15 @@ function rate(run: RunView): number | null {
   return ms.length === 0 || total <= 0 ? null : (1000 * ms.length) / total;
 }
 
-/** Moves the live run (if it has records) to `previous`. */
+const NO_EPISODES: GrpoStepView['episodes'] = [];
+
+/** An earlier run as the charts draw it: its figures, not its episodes (64 a step, the bulk of a run). */
+export const compact = (r: RunView): RunView => ({ ...r, steps: r.steps.map((step) => (step.episodes.length === 0 ? step : { ...step, episodes: NO_EPISODES })) });
+
+/** Moves the live run (if it has records) to `previous`, compacted. */
 function retire(s: WorkerState, end: RunEnd): WorkerState {
   const r = s.run;
   if (!r || r.steps.length + r.pretrain.length + r.sft.length === 0) return { ...s, run: null };
-  const previous = [...s.previous, { ...r, end: r.end ?? end }].slice(-MAX_PREVIOUS);
+  const previous = [...s.previous, compact({ ...r, end: r.end ?? end })].slice(-MAX_PREVIOUS);
   return { ...s, run: null, previous };
 }

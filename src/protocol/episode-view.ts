@@ -78,14 +78,18 @@ export const askView = (e: Omit<EpisodeLike, 'logp'>): AskEpisode => ({
 export function stageView(r: StageRecord, config: Pick<RunConfig, 'masking'>): StageView {
   if (r.stage !== 'grpo') return r;
   const mask = lossMaskFor(config.masking);
-  return { stage: 'grpo', record: { ...r.record, episodes: r.record.episodes.map((e) => toView(e, e.advantage, mask)) } };
+  return { stage: 'grpo', record: { ...r.record, sampled: r.record.episodes.length, episodes: r.record.episodes.map((e) => toView(e, e.advantage, mask)) } };
 }
 
 /**
  * A GRPO step as it crosses to the page: its figures, and its episodes as compact views (one
  * letter per character for who wrote it) instead of the trainer's full records.
  */
-export type GrpoStepView = Omit<GrpoRecord, 'episodes'> & { episodes: EpisodeView[] };
+export type GrpoStepView = Omit<GrpoRecord, 'episodes'> & {
+  episodes: EpisodeView[];
+  /** How many episodes the step sampled: its rates' denominator, kept when the page drops an earlier run's episodes. */
+  sampled: number;
+};
 
 /** A record of any stage as it crosses to the page. */
 export type StageView = { stage: 'grpo'; record: GrpoStepView } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;

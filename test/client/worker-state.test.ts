@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type RunConfig, type Stage, type GrpoStepView, type SupervisedRecord, type WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import { INITIAL_STATE, MAX_PREVIOUS, reduceEvents, type ClientEvent, type WorkerState } from '../../src/client/worker-state';
+import { INITIAL_STATE, MAX_PREVIOUS, reduce, reduceEvents, type ClientEvent, type WorkerState } from '../../src/client/worker-state';
 
 const record = (step: number, totalMs = 500): GrpoStepView => ({
   step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, trueSuccess: step === 0 ? null : 0.5, rewardedByBug: 0, rewardStd: null,
   zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
-  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: totalMs }, timeSplit: { sampling: 0, update: 0, evaluation: totalMs }, episodes: [],
+  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: totalMs }, timeSplit: { sampling: 0, update: 0, evaluation: totalMs }, episodes: [], sampled: step === 0 ? 0 : 64,
 });
 const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): SupervisedRecord => ({
   stage, step, steps: 200, loss: step === 0 ? null : 1, heldOut: null, worksheet: null, ms,
@@ -77,17 +77,45 @@ describe('the trainer state', () => {
     expect(s.run).toMatchObject({ runId: 2, steps: [], config: { faulty: true } });
   });
 
-  it('marks a reset run as stopped and returns to ready; a run without records leaves nothing behind', () => {
-    const s = fold(ready, started(1), step(1, 0), { type: 'reset' }, started(2), { type: 'reset' });
-    expect(s.status).toBe('ready');
-    expect(s.run).toBeNull();
+  it('marks a replaced run as stopped; a run without records leaves nothing behind', () => {
+    const s = fold(ready, started(1), step(1, 0), started(2), started(3));
     expect(s.previous.map((r) => [r.runId, r.end])).toEqual([[1, 'stopped']]);
+  });
+
+  it('drops every run on Reset, the live one and the earlier ones, as soon as the reader asks', () => {
+    const two = fold(ready, started(1), step(1, 0), step(1, 1), done(1), started(2, { faulty: true }), step(2, 0));
+    const cleared = reduce(two, { type: 'clear' });
+    expect(cleared.commands).toEqual([{ type: 'reset' }]);
+    expect(cleared.state).toMatchObject({ run: null, previous: [] });
+    const late = reduceEvents(cleared.state, [step(2, 1), { type: 'reset' }]); // the cleared run's last record, then the worker's answer
+    expect(late).toMatchObject({ status: 'ready', run: null, previous: [] });
+  });
+
+  it('keeps an earlier run’s figures and its rates’ denominators, not its episodes; the live run keeps its own', () => {
+    const withEpisodes = (runId: number, n: number): WorkerEvent => {
+      const e = step(runId, n) as Extract<WorkerEvent, { type: 'step'; stage: 'grpo' }>;
+      return { ...e, record: { ...e.record, copied: 16, episodes: Array.from({ length: 64 }, () => ({ sum: { a: 23, b: 45 }, text: '^23+45=B23+45|68|68|', authors: 'pppppppmmmmmmmeeemmm', trained: '00000001111111000111', reward: 1, correct: true, advantage: 0, lied: false, reason: 'answered' as const })) } };
+    };
+    const s = fold(ready, started(1), step(1, 0), withEpisodes(1, 1), withEpisodes(1, 2), started(2), withEpisodes(2, 1));
+    expect(s.previous[0]!.steps.map((r) => [r.step, r.episodes.length, r.sampled, r.copied])).toEqual([[0, 0, 0, 0], [1, 0, 64, 16], [2, 0, 64, 16]]);
+    expect(s.run!.steps[0]!.episodes).toHaveLength(64);
+  });
+
+  it('sends a setting only once there is a run: before one (at Ready, after Reset, while loading) it waits for Run', () => {
+    const faulty = { type: 'configure', config: config({ faulty: true }) } as const;
+    expect(reduce(fold(ready), faulty).commands).toEqual([]);
+    expect(reduce(INITIAL_STATE, faulty).commands).toEqual([]);
+    const afterReset = fold(ready, started(1), step(1, 0), done(1), { type: 'clear' });
+    expect(reduce(afterReset, faulty).commands).toEqual([]); // the worker's reset has not even arrived
+    expect(reduce(reduceEvents(afterReset, [{ type: 'reset' }]), faulty).commands).toEqual([]);
+    expect(reduce(fold(ready, started(1), step(1, 0), done(1)), faulty).commands).toEqual([faulty]); // after a run: GRPO again with it
+    expect(reduce(fold(ready, { type: 'run', config: config() }), faulty).commands).toEqual([faulty]); // a start on its way takes it
   });
 
   it(`keeps at most ${MAX_PREVIOUS} previous runs, the latest ones`, () => {
     const events = Array.from({ length: 10 }, (_, i) => [started(i + 1), step(i + 1, 0)]).flat();
-    const s = fold(ready, ...events, { type: 'reset' });
-    expect(s.previous.map((r) => r.runId)).toEqual([5, 6, 7, 8, 9, 10]);
+    const s = fold(ready, ...events);
+    expect(s.previous.map((r) => r.runId)).toEqual([4, 5, 6, 7, 8, 9]);
   });
 
   it('keeps the steps so far when a run stops on an error', () => {
@@ -98,17 +126,17 @@ describe('the trainer state', () => {
     expect(s.run!.steps).toHaveLength(1);
   });
 
-  it('says “pausing” as soon as the page asks, then follows the worker', () => {
+  it('says “pausing” as soon as the reader asks, then follows the worker', () => {
     const running = fold(ready, started(1), step(1, 0));
-    const pausing = reduceEvents(running, [{ type: 'pause-requested' }]);
+    const pausing = reduceEvents(running, [{ type: 'pause' }]);
     expect(pausing.status).toBe('pausing');
     expect(reduceEvents(pausing, [step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]).status).toBe('paused');
     expect(reduceEvents(pausing, [step(1, 3), done(1)]).status).toBe('done');
-    expect(reduceEvents(fold(ready), [{ type: 'pause-requested' }]).status).toBe('ready');
+    expect(reduceEvents(fold(ready), [{ type: 'pause' }]).status).toBe('ready');
   });
 
   it('stays “pausing” when the pause travelled with a start that replaced the run, until the worker pauses it', () => {
-    const pausing = reduceEvents(fold(ready, started(1), step(1, 0)), [{ type: 'pause-requested' }]);
+    const pausing = reduceEvents(fold(ready, started(1), step(1, 0)), [{ type: 'pause' }]);
     const restarted = reduceEvents(pausing, [started(2, { faulty: true }, ['grpo'], 1, 'pausing')]);
     expect(restarted.status).toBe('pausing');
     expect(reduceEvents(restarted, [step(2, 0), { type: 'paused', runId: 2, stage: 'grpo', step: 0 }]).status).toBe('paused');
@@ -141,20 +169,20 @@ describe('the trainer state', () => {
     expect(s.run!.steps).toHaveLength(1);
   });
 
-  it('follows a Step: stepping from Ready or from paused, then paused; a pause asked meanwhile says pausing', () => {
-    const fromReady = fold(ready, started(1, {}, ['grpo'], null, 'stepping'));
+  it('follows a Step: stepping from Ready or from paused, then paused; a pause asked meanwhile changes nothing', () => {
+    const fromReady = fold(ready, { type: 'single-step', config: config() }, started(1, {}, ['grpo'], null, 'stepping'));
     expect(fromReady.status).toBe('stepping');
     const paused = reduceEvents(fromReady, [step(1, 0), step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]);
     expect(paused.status).toBe('paused');
     const again = reduceEvents(paused, [{ type: 'stepping', runId: 1, stage: 'grpo', step: 1 }]);
     expect(again.status).toBe('stepping');
-    expect(reduceEvents(again, [{ type: 'pause-requested' }]).status).toBe('pausing');
+    expect(reduce(again, { type: 'pause' })).toEqual({ state: again, commands: [] }); // the step ends in a pause already
     expect(reduceEvents(again, [{ type: 'stepping', runId: 9, stage: 'grpo', step: 1 }])).toBe(again); // another run's
   });
 
   it('keeps the asks waiting until their answer, the latest answer, and drops the waiting ones when the worker dies', () => {
     const q = (id: number) => ({ id, sum: { a: 57, b: 38 }, faulty: false, temperature: 1 as const });
-    const asked = fold(ready, { type: 'ask-sent', question: q(1) }, { type: 'ask-sent', question: q(2) });
+    const asked = fold(ready, { type: 'ask', question: q(1) }, { type: 'ask', question: q(2) });
     expect(asked.asks.waiting.map((x) => x.id)).toEqual([1, 2]);
     const answer = { id: 1, sum: q(1).sum, error: 'The agent could not answer: boom' };
     const one = reduceEvents(asked, [{ type: 'answer', answer }]);

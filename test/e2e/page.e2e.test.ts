@@ -149,15 +149,36 @@ describe('the plate page', () => {
     });
     await waitForStatus(page, 'Training');
 
-    // A reader's own pause is not undone by scrolling back.
+    // A reader's own pause is not undone by scrolling back; the status names the reader, and only the reader.
     await page.getByRole('button', { name: 'Pause' }).click();
     await waitForStatus(page, 'Paused');
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await figure.scrollIntoViewIfNeeded();
     await page.evaluate(() => new Promise(requestAnimationFrame)); // the observer's answer is in
     expect(await statusWord(page)).toBe('Paused');
-    expect(await page.locator('.status-why').count()).toBe(0);
+    expect(await page.locator('.status-why').evaluateAll((es) => es.map((e) => e.getAttribute('data-holder')))).toEqual(['reader']);
     expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('trains on in view while the viewport grows to the whole page and back, and shrinks and grows (a screenshot, a zoom, a rotation)', async () => {
+    // One delivery of the figure's observer can hold "out" and then "in" (the reader saw the run
+    // stall at step 0 saying it was out of view). Each round: a full-page screenshot, the viewport
+    // shrunk past the figure and grown back, then the run must take a step.
+    const o = await open('index.html?steps=40&autorun=1');
+    const { page } = o;
+    await waitForStatus(page, 'Training');
+    const stepNow = () => page.getByTestId('status-step').innerText().then((t) => Number(/step (\d+)/.exec(t)?.[1] ?? -1));
+    for (let round = 0; round < 8; round++) {
+      await page.screenshot({ path: join(RESULTS, 'page-full-screenshot.png'), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 300 });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const at = await stepNow();
+      if (at >= 38) break;
+      await page.waitForFunction((k) => Number(/step (\d+)/.exec(document.querySelector('[data-testid="status-step"]')?.textContent ?? '')?.[1] ?? -1) > k, at, { timeout: 20_000 });
+    }
+    expect(await page.locator('.status-why').count()).toBe(0);
     expectClean(o);
     await page.context().close();
   });

@@ -48,7 +48,7 @@ describe('props, checked on the main thread', () => {
 describe('the link that sets a configuration up again', () => {
   const PROPS: FigureProps = {
     plate: PLATE, worker: { ...INITIAL_STATE, status: 'done', loading: null }, run: run(1, true, 3), previous: [],
-    settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
+    settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, totalSteps: 40, reference: null, notes: [],
     onRun: noop, onPause: noop, onStep: noop, onReset: noop, onSettings: noop, onRestart: noop, onAsk: noop,
   };
   const host = globalThis as { location?: unknown };

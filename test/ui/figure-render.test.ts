@@ -11,7 +11,7 @@ import { run } from './fixtures';
 const noop = () => {};
 const PROPS: FigureProps = {
   plate: PLATE, worker: { ...INITIAL_STATE, status: 'ready', loading: null }, run: null, previous: [],
-  settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
+  settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [],
   onRun: noop, onPause: noop, onStep: noop, onReset: noop, onSettings: noop, onRestart: noop, onAsk: noop,
 };
 type Over = Partial<Omit<FigureProps, 'worker'>> & { worker?: Partial<WorkerState> };

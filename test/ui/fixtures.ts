@@ -27,7 +27,7 @@ export function record(step: number, heldOut: number, meanReward: number | null,
   return {
     step, heldOut, heldOutCorrect: Math.round(heldOut * 30), heldOutN: 30,
     meanReward, trueSuccess: meanReward, rewardedByBug: 0, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
-    modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0, timings: TIMINGS, timeSplit: step === 0 ? { ...SPLIT, sampling: 0, update: 0 } : SPLIT, episodes,
+    modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0, timings: TIMINGS, timeSplit: step === 0 ? { ...SPLIT, sampling: 0, update: 0 } : SPLIT, episodes, sampled: episodes.length,
   };
 }
 

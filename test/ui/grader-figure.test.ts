@@ -35,7 +35,7 @@ const render = (over: Partial<FigureProps>) =>
   renderToStaticMarkup(
     createElement(Figure, {
       plate: PLATE, worker: { ...INITIAL_STATE, status: 'running', loading: null }, run: null, previous: [],
-      settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [], autoPaused: null,
+      settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [],
       onRun: noop, onPause: noop, onStep: noop, onReset: noop, onSettings: noop, onRestart: noop, onAsk: noop, ...over,
     }),
   );

@@ -9,7 +9,6 @@ import type { AskQuestion, RunConfig, SupervisedRecord } from '../../protocol/me
 import { stagesFrom } from '../../pipeline/stages';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
-import type { AutoPauseReason } from '../useAutoPause';
 import { AskAgent } from './AskAgent';
 import { Controls, type Settings } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
@@ -28,14 +27,13 @@ import { toneOf, type Marker, type RunView } from './types';
 export interface FigureProps {
   plate: PlateText;
   worker: WorkerState;
-  /** The live run as drawn (null once Reset cleared it). */
+  /** The live run, or the latest finished one (null before a run and after Reset). */
   run: RunView | null;
   previous: readonly RunView[];
   settings: Settings;
   totalSteps: number;
   reference: ReferenceState;
   notes: readonly string[];
-  autoPaused: AutoPauseReason | null;
   onRun: () => void;
   onPause: () => void;
   onStep: () => void;
@@ -89,7 +87,7 @@ export function Figure(p: FigureProps) {
         lastSwitch={t.lastSwitch}
         position={p.run ? position(p.run) : null}
         stepsPerSecond={t.stepsPerSecond}
-        autoPaused={p.autoPaused}
+        holders={t.holders}
         error={t.error?.message ?? null}
         notes={notes}
         onRestart={p.onRestart}

@@ -4,8 +4,7 @@
  */
 import { BACKEND_LABEL } from '../../protocol/backends';
 import type { Stage } from '../../protocol/messages';
-import type { AutoPauseReason } from '../useAutoPause';
-import type { BackendInfo, BackendSwitch, ReadyInfo, WorkerStatus } from './types';
+import type { BackendInfo, BackendSwitch, Holder, ReadyInfo, WorkerStatus } from './types';
 
 interface Props {
   status: WorkerStatus;
@@ -16,7 +15,8 @@ interface Props {
   /** The stage, step and step count of the latest record, if any. */
   position: { stage: Stage; step: number; steps: number } | null;
   stepsPerSecond: number | null;
-  autoPaused: AutoPauseReason | null;
+  /** Who holds the run paused (the reader, the figure out of view, the tab hidden). */
+  holders: readonly Holder[];
   /** An error that stopped the trainer or the run (shown as an alert). */
   error: string | null;
   /** Sentences about what is missing but does not stop anything (not alerts). */
@@ -40,7 +40,8 @@ export const STAGE_NAME: Record<Stage, string> = { pretrain: 'Pre-training', sft
 /** A stage's name inside a sentence: "after fine-tuning step 3", "after GRPO step 3". */
 export const stageWord = (s: Stage): string => (s === 'grpo' ? STAGE_NAME[s] : STAGE_NAME[s].toLowerCase());
 
-const AUTO_PAUSE: Record<AutoPauseReason, string> = {
+const HELD_BY: Record<Holder, string> = {
+  reader: 'by you: Resume goes on',
   'out of view': 'while the figure is out of view; it goes on when you scroll back',
   'tab hidden': 'while this tab is hidden; it goes on when you come back',
 };
@@ -59,14 +60,18 @@ export function StatusLine(p: Props) {
         <span className={`status-word state-${status}`} role="status">
           {WORD[status]}
         </span>
-        {(status === 'paused' || status === 'pausing') && p.autoPaused && (
-          <span className="status-why" aria-live="polite">
-            {AUTO_PAUSE[p.autoPaused]}
-          </span>
-        )}
         {/* "Paused after GRPO step 3": where a Step (or Pause) left the run. */}
         <span className="status-after" aria-live="polite">
-          {status === 'paused' && !p.autoPaused && position ? `after ${stageWord(position.stage)} step ${position.step}` : status === 'stepping' ? 'one step, then it pauses' : ''}
+          {status === 'paused' && position ? `after ${stageWord(position.stage)} step ${position.step}` : status === 'stepping' ? 'one step, then it pauses' : ''}
+        </span>
+        {/* Every holder, and only those: the run goes on when the last lets go. */}
+        <span className="status-held" aria-live="polite">
+          {(status === 'paused' || status === 'pausing') &&
+            p.holders.map((h) => (
+              <span key={h} className="status-why" data-holder={h}>
+                {HELD_BY[h]}
+              </span>
+            ))}
         </span>
         {status === 'loading' && (
           <>

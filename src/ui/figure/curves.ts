@@ -32,7 +32,7 @@ export function points(steps: readonly GrpoStepView[], chart: GrpoChart): [numbe
   const sampled = steps.filter((r) => r.meanReward !== null);
   if (chart === 'reward') return sampled.map((r) => [r.step, r.meanReward!]);
   if (chart === 'truth') return sampled.map((r) => [r.step, r.trueSuccess!]);
-  return sampled.map((r) => [r.step, (chart === 'copy' ? r.copied : r.malformed) / Math.max(r.episodes.length, 1)]);
+  return sampled.map((r) => [r.step, (chart === 'copy' ? r.copied : r.malformed) / Math.max(r.sampled, 1)]);
 }
 
 /** A grader in a run's label: nothing for the plate's, the bug for the others. */

@@ -10,7 +10,7 @@ const EXPORT_FORMAT = 'multi-turn-rl-run/1';
 
 /** The run as JSON: configuration, each stage's records (GRPO without episodes), the episodes of `shown`. */
 export function runJson(run: RunView, meta: { plate: string; backend: string | null; shown: GrpoStepView | null }): string {
-  const grpo = run.steps.map(({ episodes: _, ...figures }) => figures);
+  const grpo = run.steps.map(({ episodes: _, sampled: __, ...figures }) => figures);
   return JSON.stringify(
     {
       format: EXPORT_FORMAT,
@@ -45,7 +45,7 @@ export function runCsv(run: RunView): string {
     for (const r of run[stage]) rows.push([stage, String(r.step), cell(r.loss), cell(r.heldOut?.success), cell(r.worksheet?.success), '', '', '', '', '', '', '', '', '', '']);
   }
   for (const r of run.steps) {
-    const n = r.episodes.length;
+    const n = r.sampled;
     rows.push([
       'grpo', String(r.step), cell(r.loss), cell(r.heldOut), '', cell(r.meanReward),
       cell(n ? r.copied / n : null), cell(n ? r.malformed / n : null),

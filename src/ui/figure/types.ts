@@ -4,7 +4,7 @@
  */
 import type { RunView } from '../../client/worker-state';
 
-export type { BackendInfo, BackendSwitch, ReadyInfo, RunView, WorkerStatus } from '../../client/worker-state';
+export type { BackendInfo, BackendSwitch, Holder, ReadyInfo, RunView, WorkerStatus } from '../../client/worker-state';
 
 /**
  * For React.memo: props equal but for `run`, which counts as unchanged while its GRPO side is
