@@ -146,6 +146,14 @@ describe('the reader’s sum', () => {
     for (const bad of ['abc', '57-38', '5.5+38', '57+38+1', 'fifty+38']) expect(parseSum(bad)).toEqual({ error: expect.stringMatching(/is not a sum the agent can read/) });
   });
 
+  it('quotes at most a short prefix of what was typed, however long', () => {
+    const long = '1'.repeat(10_000);
+    const said = parseSum(long);
+    expect(said).toEqual({ error: '“111111111111…” is longer than any sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.' });
+    expect(parseSum('fifty-seven+38')).toEqual({ error: '“fifty-seven+…” is not a sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.' });
+    expect(parseSum(' 57  +  38 ')).toEqual({ sum: { a: 57, b: 38 } }); // the room left for spaces
+  });
+
   it('says where a sum stands in the split', () => {
     expect(sumKindText({ a: 57, b: 38 }, 'new', false)).toBe('57+38 is a new sum: in neither the training nor the held-out set.');
     expect(sumKindText({ a: 23, b: 45 }, 'training', true)).toMatch(/^23\+45 is a training sum: .*, and one of the 30 demonstrations/);

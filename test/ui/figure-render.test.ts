@@ -76,6 +76,16 @@ describe('the figure', () => {
     expect(html.match(/class="band" d="M/g)).toHaveLength(2); // the file has no diagnostics curves
   });
 
+  it('heads the agent’s answer with the sum it answers, and takes no more than a sum’s characters', () => {
+    const greedy = { sum: { a: 57, b: 38 }, text: '^57+38=B57+38|95|95|', authors: 'pppppppmmmmmmmeeemmm', reward: 1, lied: false, reason: 'answered' as const };
+    const answer = { id: 1, sum: { a: 57, b: 38 }, kind: 'new' as const, demonstration: false, by: { kind: 'shipped' as const }, faulty: false, temperature: 1 as const, greedy, samples: [] };
+    const html = render({ worker: { asks: { waiting: [], answer } } });
+    expect(html).toContain('<p class="ask-for">The agent’s answer to <strong>57+38</strong></p>');
+    expect(html).toMatch(/<input id="[^"]+" type="text" placeholder="57\+38" maxLength="16"/);
+    const failed = render({ worker: { asks: { waiting: [], answer: { id: 2, sum: { a: 10, b: 99 }, error: 'The agent could not answer: boom' } } } });
+    expect(failed).toContain('The agent’s answer to <strong>10+99</strong></p><p class="ask-error">The agent could not answer: boom</p>');
+  });
+
   it('shows the URL notes and the worker’s error in words', () => {
     const html = render({ worker: { status: 'dead', error: { kind: 'worker', message: 'The training worker stopped: boom.' } }, notes: ['Ignored seed=x: expected a whole number.'] });
     expect(html).toContain('The training worker stopped: boom.');

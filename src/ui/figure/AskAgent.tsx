@@ -6,7 +6,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { AskAnswer, AskQuestion, Temperature } from '../../protocol/messages';
-import { answeredByText, parseSum, sumKindText } from './parse-sum';
+import { answeredByText, parseSum, SUM_MAX_CHARS, sumKindText } from './parse-sum';
 import { Transcript } from './Transcript';
 import type { WorkerStatus } from './types';
 
@@ -42,7 +42,7 @@ export function AskAgent({ status, loaded, faulty, temperature, waiting, answer,
       <form onSubmit={submit} noValidate>
         <label htmlFor={`${id}-sum`}>Your sum</label>
         <input
-          id={`${id}-sum`} type="text" value={text} placeholder="57+38" autoComplete="off" spellCheck={false}
+          id={`${id}-sum`} type="text" value={text} placeholder="57+38" maxLength={SUM_MAX_CHARS} autoComplete="off" spellCheck={false}
           aria-invalid={error !== null} aria-describedby={error ? `${id}-error` : `${id}-hint`}
           onChange={(e) => (setText(e.currentTarget.value), setError(null))}
         />
@@ -56,17 +56,33 @@ export function AskAgent({ status, loaded, faulty, temperature, waiting, answer,
       <p className="ask-note" aria-live="polite">
         {waiting.length > 0 ? `Asking ${waiting.map((q) => `${q.sum.a}+${q.sum.b}`).join(', ')}… ${status === 'running' || status === 'stepping' ? 'answered at the next step boundary.' : status === 'loading' ? 'answered once the trainer has loaded.' : ''}` : ''}
       </p>
-      {answer && <Answer answer={answer} />}
+      {answer && <Answer answer={answer} earlier={error !== null} />}
     </section>
   );
 }
 
-function Answer({ answer: a }: { answer: AskAnswer }) {
-  if ('error' in a) return <p className="ask-error">{a.error}</p>;
+/** The latest answer, headed by its sum; `earlier`: the reader has since typed something that is not a sum. */
+function Answer({ answer: a, earlier }: { answer: AskAnswer; earlier: boolean }) {
+  const sum = `${a.sum.a}+${a.sum.b}`;
+  const head = (
+    <p className="ask-for">
+      {earlier ? 'The answer to your previous sum, ' : 'The agent’s answer to '}
+      <strong>{sum}</strong>
+    </p>
+  );
+  if ('error' in a) {
+    return (
+      <div className="ask-answer" aria-label={`The agent’s answer to ${sum}`} role="group">
+        {head}
+        <p className="ask-error">{a.error}</p>
+      </div>
+    );
+  }
   const right = a.samples.filter((e) => e.reward > 0).length;
   const calc = a.faulty ? 'the faulty calculator' : 'the reliable calculator';
   return (
-    <div className="ask-answer" aria-label={`The agent’s answer to ${a.sum.a}+${a.sum.b}`} role="group">
+    <div className={`ask-answer${earlier ? ' earlier' : ''}`} aria-label={`The agent’s answer to ${sum}`} role="group">
+      {head}
       <p className="ask-note">
         {sumKindText(a.sum, a.kind, a.demonstration)} Played by {answeredByText(a.by)}.
       </p>

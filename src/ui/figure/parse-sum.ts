@@ -10,14 +10,23 @@ export type Parsed = { sum: Sum } | { error: string };
 
 const RANGE = `two whole numbers from ${OPERAND_MIN} to ${OPERAND_MAX}`;
 
+/** The input takes this many characters: "99 + 99" with room for spaces; a paste is cut there. */
+export const SUM_MAX_CHARS = 16;
+/** What a message quotes of the reader's text, at most. */
+const QUOTE_CHARS = 12;
+
+/** The reader's text in quotes, a long one cut short: “abcdefghijkl…”. */
+const quoted = (t: string): string => `“${[...t].length > QUOTE_CHARS ? `${[...t].slice(0, QUOTE_CHARS).join('')}…` : t}”`;
+
 export function parseSum(text: string): Parsed {
   const t = text.trim();
   if (t === '') return { error: `Type a sum first: ${RANGE} joined by +, such as 57+38.` };
+  if (t.length > SUM_MAX_CHARS) return { error: `${quoted(t)} is longer than any sum the agent can read: write ${RANGE} joined by +, such as 57+38.` };
   const m = /^(\d+)\s*\+\s*(\d+)$/.exec(t);
   if (!m) {
-    if (/^\d+\s*\+?\s*$/.test(t)) return { error: `“${t}” needs a second number after the +, such as 57+38.` };
-    if (/^\s*\+\s*\d+$/.test(t)) return { error: `“${t}” needs a first number before the +, such as 57+38.` };
-    return { error: `“${t}” is not a sum the agent can read: write ${RANGE} joined by +, such as 57+38.` };
+    if (/^\d+\s*\+?\s*$/.test(t)) return { error: `${quoted(t)} needs a second number after the +, such as 57+38.` };
+    if (/^\s*\+\s*\d+$/.test(t)) return { error: `${quoted(t)} needs a first number before the +, such as 57+38.` };
+    return { error: `${quoted(t)} is not a sum the agent can read: write ${RANGE} joined by +, such as 57+38.` };
   }
   const [a, b] = [Number(m[1]), Number(m[2])];
   const out = [a, b].filter((x) => x < OPERAND_MIN || x > OPERAND_MAX);
