@@ -39,12 +39,12 @@ describe('the figure', () => {
   });
 
   it('while a run goes: a Pause button, labels with the latest step, readouts filled', () => {
-    const html = render({ worker: { status: 'running', stepsPerSecond: 1.5 }, run: run(1, false, 12) });
+    const html = render({ worker: { status: 'running', stepsPerSecond: 1.5, backend: { backend: 'wasm', reason: 'r', skipped: [] } }, run: run(1, false, 12) });
     expect(html).toMatch(/class="run" aria-disabled="false">.*Pause<\/button>/);
     expect(html).toContain('aria-label="Held-out success, step 12 of 40: 80%"');
     expect(html).toMatch(/aria-label="Mean reward, step 12 of 40: \d+%"/);
     expect(html).toMatch(/data-testid="readout">77% → 80%</);
-    expect(html).toContain('1.5 steps/s');
+    expect(html).toContain('<span class="status-speed">, 667 ms a step</span>');
     expect(html).toContain('GRPO · step 12 of 40');
   });
 

@@ -2,17 +2,19 @@
  * The latest step's episodes, one group (one sum, 8 episodes) at a time, with reward and
  * advantage. It says what the run's configuration trains on: with masking off the calculator's
  * characters are trained on too; with the raw reward, the advantage is the reward. Each
- * character shows its push (PushTranscript), and the group's arithmetic follows the table.
+ * character shows its push (PushTranscript), the shown one's numbers beside it (PushDetail),
+ * and the group's arithmetic follows the table.
  */
-import { memo, useState } from 'react';
+import { Fragment, memo, useState } from 'react';
 import { GRPO } from '../../config';
 import type { RunConfig } from '../../protocol/messages';
 import type { GrpoStepView } from '../../protocol/messages';
 import { rewardedByBug } from '../../env/grader';
 import { GradedBy } from './GradedBy';
 import { GroupArithmetic } from './GroupArithmetic';
-import { episodeLine } from './push-view';
-import { firstKey, PushTranscript } from './PushTranscript';
+import { PushDetail } from './PushDetail';
+import { episodeLine, pushChars, type PushChar } from './push-view';
+import { firstKey, keyOf, PushTranscript } from './PushTranscript';
 import { AUTHOR_LABEL, Transcript } from './Transcript';
 
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
@@ -32,13 +34,21 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
   const g = Math.min(group, Math.max(0, groups - 1));
   const episodes = record?.episodes.slice(g * groupSize, (g + 1) * groupSize) ?? [];
   const sum = episodes[0]?.sum;
-  // The push's roving tab stop and the sentence shown for the character under focus or pointer,
-  // both forgotten when another group or step is shown.
+  // The push's roving tab stop and the character shown (tapped, pointed at or focused), both
+  // forgotten when another group or step is shown.
   const shown = `${record?.step ?? -1}:${g}`;
-  const [focus, setFocus] = useState<{ shown: string; key: string; detail: string } | null>(null);
+  const [focus, setFocus] = useState<{ shown: string; key: string; char: PushChar } | null>(null);
   const here = focus?.shown === shown ? focus : null;
   const active = here?.key ?? firstKey(episodes);
   const push = episodes.some((e) => e.logp);
+  // The shown character's episode in reading order, for ‹ and › (they stay in its row, so the button pressed stays put).
+  const row = here ? Number(here.key.split(':')[0]) : -1;
+  const order = here && episodes[row] ? pushChars(episodes[row]).map((char) => ({ key: keyOf(row, char), char })) : [];
+  const at = order.findIndex((o) => o.key === here?.key);
+  const move = (by: -1 | 1) => {
+    const next = order[at + by];
+    if (next) setFocus({ shown, ...next });
+  };
   return (
     <section className="episodes" aria-label="Episodes of the latest step">
       <header className="episodes-head">
@@ -72,18 +82,19 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
           </code>{' '}
           the calculator lied
         </li>
-        <li>
+        <li className="legend-push">
           <code className="transcript push">
-            <span className="by-m trained push-up">8</span>
+            <span className="by-m trained push-up">B</span>
           </code>{' '}
-          more likely after the update (solid underline),{' '}
+          solid underline: the character became more likely in the update;{' '}
           <code className="transcript push">
-            <span className="by-m trained push-down">8</span>
+            <span className="by-m trained push-down">B</span>
           </code>{' '}
-          less likely (dotted); thicker when it moved by more than a tenth
+          dotted: less likely; thicker: it moved by more than a tenth
         </li>
       </ul>
       <GradedBy grader={config?.grader ?? 'exact'} record={record} />
+      {push && <p className="push-hint">Tap or point at a character, or Tab to one and use the arrow keys, to see its probability before and after this step’s update.</p>}
       {episodes.length === 0 ? (
         <p className="episodes-empty">The sampled episodes appear here once the first GRPO step is done.</p>
       ) : (
@@ -98,25 +109,30 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
             </thead>
             <tbody>
               {episodes.map((e, i) => (
-                <tr key={i} className={e.reward > 0 ? `rewarded${rewardedByBug(e) ? ' by-bug' : ''}` : undefined}>
-                  <td>
-                    {e.logp ? <PushTranscript episode={e} row={i} active={active} onShow={(key, detail) => setFocus({ shown, key, detail })} /> : <Transcript episode={e} />}
-                    {e.lied && <span className="lie-note"> calculator lied</span>}
-                    {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
-                    {rewardedByBug(e) && <span className="bug-note"> rewarded by the bug</span>}
-                    {e.logp && <span className="push-line">{episodeLine(e)}</span>}
-                  </td>
-                  <td className="num">{e.reward}</td>
-                  <td className={`num ${e.advantage > 0 ? 'pos' : e.advantage < 0 ? 'neg' : ''}`}>{signed(e.advantage)}</td>
-                </tr>
+                <Fragment key={i}>
+                  <tr className={e.reward > 0 ? `rewarded${rewardedByBug(e) ? ' by-bug' : ''}` : undefined}>
+                    <td>
+                      {e.logp ? <PushTranscript episode={e} row={i} active={active} shown={here?.key ?? null} onShow={(key, char) => setFocus({ shown, key, char })} /> : <Transcript episode={e} />}
+                      {e.lied && <span className="lie-note"> calculator lied</span>}
+                      {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
+                      {rewardedByBug(e) && <span className="bug-note"> rewarded by the bug</span>}
+                      {e.logp && <span className="push-line">{episodeLine(e)}</span>}
+                    </td>
+                    <td className="num">{e.reward}</td>
+                    <td className={`num ${e.advantage > 0 ? 'pos' : e.advantage < 0 ? 'neg' : ''}`}>{signed(e.advantage)}</td>
+                  </tr>
+                  {/* The shown character's numbers, right under its episode, the table's width. */}
+                  {here && row === i && (
+                    <tr className="push-detail-row">
+                      <td colSpan={3}>
+                        <PushDetail char={here.char} onMove={move} canMove={{ back: at > 0, on: at < order.length - 1 }} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>
-          {push && (
-            <p className="push-detail">
-              {here?.detail ?? 'Point at a character, or Tab to one and use the arrow keys, to see its probability before and after this step’s update.'}
-            </p>
-          )}
         </div>
       )}
       <GroupArithmetic episodes={episodes} kind={raw ? 'raw' : 'group'} />

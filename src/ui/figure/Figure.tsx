@@ -1,7 +1,8 @@
 /**
- * The live figure, from plain props: controls and status, the pipeline's stages (charts for
- * the ones that run here), the GRPO charts, the episode viewer and the plate's numbers beside
- * the reader's run.
+ * The live figure, from plain props, curves first: Run, Step, Reset and the faulty calculator,
+ * the status in a line, the charts (the pipeline's stages that run here, then GRPO's); then the
+ * switches that break the plate's terms, where a run starts, where a step's time goes, the
+ * episode viewer, the reader's own sum, and the plate's numbers beside the reader's run.
  */
 import { useMemo } from 'react';
 import { AGENT_RECIPE } from '../../config';
@@ -10,7 +11,7 @@ import { stagesFrom } from '../../pipeline/stages';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
 import { AskAgent } from './AskAgent';
-import { Controls, type Settings } from './Controls';
+import { RunControls, StartFrom, TermSwitches, type Settings } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
 import { GrpoPanel } from './GrpoPanel';
 import { position } from './curves';
@@ -69,7 +70,7 @@ export function Figure(p: FigureProps) {
 
   return (
     <div className="figure-body">
-      <Controls
+      <RunControls
         status={t.status}
         settings={p.settings}
         canReset={p.run !== null || p.previous.length > 0}
@@ -92,8 +93,6 @@ export function Figure(p: FigureProps) {
         notes={notes}
         onRestart={p.onRestart}
       />
-      <StageStrip start={start} run={p.run} />
-      <TaughtData />
       {pipeline.includes('pretrain') && (
         <StagePanel stage="pretrain" records={p.run?.pretrain ?? NONE} earlier={earlierWith('pretrain')} steps={AGENT_RECIPE.pretrain.steps} />
       )}
@@ -101,6 +100,12 @@ export function Figure(p: FigureProps) {
         <StagePanel stage="sft" records={p.run?.sft ?? NONE} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={sftBandOf} plateMarker={marker} />
       )}
       <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
+      <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
+      <section className="pipeline" aria-label="Where a run starts">
+        <StartFrom status={t.status} settings={p.settings} onSettings={p.onSettings} />
+        <StageStrip start={start} run={p.run} />
+        <TaughtData />
+      </section>
       <TimeSplit run={p.run} frame={Math.max(steps, p.totalSteps)} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
       <AskAgent

@@ -3,6 +3,7 @@
  * with the group's own numbers — and whether the update pushed the group the way its rewards
  * say. With every advantage 0 it says plainly that the sum taught nothing this step.
  */
+import { Fragment } from 'react';
 import { GRPO } from '../../config';
 import type { EpisodeView } from '../../protocol/episode-view';
 import type { Advantage } from '../../protocol/messages';
@@ -34,7 +35,7 @@ export function GroupArithmetic({ episodes, kind }: Props) {
           <ol>
             {g.lines.map((l, i) => (
               <li key={i}>
-                <span className="episode-no">episode {i + 1}, reward {l.reward}:</span> <span className="formula">{l.text}</span>
+                <span className="episode-no">episode {i + 1}, reward {l.reward}:</span> <Formula text={l.text} />
               </li>
             ))}
           </ol>
@@ -42,5 +43,20 @@ export function GroupArithmetic({ episodes, kind }: Props) {
       </div>
       {lede && <p className={`group-lede${lede.score > 0 ? '' : ' against'}`}>{lede.text}</p>}
     </section>
+  );
+}
+
+/** "advantage = (1 − 0.875) / 0.331 = +0.38", breakable only after an "=": never inside an expression. */
+function Formula({ text }: { text: string }) {
+  const parts = text.split(' = ');
+  return (
+    <span className="formula">
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' '}
+          <span className="formula-part">{i < parts.length - 1 ? `${part} =` : part}</span>
+        </Fragment>
+      ))}
+    </span>
   );
 }

@@ -1,10 +1,11 @@
 /**
  * An episode's transcript with the push of its step: each character after the prompt carries
  * its probability before and after the update as its accessible name ("B 0.91 → 0.94"), is
- * underlined by which way it moved (solid up, dotted down: not by colour alone), and shows a
- * sentence on hover or keyboard focus. The environment's characters the loss did not cover are
- * marked "not trained on". One tab stop for the whole group (roving tabindex): the arrow keys
- * move between characters (left, right) and episodes (up, down), Home and End to a row's ends.
+ * underlined by which way it moved (solid up, dotted down: not by colour alone), and is shown
+ * (marked, its numbers beside it: PushDetail) on a tap, the pointer or keyboard focus, until
+ * another is. The environment's characters the loss did not cover are marked "not trained on".
+ * One tab stop for the whole group (roving tabindex): the arrow keys move between characters
+ * (left, right) and episodes (up, down), Home and End to a row's ends.
  */
 import type { KeyboardEvent } from 'react';
 import type { EpisodeView } from '../../protocol/episode-view';
@@ -16,13 +17,15 @@ interface Props {
   row: number;
   /** The character that holds the group's tab stop, as "row:index". */
   active: string;
-  /** A character got focus or the pointer: it becomes the active one and its sentence is shown. */
-  onShow: (key: string, detail: string) => void;
+  /** The character shown (marked), if any. */
+  shown: string | null;
+  /** A character was tapped, pointed at or focused: it becomes the active one and is shown. */
+  onShow: (key: string, char: PushChar) => void;
 }
 
-const keyOf = (row: number, c: PushChar) => `${row}:${c.index}`;
+export const keyOf = (row: number, c: PushChar) => `${row}:${c.index}`;
 
-export function PushTranscript({ episode, row, active, onShow }: Props) {
+export function PushTranscript({ episode, row, active, shown, onShow }: Props) {
   const chars = pushChars(episode);
   const promptEnd = chars[0]?.index ?? episode.text.length;
   const label = `Episode ${row + 1}, reward ${episode.reward}: each character’s probability before and after the update`;
@@ -32,8 +35,8 @@ export function PushTranscript({ episode, row, active, onShow }: Props) {
       <span role="list" aria-label={label} data-row={row} onKeyDown={move}>
         {chars.map((c) => {
           const key = keyOf(row, c);
-          const show = () => onShow(key, c.detail);
-          const cls = [`by-${c.author}`, c.trained ? `trained push-${c.shift}` : 'untrained', c.strong && c.trained ? 'strong' : '', c.author === 'e' && episode.lied ? 'lie' : '', key === active ? 'active' : '']
+          const show = () => onShow(key, c);
+          const cls = [`by-${c.author}`, c.trained ? `trained push-${c.shift}` : 'untrained', c.strong && c.trained ? 'strong' : '', c.author === 'e' && episode.lied ? 'lie' : '', key === shown ? 'shown' : '']
             .filter(Boolean)
             .join(' ');
           return (

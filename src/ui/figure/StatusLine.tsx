@@ -1,6 +1,7 @@
 /**
- * What the trainer is doing, in words: loading, the stage and step, the speed, the backend in
- * use and why (after a switch too), why it paused by itself, errors with a way out, and notes.
+ * What the trainer is doing, in words: loading, the stage and step, who holds it paused, the
+ * backend in use in one short line with why (after a switch too) one click away, errors with a
+ * way out, and notes.
  */
 import { BACKEND_LABEL } from '../../protocol/backends';
 import type { Stage } from '../../protocol/messages';
@@ -84,31 +85,12 @@ export function StatusLine(p: Props) {
             {STAGE_NAME[position.stage]} · step {position.step} of {position.steps}
           </span>
         )}
-        {p.stepsPerSecond !== null && p.stepsPerSecond > 0 && <span>{p.stepsPerSecond.toFixed(1)} steps/s</span>}
       </p>
-      {backend && (
-        <p className="status-backend">
-          Backend: <strong>{BACKEND_LABEL[backend.backend]}</strong> — {backend.reason}
-          {p.ready && p.ready.loadMs > 0 && !lastSwitch && <> Loaded in {(p.ready.loadMs / 1000).toFixed(1)} s.</>}
-          {p.ready?.warmUp && !lastSwitch && <> {warmUpSentence(p.ready.warmUp)}</>}
-        </p>
-      )}
+      {backend && <BackendLine backend={backend} ready={lastSwitch ? null : p.ready} stepsPerSecond={p.stepsPerSecond} />}
       {lastSwitch && (
         <p className="status-switch">
           Switched from {BACKEND_LABEL[lastSwitch.from]} to {BACKEND_LABEL[lastSwitch.to]}: {lastSwitch.cause}.
         </p>
-      )}
-      {backend && backend.skipped.length > 0 && (
-        <details className="status-skipped">
-          <summary>Why not the other backends</summary>
-          <ul>
-            {backend.skipped.map((s) => (
-              <li key={s.backend}>
-                {BACKEND_LABEL[s.backend]}: {s.reason}
-              </li>
-            ))}
-          </ul>
-        </details>
       )}
       {p.error && (
         <p className="status-error" role="alert">
@@ -126,5 +108,35 @@ export function StatusLine(p: Props) {
         </p>
       ))}
     </div>
+  );
+}
+
+/**
+ * The backend in one short line — "WebAssembly, 120 ms a step · why" — and, one click away, why
+ * it was chosen, what loading and the warm-up took, and why not the others.
+ */
+function BackendLine({ backend, ready, stepsPerSecond }: { backend: BackendInfo; ready: ReadyInfo | null; stepsPerSecond: number | null }) {
+  const ms = stepsPerSecond !== null && stepsPerSecond > 0 ? Math.round(1000 / stepsPerSecond) : null;
+  return (
+    <details className="status-backend">
+      <summary>
+        <strong>{BACKEND_LABEL[backend.backend]}</strong>
+        {ms !== null && <span className="status-speed">, {ms} ms a step</span>} <span className="status-why-backend">· why</span>
+      </summary>
+      <p className="status-reason">
+        {backend.reason}
+        {ready && ready.loadMs > 0 && <> Loaded in {(ready.loadMs / 1000).toFixed(1)} s.</>}
+        {ready?.warmUp && <> {warmUpSentence(ready.warmUp)}</>}
+      </p>
+      {backend.skipped.length > 0 && (
+        <ul className="status-skipped" aria-label="Why not the other backends">
+          {backend.skipped.map((s) => (
+            <li key={s.backend}>
+              {BACKEND_LABEL[s.backend]}: {s.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
   );
 }

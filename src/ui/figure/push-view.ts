@@ -34,7 +34,7 @@ const FLAT = Math.log(1.005);
 const STRONG = 0.1;
 
 /** A probability as the viewer writes it: two decimals, three near 1, one significant digit under 0.01. */
-function prob(p: number): string {
+export function prob(p: number): string {
   if (p >= 0.995) return p.toFixed(3);
   if (p >= 0.01) return p.toFixed(2);
   return p.toPrecision(1);
@@ -44,7 +44,7 @@ function prob(p: number): string {
  * "1.80× as likely", "0.62× as likely": two decimals, three within 1% of 1 (one step at the
  * plate's learning rate moves most characters by less), none from 10 up.
  */
-const times = (ratio: number): string =>
+export const times = (ratio: number): string =>
   `${ratio >= 10 ? ratio.toFixed(0) : Math.abs(ratio - 1) < 0.01 ? ratio.toFixed(3) : ratio.toFixed(2)}× as likely`;
 
 const WHO: Record<AuthorLetter, string> = { p: 'the prompt’s', m: 'the model’s', e: 'the calculator’s' };
