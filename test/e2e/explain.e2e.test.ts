@@ -2,6 +2,7 @@
 // under each character (walked group by group, with masking on and off), the reader's own sum,
 // and a run with asks that ends bit for bit like one without (through the worker harness).
 import type { Server } from 'node:http';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -128,7 +129,7 @@ describe('the push, character by character', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/→|not trained on/);
-    expect(await page.locator('.push-detail').innerText()).toMatch(/^“.”, the (model|calculator)’s: /);
+    expect(await page.locator('.push-detail .push-sentence').innerText()).toMatch(/^“.”, the (model|calculator)’s: /);
 
     await page.getByRole('switch', { name: /Observation masking/ }).uncheck();
     await page.locator('.chart-legend', { hasText: 'this run: reliable, masking off' }).waitFor({ timeout: 90_000 });
@@ -139,6 +140,56 @@ describe('the push, character by character', () => {
     expect(await page.locator('.push-line').first().innerText()).toMatch(/^its characters \d+\.\d+× as likely on average$/);
     clean(o);
     await page.context().close();
+  });
+});
+
+describe('the push on a phone (390×844, touch)', () => {
+  it('shows a tapped character’s before → after beside it and keeps it marked until another is tapped; every target is 24 CSS px at least', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    const watched = watch(context, page, new URL(site.url).origin);
+    await page.goto(site.url + 'index.html?steps=2');
+    await page.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await statusIs(page, 'Ready');
+    await step(page, 'after GRPO step 1');
+    const chars = page.locator('.episode-table tbody tr:first-child [role="listitem"]');
+    const tapped = chars.nth(2);
+    await tapped.scrollIntoViewIfNeeded();
+    await tapped.tap();
+    const detail = page.locator('.push-detail');
+    await detail.waitFor();
+    const [c, d] = [(await tapped.boundingBox())!, (await detail.boundingBox())!];
+    expect(d.y - (c.y + c.height)).toBeLessThan(80); // right under its episode, not under the table
+    expect(d.y + d.height).toBeLessThanOrEqual(844); // on the screen
+    const name = (await tapped.getAttribute('aria-label'))!;
+    const [ch, numbers] = [name.slice(0, 1), name.slice(2)];
+    expect(await detail.locator('.push-arrow').innerText()).toMatch(numbers.includes('→') ? `${numbers} (` : 'not trained on');
+    expect(await detail.locator('.push-arrow code').innerText()).toBe(ch);
+    expect(await tapped.getAttribute('class')).toMatch(/\bshown\b/);
+    await page.locator('.episodes h3').tap(); // a tap elsewhere leaves it marked
+    expect(await tapped.getAttribute('class')).toMatch(/\bshown\b/);
+    await page.getByRole('button', { name: 'The character after' }).tap();
+    expect(await chars.nth(3).getAttribute('class')).toMatch(/\bshown\b/);
+    expect(await tapped.getAttribute('class')).not.toMatch(/\bshown\b/);
+    await chars.nth(1).tap();
+    expect(await page.locator('.episode-table .shown').count()).toBe(1);
+
+    // WCAG 2.2 2.5.8: every target 24×24 at least; a character (a few px wide) is 24 tall and has ‹ › beside it.
+    const small = await page.locator('.plate-figure').evaluate((fig) =>
+      [...fig.querySelectorAll<HTMLElement>('button, input, select, summary, a, [tabindex="0"], [role="listitem"]')]
+        .filter((e) => e.getClientRects().length > 0 && !e.closest('.run-export')) // links inside a sentence are exempt
+        .map((e) => ({ e, r: e.getBoundingClientRect() }))
+        .filter(({ e, r }) => (e.getAttribute('role') === 'listitem' ? r.height < 24 : r.width < 24 || r.height < 24))
+        .map(({ e, r }) => `${e.tagName.toLowerCase()}.${e.className} ${e.getAttribute('aria-label') ?? e.textContent?.slice(0, 20)}: ${r.width.toFixed(0)}×${r.height.toFixed(0)}`),
+    );
+    expect(small).toEqual([]);
+    expect(await page.locator('.episode-legend').innerText()).not.toMatch(/\b8 (more|less) likely/);
+    // A formula breaks only after an "=", never inside an expression.
+    const broken = await page.locator('.formula-part').evaluateAll((ps) => ps.filter((p) => p.getClientRects().length > 1).map((p) => p.textContent));
+    expect(broken).toEqual([]);
+    await page.screenshot({ path: resolve(import.meta.dirname, '../../test-results/push-phone-tap.png') });
+    clean(watched);
+    await context.close();
   });
 });
 
@@ -171,9 +222,17 @@ describe('Ask the agent', () => {
       expect(await page.getByRole('alert').innerText()).toBe(said);
       expect(await box.getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator(`[id="${await box.getAttribute('aria-describedby')}"]`).innerText()).toBe(said);
-      expect(await answer.innerText()).toBe(first); // nothing else changed
+      // Nothing else changed; the answer says it belongs to the sum before.
+      expect(await answer.innerText()).toBe(first.replace('The agent’s answer to 57+38', 'The answer to your previous sum, 57+38'));
       expect(await page.locator('.status-word').innerText()).toBe('Ready');
     }
+    // A pasted flood is cut at a sum's length, and the alert quotes a short prefix of it.
+    await box.fill('1'.repeat(10_000));
+    await box.press('Enter');
+    expect((await box.inputValue()).length).toBeLessThanOrEqual(16);
+    const flood = await page.getByRole('alert').innerText();
+    expect(flood).toMatch(/^“1{12}…” /);
+    expect(flood.length).toBeLessThan(120);
     await box.fill('23+45');
     expect(await box.getAttribute('aria-invalid')).toBe('false');
 

@@ -80,7 +80,7 @@ describe('the plate page', () => {
     expect(hrefs).toEqual(['https://arxiv.org/abs/2402.03300', 'https://arxiv.org/abs/2402.19446', 'https://arxiv.org/abs/2507.20534']);
     expect(await page.locator('.xref').first().evaluate((e) => e.tagName)).toBe('SPAN');
     await waitForStatus(page, 'Ready');
-    expect(await page.locator('.status-backend').innerText()).toMatch(/^Backend: \S+/);
+    expect(await page.locator('.status-backend summary').innerText()).toMatch(/^\S.* · why$/);
     expect(await chartLabel(page, 'heldOut')).toBe('Held-out success, no data yet');
     await page.locator('.term').first().focus();
     expect(await page.locator('.term-tip').innerText()).toContain(PLATE.terms.items[0]!.definition);
@@ -186,9 +186,11 @@ describe('the plate page', () => {
   it('says which backend won the race and lists every candidate’s measured time (?calibrate=all)', async () => {
     const o = await open('?calibrate=all');
     await waitForStatus(o.page, 'Ready', 120_000);
-    const status = o.page.locator('.status-backend');
-    await expect.poll(() => status.innerText()).toMatch(/Backend: WebAssembly — WASM \(SIMD, one thread\): the fastest of the 3 backends timed on a calibration step here \(WASM \(SIMD, one thread\) \d+ ms · /);
-    await o.page.locator('.status-skipped summary').click();
+    // One short line; the race's details one click away.
+    expect(await o.page.locator('.status-backend summary').innerText()).toBe('WebAssembly · why');
+    await o.page.locator('.status-backend summary').click();
+    const status = o.page.locator('.status-reason');
+    await expect.poll(() => status.innerText()).toMatch(/^WASM \(SIMD, one thread\): the fastest of the 3 backends timed on a calibration step here \(WASM \(SIMD, one thread\) \d+ ms · /);
     const why = await o.page.locator('.status-skipped li').allInnerTexts();
     expect(why).toHaveLength(2);
     expect(why.join('\n')).toMatch(/^WebGPU: .*\d+ ms.* \(WebGPU on a software adapter.*\), already clearly slower than WebAssembly’s \d+ ms$/m);
@@ -223,6 +225,56 @@ describe('the plate page', () => {
     const frame = page.frameLocator('#plate');
     expect(await frame.locator('h1').innerText()).toBe(PLATE.title);
     expect(await frame.locator('.page-footer').count()).toBe(0);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('meets the curves first: Run, Step, Reset and the faulty calculator, the charts within 250 px of the caption, the other switches under their heading below them', async () => {
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      const o = await open('index.html', viewport);
+      const { page } = o;
+      await waitForStatus(page, 'Ready');
+      await page.locator('.plate-figure figcaption').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      const top = (sel: string) => page.locator(sel).first().evaluate((e) => e.getBoundingClientRect().top);
+      const bottom = (sel: string) => page.locator(sel).first().evaluate((e) => e.getBoundingClientRect().bottom);
+      const caption = await bottom('.plate-figure figcaption');
+      const chart = await top('.plate-figure .chart svg');
+      if (viewport.width === 1280) {
+        expect(chart - caption).toBeLessThanOrEqual(250);
+        await page.screenshot({ path: join(RESULTS, 'figure-first-view-1280.png') });
+      }
+      for (const control of ['button.run', 'button.step', '.switch.faulty']) expect(await bottom(control)).toBeLessThan(chart);
+      expect(await page.locator('.status-backend summary').evaluate((e) => e.getBoundingClientRect().height)).toBeLessThanOrEqual(30); // one line
+      const switches = page.locator('.term-switches');
+      expect(await switches.locator('h4').innerText()).toBe('Break the plate’s terms');
+      for (const name of [/Observation masking/, /raw reward/, /Grader/, /Temperature/]) expect(await switches.getByLabel(name).count()).toBe(1);
+      expect(await top('.term-switches')).toBeGreaterThan(await bottom('.chart-reward'));
+      expectClean(o);
+      await page.context().close();
+    }
+  });
+
+  it('prints the plate’s text, the charts with their readouts under them, the episodes, the arithmetic and the numbers, without controls or status', async () => {
+    const o = await openFinished('index.html?steps=3&autorun=1');
+    const { page } = o;
+    await page.emulateMedia({ media: 'print' });
+    await page.setViewportSize({ width: 718, height: 1000 }); // A4 less Chromium's default margins, in CSS px
+    const shown = (sel: string) => page.locator(sel).evaluateAll((es) => es.map((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'));
+    for (const sel of ['.controls', '.status', '.status-backend', '.term-switches', '.pipeline .choice', '.taught', '.ask', '.run-export', '.push-hint', '.group-nav button']) {
+      expect(await shown(sel), sel).not.toContain(true);
+    }
+    for (const sel of ['h1', '.chart-row', '.episode-table', '.group-arithmetic', '.numbers', '.sources']) expect(await shown(sel), sel).not.toContain(false);
+    const rows = await page.locator('.chart-row').evaluateAll((rs) =>
+      rs.map((r) => {
+        const svg = r.querySelector('svg')!.getBoundingClientRect();
+        const readout = r.querySelector('.readout')!.getBoundingClientRect();
+        return { apart: readout.top >= svg.bottom - 1 || readout.left >= svg.right - 1, within: svg.right <= r.getBoundingClientRect().right + 1, unbroken: getComputedStyle(r).breakInside };
+      }),
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    for (const r of rows) expect(r).toEqual({ apart: true, within: true, unbroken: 'avoid' });
+    expect(await page.locator('.plate-figure').evaluate((e) => getComputedStyle(e).breakInside)).toBe('auto'); // the figure may start on page 1
+    await page.pdf({ path: join(RESULTS, 'plate-a4.pdf'), format: 'A4', printBackground: true });
     expectClean(o);
     await page.context().close();
   });
