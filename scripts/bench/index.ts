@@ -1,4 +1,4 @@
-// npm run bench -- <node|browser|package|explain|targets|all> [options]: the project's one bench.
+// npm run bench -- <node|browser|package|explain|targets|sitting|all> [options]: the project's one bench.
 // Figures, not pass/fail: nothing here is a test. Each mode prints its figures and writes them, as
 // JSON, to bench/<mode>.json (git-ignored; `--out FILE` for another place).
 //   node      the workshop on Node per phase (wasm, and cpu for --cpu-steps), supervised steps,
@@ -9,9 +9,10 @@
 //   package   the tarball and what a first visit downloads, against the standalone page's
 //   explain   the push's share of a step, the main thread while the reader steps and asks
 //   targets   the speed targets, paired: Node, the Chromium and Firefox workers, the PyTorch peer
+//   sitting   the plate page over --runs N runs (5) on one page: the page's heap after GC per run
 //   all       every mode above, one after another, each saved as its own file
 // Options: --steps N (GRPO steps, default the plate's 40), --cpu-steps N (3), --soak N (200),
-// --supervised-steps N (30), --runs N (targets: runs per page, 1), --peer FILE (targets: the
+// --supervised-steps N (30), --runs N (targets: runs per page, 1; sitting: runs, 5), --peer FILE (targets: the
 // PyTorch peer's torch_ref.py; without it the peer is skipped with a sentence), --out FILE.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -23,9 +24,10 @@ import { benchBrowser, benchPipeline, browserLines, chunkSizes } from './browser
 import { benchExplain, explainLines } from './explain';
 import { benchNodeMode, nodeLines } from './node';
 import { benchPackage, formatPackageBench } from './package';
+import { benchSitting, sittingLines } from './sitting';
 import { benchTargets, targetLines } from './targets';
 
-const MODES = ['node', 'browser', 'package', 'explain', 'targets'] as const;
+const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting'] as const;
 type Mode = (typeof MODES)[number];
 
 const { values: a, positionals } = parseArgs({
@@ -70,6 +72,10 @@ const run: Record<Mode, () => Promise<{ figures: unknown; lines: string[] }>> = 
   async targets() {
     const figures = { ...(await benchTargets({ steps, runs: intOption('runs', a.runs, 1, 1), peer: a.peer ?? null })), pipeline: await benchPipeline(steps) };
     return { figures, lines: targetLines(figures, figures.pipeline) };
+  },
+  async sitting() {
+    const figures = await benchSitting({ steps, runs: intOption('runs', a.runs, 5, 2) });
+    return { figures, lines: sittingLines(figures) };
   },
 };
 
