@@ -52,9 +52,11 @@ describe('the custom element’s attributes', () => {
     await word(page, 'Ready');
     expect(await faulty(page).isChecked()).toBe(false);
 
-    // No run yet: like flipping the switch, it starts one with the faulty calculator.
+    // No run yet: like flipping the switch, the setting waits for Run.
     await setAttr(page, 'faulty', '');
     await expect.poll(() => faulty(page).isChecked()).toBe(true);
+    expect(await page.locator('.status-word').innerText()).toBe('Ready');
+    await page.getByRole('button', { name: 'Run' }).click();
     await finished(page, 'this run: faulty');
 
     // With a run on the charts: GRPO again, from that run's agent, with masking off.
@@ -101,9 +103,10 @@ describe('the custom element’s attributes', () => {
     const { page } = o;
     await word(page, 'Ready');
     expect(await page.locator('.status-backend strong').innerText()).toBe('WebAssembly');
-    // The reader's own choices, made with the controls.
+    // The reader's own choices, made with the controls (before a run they wait for Run).
     await temperature(page).selectOption('0.5');
     await faulty(page).check();
+    await page.getByRole('button', { name: 'Run' }).click();
     await finished(page, 'this run: faulty, temperature 0.5');
 
     await setAttr(page, 'backend', 'cpu');
