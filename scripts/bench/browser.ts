@@ -58,7 +58,7 @@ const TIMEOUT_MS: Record<BackendName, number> = { wasm: 180_000, cpu: 120_000, w
  * The training worker's used JS heap, through the DevTools protocol (workers have no
  * performance.memory): attach to the page's worker target, collect garbage, read the heap.
  */
-async function workerHeapMB(page: Page): Promise<number | null> {
+export async function workerHeapMB(page: Page): Promise<number | null> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const attached = new Promise<string>((ok) =>
