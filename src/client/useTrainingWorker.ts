@@ -74,11 +74,11 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
    */
   const folded = useRef<WorkerState>(INITIAL_STATE);
   /** Between workers (and before the first) there is no one to command: holds are remembered, the rest dropped. */
-  const between = useRef((e: ClientEvent) => {
+  const [between] = useState(() => (e: ClientEvent) => {
     if (e.type === 'hold' || e.type === 'release') folded.current = reduce(folded.current, e).state;
   });
   /** Where actions go: the live worker's fold. */
-  const dispatchRef = useRef(between.current);
+  const dispatchRef = useRef(between);
 
   useEffect(() => {
     let worker: Worker;
@@ -137,9 +137,9 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       clearInterval(watch);
       pace.cancel();
       worker.terminate();
-      dispatchRef.current = between.current;
+      dispatchRef.current = between;
     };
-  }, [agent, pretrained, backend, calibrate, wasm, workerUrl, generation]);
+  }, [agent, pretrained, backend, calibrate, wasm, workerUrl, generation, between]);
 
   const actions = useMemo<WorkerCommands>(() => {
     const act = (a: PageAction) => dispatchRef.current(a);

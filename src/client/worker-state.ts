@@ -42,7 +42,7 @@ export type WorkerStatus = 'loading' | 'ready' | 'running' | 'stepping' | 'pausi
 /** Who holds the run paused; the status names each. */
 export type Holder = 'reader' | 'out of view' | 'tab hidden';
 /** The order the status names them in. */
-export const HOLDERS: readonly Holder[] = ['reader', 'out of view', 'tab hidden'];
+const HOLDERS: readonly Holder[] = ['reader', 'out of view', 'tab hidden'];
 
 export interface BackendInfo {
   backend: BackendName;
@@ -298,7 +298,7 @@ function rate(run: RunView): number | null {
 const NO_EPISODES: GrpoStepView['episodes'] = [];
 
 /** An earlier run as the charts draw it: its figures, not its episodes (64 a step, the bulk of a run). */
-export const compact = (r: RunView): RunView => ({ ...r, steps: r.steps.map((step) => (step.episodes.length === 0 ? step : { ...step, episodes: NO_EPISODES })) });
+const compact = (r: RunView): RunView => ({ ...r, steps: r.steps.map((step) => (step.episodes.length === 0 ? step : { ...step, episodes: NO_EPISODES })) });
 
 /** Moves the live run (if it has records) to `previous`, compacted. */
 function retire(s: WorkerState, end: RunEnd): WorkerState {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command, RunConfig, WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { INITIAL_STATE, reduce, restarted, type ClientEvent, type Holder, type WorkerState } from '../../src/client/worker-state';
+import { latestIntersecting } from '../../src/ui/useHolds';
 
 const config: RunConfig = { start: 'agent', seed: 1, steps: 40, ...PLATE_SETTINGS };
 const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8 };
@@ -126,5 +127,14 @@ describe('who holds the run', () => {
   it('keeps the page’s holds for a new worker, not the reader’s', () => {
     const s = play(training, { type: 'pause' }, hold('tab hidden')).state;
     expect(restarted(s)).toMatchObject({ status: 'loading', run: null, holders: ['tab hidden'] });
+  });
+
+  it('reads where the figure is from the latest entry of a delivery: a resize and back can queue “out” then “in” in one', () => {
+    const figure = {} as Element;
+    const other = {} as Element;
+    const entry = (target: Element, isIntersecting: boolean) => ({ target, isIntersecting });
+    expect(latestIntersecting([entry(figure, false), entry(figure, true)], figure)).toBe(true);
+    expect(latestIntersecting([entry(figure, true), entry(figure, false), entry(other, true)], figure)).toBe(false);
+    expect(latestIntersecting([entry(other, false)], figure)).toBeUndefined();
   });
 });
