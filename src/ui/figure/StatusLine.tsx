@@ -3,6 +3,7 @@
  * backend in use in one short line with why (after a switch too) one click away, errors with a
  * way out, and notes.
  */
+import { Fragment } from 'react';
 import { BACKEND_LABEL } from '../../protocol/backends';
 import type { Stage } from '../../protocol/messages';
 import type { BackendInfo, BackendSwitch, Holder, ReadyInfo, WorkerStatus } from './types';
@@ -68,10 +69,13 @@ export function StatusLine(p: Props) {
         {/* Every holder, and only those: the run goes on when the last lets go. */}
         <span className="status-held" aria-live="polite">
           {(status === 'paused' || status === 'pausing') &&
-            p.holders.map((h) => (
-              <span key={h} className="status-why" data-holder={h}>
-                {HELD_BY[h]}
-              </span>
+            p.holders.map((h, i) => (
+              <Fragment key={h}>
+                {i > 0 && ' · '}
+                <span className="status-why" data-holder={h}>
+                  {HELD_BY[h]}
+                </span>
+              </Fragment>
             ))}
         </span>
         {status === 'loading' && (
