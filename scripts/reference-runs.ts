@@ -34,23 +34,38 @@ const { values: a } = parseArgs({
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 const seedList = (name: string, value: string) => value.split(',').map((s) => intOption(name, s, 0));
+const last5 = (xs: number[]) => mean(xs.slice(-5))!;
+const first5 = (xs: number[]) => mean(xs.slice(0, 5))!;
 
-await main(async () => {
-  const seeds = seedList('seeds', a.seeds!);
-  const sftSeeds = seedList('sft-seeds', a['sft-seeds']!);
-  const steps = intOption('steps', a.steps, GRPO.steps, 1);
-  // --only plate: the plate's own two configurations (a quick check); bugs: the grader bugs alone,
-  // merged into the file; default: all of them.
-  const only = oneOf('only', a.only, ['plate', 'bugs', 'all'] as const, 'all');
-  const backend = await setNodeBackend('wasm');
-  const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
+interface Config {
+  faulty: boolean;
+  masking: boolean;
+  advantage: Advantage;
+  grader: Grader;
+}
 
-  interface Config {
-    faulty: boolean;
-    masking: boolean;
-    advantage: Advantage;
-    grader: Grader;
-  }
+/** A run as the file holds it; an exact-grader run keeps the shape it always had (no grader, no true success: it is the reward). */
+interface Done extends Omit<Config, 'grader'> {
+  seed: number;
+  grader?: Grader;
+  heldOut: number[];
+  meanReward: number[];
+  trueSuccess?: number[];
+  copyRate: number[];
+  malformed: number[];
+  summary: RunSummary;
+}
+
+type Only = 'plate' | 'bugs' | 'all';
+type Checkpoints = { agent: string; pretrained: string };
+
+/**
+ * --only plate: the plate's own two configurations (a quick check); bugs: each grader bug with the
+ * plate's credit and both calculators (with the reliable one, trusting the tool pays the true
+ * result of a slipped call; a crash pays whatever the calculator does); all: both, and the credit
+ * switches with the exact grader.
+ */
+function configsFor(only: Only): Config[] {
   const configs: Config[] = [];
   if (only !== 'bugs') {
     for (const masking of only === 'plate' ? [true] : [true, false]) {
@@ -59,68 +74,62 @@ await main(async () => {
       }
     }
   }
-  // Each bug with the plate's credit, both calculators: with the reliable one, trusting the tool
-  // is the exact grader (the runs say so), and a crash pays whatever the calculator does.
   if (only !== 'plate') for (const grader of ['crash-pass', 'trusts-tool'] as const) for (const faulty of [false, true]) configs.push({ faulty, masking: true, advantage: 'group', grader });
+  return configs;
+}
 
-  /** A run as the file holds it; an exact-grader run keeps the shape it always had (no grader, no true success: it is the reward). */
-  interface Done extends Omit<Config, 'grader'> {
-    seed: number;
-    grader?: Grader;
-    heldOut: number[];
-    meanReward: number[];
-    trueSuccess?: number[];
-    copyRate: number[];
-    malformed: number[];
-    summary: RunSummary;
+/** One configuration over the seeds, as the file holds its runs. */
+async function runConfig(config: Config, seeds: number[], steps: number, checkpoints: Checkpoints): Promise<Done[]> {
+  const done: Done[] = [];
+  for (const seed of seeds) {
+    const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1 });
+    const grpo = r.records.slice(1);
+    const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
+    const { grader, ...credit } = config;
+    done.push({
+      seed, ...credit,
+      ...(grader !== 'exact' && { grader }),
+      heldOut: r.heldOut.map(round),
+      meanReward: r.meanReward.map(round),
+      ...(grader !== 'exact' && { trueSuccess: r.trueSuccess.map(round) }),
+      copyRate: share('copied').map(round),
+      malformed: share('malformed').map(round),
+      summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
+    });
   }
-  const runs: Done[] = [];
-  const last5 = (xs: number[]) => mean(xs.slice(-5))!;
-  const first5 = (xs: number[]) => mean(xs.slice(0, 5))!;
-  console.log('| calculator | masking | advantage | grader | held-out start → end per seed | mean | reward first 5 → last 5 (mean) | true success first 5 → last 5 | copies the tool, last 5 | malformed, last 5 |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const config of configs) {
-    const done: Done[] = [];
-    for (const seed of seeds) {
-      const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1 });
-      const grpo = r.records.slice(1);
-      const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
-      const { grader, ...credit } = config;
-      done.push({
-        seed, ...credit,
-        ...(grader !== 'exact' && { grader }),
-        heldOut: r.heldOut.map(round),
-        meanReward: r.meanReward.map(round),
-        ...(grader !== 'exact' && { trueSuccess: r.trueSuccess.map(round) }),
-        copyRate: share('copied').map(round),
-        malformed: share('malformed').map(round),
-        summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
-      });
-    }
-    const m = (f: (d: (typeof done)[number]) => number) => pct(mean(done, f)!);
-    const truth = (d: Done) => d.trueSuccess ?? d.meanReward;
-    console.log(
-      `| ${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ${config.grader} | ` +
-        `${done.map((d) => `${pct(d.summary.heldOutStart)} → ${pct(d.summary.heldOutEnd)}`).join(', ')} | ${m((d) => d.summary.heldOutEnd)} | ` +
-        `${m((d) => d.summary.rewardFirst5)} → ${m((d) => d.summary.rewardLast5)} | ${m((d) => first5(truth(d)))} → ${m((d) => last5(truth(d)))} | ` +
-        `${m((d) => last5(d.copyRate))} | ${m((d) => last5(d.malformed))} |`,
-    );
-    runs.push(...done);
-  }
+  return done;
+}
 
-  if (only === 'bugs') {
-    // Merge: the file's runs of other configurations stay exactly as they were.
-    const old = existsSync(a.out!) ? (JSON.parse(readFileSync(a.out!, 'utf8')) as { runs: (Done & { grader?: Grader })[] }) : null;
-    if (!old) throw new Error(`--only bugs merges into ${a.out}, which does not exist; run without --only first`);
-    const same = (x: Done, y: Done) => x.seed === y.seed && x.faulty === y.faulty && x.masking === y.masking && x.advantage === y.advantage && (x.grader ?? 'exact') === (y.grader ?? 'exact');
-    const merged = { ...old, runs: [...old.runs.filter((o) => !runs.some((n) => same(o, n))), ...runs] };
-    writeFileSync(a.out!, JSON.stringify(merged) + '\n');
-    console.log(`merged ${runs.length} runs into ${a.out}`);
-    return;
-  }
+const TABLE_HEAD = [
+  '| calculator | masking | advantage | grader | held-out start → end per seed | mean | reward first 5 → last 5 (mean) | true success first 5 → last 5 | copies the tool, last 5 | malformed, last 5 |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
 
-  const sftRuns = [];
-  for (const seed of sftSeeds) {
+/** A configuration's row of the printed table (docs/results.md's). */
+function tableRow(config: Config, done: Done[]): string {
+  const m = (f: (d: Done) => number) => pct(mean(done, f)!);
+  const truth = (d: Done) => d.trueSuccess ?? d.meanReward;
+  return (
+    `| ${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ${config.grader} | ` +
+    `${done.map((d) => `${pct(d.summary.heldOutStart)} → ${pct(d.summary.heldOutEnd)}`).join(', ')} | ${m((d) => d.summary.heldOutEnd)} | ` +
+    `${m((d) => d.summary.rewardFirst5)} → ${m((d) => d.summary.rewardLast5)} | ${m((d) => first5(truth(d)))} → ${m((d) => last5(truth(d)))} | ` +
+    `${m((d) => last5(d.copyRate))} | ${m((d) => last5(d.malformed))} |`
+  );
+}
+
+/** --only bugs: the new runs replace their twins in `out`; the file's other runs stay exactly as they were. */
+function mergeInto(out: string, runs: Done[]): void {
+  const old = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as { runs: Done[] }) : null;
+  if (!old) throw new Error(`--only bugs merges into ${out}, which does not exist; run without --only first`);
+  const same = (x: Done, y: Done) => x.seed === y.seed && x.faulty === y.faulty && x.masking === y.masking && x.advantage === y.advantage && (x.grader ?? 'exact') === (y.grader ?? 'exact');
+  writeFileSync(out, JSON.stringify({ ...old, runs: [...old.runs.filter((o) => !runs.some((n) => same(o, n))), ...runs] }) + '\n');
+  console.log(`merged ${runs.length} runs into ${out}`);
+}
+
+/** Fine-tuning the shipped worksheet model per seed: held-out success where measured, the loss per step. */
+async function sftReferenceRuns(seeds: number[], checkpoints: Checkpoints) {
+  const runs = [];
+  for (const seed of seeds) {
     const heldOut: number[] = [];
     const loss: number[] = [];
     const r = await runWorkshop({ start: 'pretrained', seed, steps: 1, checkpoints }, ({ stage, record }) => {
@@ -129,9 +138,26 @@ await main(async () => {
       if (record.loss !== null) loss.push(round(record.loss));
     });
     console.log(`fine-tuning the shipped worksheet model, seed ${seed}: held-out ${pct(r.sftHeldOut!)} after ${AGENT_RECIPE.sft.steps} steps`);
-    sftRuns.push({ seed, heldOut, loss });
+    runs.push({ seed, heldOut, loss });
   }
+  return runs;
+}
 
+await main(async () => {
+  const seeds = seedList('seeds', a.seeds!);
+  const steps = intOption('steps', a.steps, GRPO.steps, 1);
+  const only = oneOf('only', a.only, ['plate', 'bugs', 'all'] as const, 'all');
+  const backend = await setNodeBackend('wasm');
+  const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
+  const runs: Done[] = [];
+  for (const l of TABLE_HEAD) console.log(l);
+  for (const config of configsFor(only)) {
+    const done = await runConfig(config, seeds, steps, checkpoints);
+    console.log(tableRow(config, done));
+    runs.push(...done);
+  }
+  if (only === 'bugs') return mergeInto(a.out!, runs);
+  const sftRuns = await sftReferenceRuns(seedList('sft-seeds', a['sft-seeds']!), checkpoints);
   writeFileSync(
     a.out!,
     JSON.stringify({

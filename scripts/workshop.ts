@@ -16,6 +16,8 @@ import { intOption, main, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
+import type { StageRecord } from '../src/pipeline/run';
+import type { GrpoRecord } from '../src/rl/grpo';
 
 const { values: a } = parseArgs({
   options: {
@@ -37,6 +39,34 @@ const { values: a } = parseArgs({
   },
 });
 
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+
+/** One line per GRPO step, and every 25 supervised steps. */
+function logRecord({ stage, record: r }: StageRecord): void {
+  if (stage !== 'grpo') {
+    const score = r.heldOut ? `  held-out ${pct(r.heldOut.success)}` : r.worksheet ? `  single-digit sums ${pct(r.worksheet.success)}` : '';
+    if (r.step % 25 === 0 || r.step === r.steps) console.log(`${stage} ${String(r.step).padStart(3)}/${r.steps}${r.loss === null ? '' : `  loss ${r.loss.toFixed(3)}`}${score}`);
+    return;
+  }
+  const t = r.timings;
+  const w = r.timeSplit;
+  console.log(
+    `step ${String(r.step).padStart(2)}  held-out ${pct(r.heldOut).padStart(4)}` +
+      (r.meanReward === null
+        ? ''
+        : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clipFraction!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
+      `  ${t.total.toFixed(0)} ms (sample ${t.sample.toFixed(0)}, grad ${t.gradient.toFixed(0)}, eval ${t.evaluate.toFixed(0)}; ` +
+      `its own: sampling ${w.sampling.toFixed(0)}, update ${w.update.toFixed(0)}, evaluation ${w.evaluation.toFixed(0)})`,
+  );
+}
+
+/** Where a GRPO step's time goes: the median of each part over steps 1..n (step 0 only evaluates), in ms to a tenth. */
+function medianSplit(records: readonly GrpoRecord[]): Record<'sampling' | 'update' | 'evaluation', number> {
+  const stepped = records.slice(1);
+  const ms = (k: 'sampling' | 'update' | 'evaluation') => Math.round(10 * (median(stepped, (r) => r.timeSplit[k]) ?? NaN)) / 10;
+  return { sampling: ms('sampling'), update: ms('update'), evaluation: ms('evaluation') };
+}
+
 await main(async () => {
   const start = oneOf('start', a.start, STARTS, 'agent');
   const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on');
@@ -46,7 +76,6 @@ await main(async () => {
   const seed = intOption('seed', a.seed, 1);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
-  const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
   console.log(
     `workshop: from the ${start === 'agent' ? 'fine-tuned agent' : start === 'pretrained' ? 'worksheet model' : 'random weights'}, ${a.faulty ? 'faulty' : 'reliable'} calculator, ` +
       `masking ${masking}, ${advantage === 'group' ? 'group-relative' : 'raw-reward'} advantage, temperature ${temperature}, ${grader} grader, seed ${seed}, ${steps} steps, backend ${backend}` +
@@ -61,28 +90,9 @@ await main(async () => {
   const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
   const settings = { faulty: a.faulty!, masking: masking === 'on', advantage, temperature, grader };
   const grpo = { ...GRPO, shareBatch: !a['separate-batches'] };
-  const run = await runWorkshop({ start, seed, steps, checkpoints, recipe, grpo, ...settings }, ({ stage, record: r }) => {
-    if (stage !== 'grpo') {
-      const score = r.heldOut ? `  held-out ${pct(r.heldOut.success)}` : r.worksheet ? `  single-digit sums ${pct(r.worksheet.success)}` : '';
-      if (r.step % 25 === 0 || r.step === r.steps) console.log(`${stage} ${String(r.step).padStart(3)}/${r.steps}${r.loss === null ? '' : `  loss ${r.loss.toFixed(3)}`}${score}`);
-      return;
-    }
-    const t = r.timings;
-    const w = r.timeSplit;
-    console.log(
-      `step ${String(r.step).padStart(2)}  held-out ${pct(r.heldOut).padStart(4)}` +
-        (r.meanReward === null
-          ? ''
-          : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clipFraction!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
-        `  ${t.total.toFixed(0)} ms (sample ${t.sample.toFixed(0)}, grad ${t.gradient.toFixed(0)}, eval ${t.evaluate.toFixed(0)}; ` +
-        `its own: sampling ${w.sampling.toFixed(0)}, update ${w.update.toFixed(0)}, evaluation ${w.evaluation.toFixed(0)})`,
-    );
-  });
+  const run = await runWorkshop({ start, seed, steps, checkpoints, recipe, grpo, ...settings }, logRecord);
   const g = run.grpo;
-  // Where a GRPO step's time goes: the median of each part over steps 1..n (step 0 only evaluates).
-  const stepped = run.records.slice(1);
-  const ms = (k: 'sampling' | 'update' | 'evaluation') => Math.round(10 * (median(stepped, (r) => r.timeSplit[k]) ?? NaN)) / 10;
-  const timeSplit = { sampling: ms('sampling'), update: ms('update'), evaluation: ms('evaluation'), sharedBatch: grpo.shareBatch };
+  const timeSplit = { ...medianSplit(run.records), sharedBatch: grpo.shareBatch };
   const summary = {
     start, faulty: a.faulty!, masking, advantage, temperature, grader, seed, steps, backend, ...g,
     heldOut: run.heldOut, meanReward: run.meanReward, trueSuccess: run.trueSuccess, timeSplit,
