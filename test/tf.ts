@@ -32,7 +32,7 @@ export function scriptedPolicy(script: (row: number, text: string) => string, co
         const next = script(r, t);
         logits[(r * T + T - 1) * V + VOCAB.indexOf(next)] = 30;
       });
-      const cache: KvCache = { k: [], v: [] };
+      const cache: KvCache = { kind: 'layers', k: [], v: [] };
       return { logits: tf.tensor3d(logits, [B, T, V]), cache };
     },
   };

@@ -10,16 +10,32 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../config';
 import { attend, attentionBlock, projection, type Heads, type Projection } from './attention';
+import { canDecodeFused, decodeFused } from './fused/decode';
 import { dropout, layerNorm, linear, matmul, mlp, residual } from './ops';
 
 export type Params = Record<string, tf.Variable>;
 export type ParamShapes = Record<string, number[]>;
 
-/** Keys and values of earlier positions, per layer: keys [P, hd, C], values [P, C, hd], C = B·H. */
-export type KvCache = {
+/** The unfused path's keys and values of earlier positions, per layer: keys [P, hd, C], values [P, C, hd], C = B·H. */
+export type LayerCaches = {
+  kind: 'layers';
   k: tf.Tensor3D[];
   v: tf.Tensor3D[];
 };
+
+/** The fused decoder's: every layer's keys and values in one buffer, grown in place (fused/decode.ts). */
+export type FusedCache = {
+  kind: 'fused';
+  buffer: tf.Tensor1D;
+  /** Positions it holds. */
+  length: number;
+};
+
+/** Keys and values of earlier positions, for decoding: whichever path made them reads them. */
+export type KvCache = LayerCaches | FusedCache;
+
+/** The tensors a cache holds, to dispose. */
+export const cacheTensors = (c: KvCache): tf.Tensor[] => (c.kind === 'fused' ? [c.buffer] : [...c.k, ...c.v]);
 
 export interface ForwardOptions {
   /** Absolute position of tokens[:, 0] (the cache length when decoding). */
@@ -127,11 +143,14 @@ export class CharModel {
    * depthwise convolutions have no gradient kernels).
    */
   forward(tokens: tf.Tensor2D, opts: ForwardOptions = {}): { logits: tf.Tensor3D; cache: KvCache } {
-    const cache: KvCache = { k: [], v: [] };
+    const start = opts.start ?? 0;
+    if (canDecodeFused(this.config, start, opts.cache)) return decodeFused(this.config, this.params, tokens, start, opts.cache as FusedCache | undefined);
+    if (opts.cache?.kind === 'fused') throw new Error('CharModel.forward: a fused cache, but the fused kernels are off or cannot run here');
+    const cache: LayerCaches = { kind: 'layers', k: [], v: [] };
     const heads = this.heads(tokens.shape[0]);
-    const logits = this.run(tokens, opts.start ?? 0, undefined, (x, l) => {
+    const logits = this.run(tokens, start, undefined, (x, l) => {
       const qkv = opts.projections?.[l] ?? [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i));
-      const past = opts.cache && { k: opts.cache.k[l]!, v: opts.cache.v[l]! };
+      const past = opts.cache?.kind === 'layers' ? { k: opts.cache.k[l]!, v: opts.cache.v[l]! } : undefined;
       const { y, cache: grown } = attend(x, qkv, heads, past);
       cache.k.push(grown.k);
       cache.v.push(grown.v);

@@ -113,8 +113,8 @@ export const layerNorm = tf.customGrad(((...inputs) => {
   };
 }) as Fn) as (x: tf.Tensor, g: tf.Tensor, b: tf.Tensor) => tf.Tensor;
 
-const GELU_C = Math.sqrt(2 / Math.PI);
-const GELU_A = 0.044715;
+export const GELU_C = Math.sqrt(2 / Math.PI);
+export const GELU_A = 0.044715;
 
 /**
  * GELU, tanh approximation (as GPT-2): 0.5·x·(1 + tanh(u)) with u = √(2/π)·(x + 0.044715·x³),

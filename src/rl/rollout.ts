@@ -18,7 +18,7 @@ import { Episode, promptFor, type Author, type EndReason } from '../env/episode'
 import type { Grader } from '../env/grader';
 import type { Sum } from '../env/sums';
 import type { Rng } from '../lib/rng';
-import type { CharModel, KvCache } from '../model/gpt';
+import { cacheTensors, type CharModel, type KvCache } from '../model/gpt';
 import { encode, PAD, PAD_ID, VOCAB } from '../model/vocab';
 
 export interface RolloutOptions {
@@ -64,7 +64,7 @@ export interface EpisodeRecord {
  */
 export type Policy = Pick<CharModel, 'config' | 'forward'> & Partial<Pick<CharModel, 'frozen'>>;
 
-export const disposeCache = (c: KvCache): void => tf.dispose([...c.k, ...c.v]);
+export const disposeCache = (c: KvCache): void => tf.dispose(cacheTensors(c));
 
 /** Runs one episode per sum, as one batch. */
 export function rollout(model: Policy, sums: readonly Sum[], opts: RolloutOptions): Promise<EpisodeRecord[]> {

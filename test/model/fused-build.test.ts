@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { compileKernels, KERNELS_FILE, kernelsFile } from '../../scripts/build/kernels';
+import { KERNELS_WASM } from '../../src/model/fused/kernels-wasm';
+
+/** The ids of a WebAssembly binary's sections, in order. */
+function sectionIds(bytes: Uint8Array): number[] {
+  const ids: number[] = [];
+  for (let i = 8; i < bytes.length; ) {
+    ids.push(bytes[i++]!);
+    let size = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[i++]!;
+      size |= (b & 0x7f) << shift;
+      if (!(b & 0x80)) break;
+    }
+    i += size;
+  }
+  return ids;
+}
+
+const committed = Uint8Array.from(atob(KERNELS_WASM), (c) => c.charCodeAt(0));
+
+describe('the fused kernels’ WebAssembly', () => {
+  it('is what its AssemblyScript source compiles to (run npm run build:kernels after changing the source)', async () => {
+    const built = await compileKernels();
+    expect(readFileSync(KERNELS_FILE, 'utf8')).toBe(kernelsFile(built));
+  }, 60_000);
+
+  it('imports only the memory it is given, and has no data or start function to write into it on loading', () => {
+    const module = new WebAssembly.Module(committed);
+    expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
+    const ids = sectionIds(committed);
+    expect(ids).not.toContain(8); // start
+    expect(ids).not.toContain(11); // data
+    expect(ids).not.toContain(12); // data count
+    expect(ids).toContain(10); // code: the parse found the sections
+  });
+});
