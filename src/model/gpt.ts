@@ -11,6 +11,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../config';
 import { attend, attentionBlock, projection, type Heads, type Projection } from './attention';
 import { canDecodeFused, decodeFused } from './fused/decode';
+import { canTrainFused, trainLogitsFused } from './fused/train';
 import { dropout, layerNorm, linear, matmul, mlp, residual } from './ops';
 
 export type Params = Record<string, tf.Variable>;
@@ -164,6 +165,7 @@ export class CharModel {
    * hand-written gradient for each block. The same values as `forward`, bit for bit.
    */
   logits(tokens: tf.Tensor2D, opts: TrainOptions = {}): tf.Tensor3D {
+    if (canTrainFused(this.config)) return trainLogitsFused(this.config, this.params, tokens, opts.dropoutSeed);
     const heads = this.heads(tokens.shape[0]);
     return this.run(tokens, 0, opts.dropoutSeed, (x, l) => {
       const h = `h${l}`;

@@ -78,12 +78,17 @@ const stopGradientGrad: Fn = (...inputs) => {
 /** Identity forward, zero gradient: the "old" log-probs of the clipped objective. */
 export const stopGradient = tf.customGrad(stopGradientGrad) as <T extends tf.Tensor>(x: T) => T;
 
-/** tf.dropout's mask (same random stream, same kernels, so the same values), applied to x. */
+/** tf.dropout's mask of a shape: 0 or 1 / (1 − rate), from the same random stream and kernels, so the same values. */
+export function dropoutMask(shape: number[], rate: number, seed: number): tf.Tensor {
+  const keep = 1 - rate;
+  return tf.div(tf.floor(tf.add(tf.randomUniform(shape, 0, 1, 'float32', seed), keep)), keep);
+}
+
+/** tf.dropout's mask applied to x. */
 export function dropout(x: tf.Tensor, rate: number, seed: number): tf.Tensor {
   return tf.customGrad(((...inputs) => {
     const [xs, save] = inputs as [tf.Tensor, tf.GradSaveFunc];
-    const keep = 1 - rate;
-    const mask = tf.div(tf.floor(tf.add(tf.randomUniform(xs.shape, 0, 1, 'float32', seed), keep)), keep);
+    const mask = dropoutMask(xs.shape, rate, seed);
     save([mask]);
     return { value: tf.mul(xs, mask), gradFunc: (dy, [m]) => [tf.mul(dy, m!)] };
   }) as Fn)(x);

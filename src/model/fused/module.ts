@@ -24,6 +24,13 @@ export interface KernelExports {
   attentionScores(qkv: number, keys: number, scores: number, T: number, B: number, H: number, hd: number, S: number, cap: number, scale: number): void;
   attentionValues(probs: number, values: number, y: number, T: number, B: number, H: number, hd: number, S: number, cap: number): void;
   toBatchMajor(x: number, out: number, T: number, B: number, V: number): void;
+  matmulTN(x: number, y: number, out: number, M: number, K: number, N: number): void;
+  columnSums(x: number, y: number, out: number, M: number, N: number): void;
+  layerNormBackward(dy: number, xhat: number, r: number, g: number, dx: number, M: number, D: number, accumulate: number): void;
+  geluBackward(G: number, h: number, s: number, dh: number, n: number, c6a: number, c2: number): void;
+  headsByPosition(qkv: number, col: number, out: number, T: number, B: number, H: number, hd: number, cap: number): void;
+  attentionBackward(dY: number, qkv: number, vT: number, probs: number, ds: number, dqkv: number, T: number, B: number, H: number, hd: number, cap: number, scale: number): void;
+  embedBackward(ids: number, dx: number, dwte: number, dwpe: number, B: number, T: number, V: number, D: number, context: number, start: number): void;
 }
 
 /** What the kernels use of tfjs-backend-wasm's Emscripten module (internal to 4.22, pinned in package.json). */
