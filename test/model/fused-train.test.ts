@@ -8,7 +8,7 @@ import { setFused } from '../../src/model/fused/module';
 import { CharModel } from '../../src/model/gpt';
 import { variableGrads } from '../../src/model/gradients';
 import { disposeBatch, makeTokenBatches, supervisedLoss } from '../../src/model/supervised';
-import { loadCheckpoint, SHIPPED } from '../../scripts/checkpoint-fs';
+import { loadCheckpoint, SHIPPED } from '../../scripts/lib/checkpoint-fs';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);
