@@ -7,6 +7,7 @@
  * functions.
  */
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
+import type { KernelsMode } from '../protocol/backends';
 import type { AskQuestion, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { INITIAL_STATE, reduce, restarted, type ClientEvent, type Holder, type PageAction, type WorkerState } from './worker-state';
 import { loadRace, saveRace } from './race-store';
@@ -20,6 +21,8 @@ export interface UseTrainingWorkerOptions {
   backend?: BackendName;
   /** How the worker chooses when nothing is forced (the page's `?calibrate=`; default 'auto'). */
   calibrate?: CalibrateMode;
+  /** The model's kernels on WASM (default 'fused'; the benches pair it with 'unfused'). */
+  kernels?: KernelsMode;
   /** tfjs's .wasm binaries, as the page's bundler emitted them. */
   wasm: WasmFiles;
   /** The worker's module script, when the site builds it itself; otherwise the bundler's (createTrainingWorker). */
@@ -64,7 +67,7 @@ const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
-  const { checkpoints, backend, calibrate, wasm, workerUrl } = options;
+  const { checkpoints, backend, calibrate, kernels, wasm, workerUrl } = options;
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
@@ -131,7 +134,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       die(e.message || 'it failed to load or crashed');
     });
     worker.addEventListener('messageerror', () => die('a message from it could not be read'));
-    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, calibrate, race: loadRace(), wasm } satisfies Command);
+    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, calibrate, kernels, race: loadRace(), wasm } satisfies Command);
     return () => {
       dead = true;
       clearInterval(watch);
@@ -139,7 +142,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       worker.terminate();
       dispatchRef.current = between;
     };
-  }, [agent, pretrained, backend, calibrate, wasm, workerUrl, generation, between]);
+  }, [agent, pretrained, backend, calibrate, kernels, wasm, workerUrl, generation, between]);
 
   const actions = useMemo<WorkerCommands>(() => {
     const act = (a: PageAction) => dispatchRef.current(a);

@@ -30,6 +30,14 @@ export type CalibrateMode = 'auto' | 'all' | 'off';
 export const CALIBRATE_MODES: readonly CalibrateMode[] = ['auto', 'all', 'off'];
 
 /**
+ * Which model kernels the worker runs on WASM: 'fused', a few large WebAssembly kernels per step
+ * (model/fused/), or 'unfused', tfjs's own ops — the same values bit for bit, slower; there for
+ * the benches' paired runs. Other backends always run the unfused ops.
+ */
+export type KernelsMode = 'fused' | 'unfused';
+export const KERNELS_MODES: readonly KernelsMode[] = ['fused', 'unfused'];
+
+/**
  * Why a calibration stopped early, `ms` then being: 'round-trip', the least a step can take given
  * one readback's round trip; 'warm-up', how long the warm-up ran; 'pass', how long the timed pass
  * ran. Each is already clearly slower than the best so far.
@@ -56,4 +64,4 @@ export interface RaceRecord {
 }
 
 /** Bumped when the calibration step changes, so older figures are measured again. */
-export const RACE_VERSION = 1;
+export const RACE_VERSION = 2; // 2: WASM runs the fused kernels

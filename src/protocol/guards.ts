@@ -1,5 +1,5 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
-import { CALIBRATE_MODES, isBackendName } from './backends';
+import { CALIBRATE_MODES, isBackendName, KERNELS_MODES } from './backends';
 import { GRPO } from '../config';
 import { inRange } from '../env/sums';
 import { WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
@@ -44,7 +44,8 @@ export function isCommand(x: unknown): x is Command {
         isObject(x.wasm) &&
         WASM_FILES.every((f) => isUrl((x.wasm as Loose)[f])) &&
         (x.backend === undefined || isBackendName(x.backend)) &&
-        (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate))
+        (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate)) &&
+        (x.kernels === undefined || (KERNELS_MODES as readonly unknown[]).includes(x.kernels))
       );
     case 'start':
     case 'configure':

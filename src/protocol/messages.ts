@@ -9,7 +9,7 @@ import type { RunSummary } from '../rl/summary';
 import type { Sum } from '../env/sums';
 import type { AskEpisode, StageView } from './episode-view';
 import type { RunConfig, Stage, Temperature } from '../pipeline/stages';
-import type { BackendName, CalibrateMode, RaceRecord } from './backends';
+import type { BackendName, CalibrateMode, KernelsMode, RaceRecord } from './backends';
 
 export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
 export type { BackendName, CalibrateMode, RunSummary, SupervisedRecord };
@@ -45,9 +45,10 @@ export type Command =
   /**
    * Load tfjs, pick a backend and load the agent checkpoint; answered by `ready` or `error`.
    * backend: tried first (the page's `?backend=`). calibrate: how to choose otherwise (default
-   * 'auto'); race: the page's stored outcome of an earlier race, unchecked (the worker checks it).
+   * 'auto'); race: the page's stored outcome of an earlier race, unchecked (the worker checks it);
+   * kernels: the model's kernels on WASM (default 'fused').
    */
-  | { type: 'init'; checkpoints: CheckpointUrls; wasm: WasmFiles; backend?: BackendName; calibrate?: CalibrateMode; race?: unknown }
+  | { type: 'init'; checkpoints: CheckpointUrls; wasm: WasmFiles; backend?: BackendName; calibrate?: CalibrateMode; race?: unknown; kernels?: KernelsMode }
   /** A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. */
   | { type: 'start'; config: RunConfig }
   /**
@@ -132,6 +133,8 @@ export type WorkerEvent =
       loadMs: number;
       /** Held-out success the agent checkpoint's card reports (the shipped checkpoint's own number). */
       checkpointHeldOut: number | null;
+      /** The model's kernels as they run on the chosen backend ('fused' only on WASM). */
+      kernels: KernelsMode;
     }
   /**
    * The engine warmed up while idle before the first run (rl/warm-up.ts): ms in all, each

@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
 import { CheckpointError } from '../model/checkpoint';
+import { fusedModule, setFused } from '../model/fused/module';
 import { NonFiniteLossError } from '../model/non-finite';
 import type { BackendChoice, BackendRequest } from './backend-race';
 import type { CheckpointFiles } from '../model/checkpoint';
@@ -132,6 +133,7 @@ export class WorkerSession {
     // The weights download while the backend starts.
     const fetched = this.deps.fetchCheckpoint(cmd.checkpoints.agent);
     fetched.catch(() => {}); // reported below, after the backend
+    setFused(cmd.kernels !== 'unfused');
     try {
       const choice = await this.deps.selectBackend({
         forced: cmd.backend, calibrate: cmd.calibrate, cached: cmd.race, wasm: cmd.wasm, onLost: (r) => this.backendLost(r),
@@ -142,7 +144,8 @@ export class WorkerSession {
       this.agent = await fetched;
       const heldOut = (this.agent.manifest.card.success as { heldOut?: unknown } | undefined)?.heldOut;
       const { backend, reason, skipped, race } = choice;
-      post({ type: 'ready', backend, reason, skipped, race, loadMs: performance.now() - t0, checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null });
+      const kernels = fusedModule() ? 'fused' : 'unfused';
+      post({ type: 'ready', backend, reason, skipped, race, loadMs: performance.now() - t0, checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null, kernels });
       // WASM only: a slice on the CPU backend takes seconds (a command would wait that long), and
       // on a GPU the race's calibration has compiled the shaders already where one was measured.
       if (this.deps.warmUp && backend === 'wasm') this.warming = tryWarmUp();

@@ -13,7 +13,7 @@ const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): Supervise
 });
 const memory = { numTensors: 92, numBytes: 1 };
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
-const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8 };
+const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8, kernels: 'fused' };
 const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null, begin: 'running' | 'pausing' | 'stepping' = 'running'): WorkerEvent =>
   ({ type: 'started', runId, config: config(over), stages, from, begin });
 const step = (runId: number, n: number, ms?: number, over: Partial<RunConfig> = {}): WorkerEvent => ({ type: 'step', runId, config: config(over), stage: 'grpo', record: record(n, ms), memory });

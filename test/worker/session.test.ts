@@ -3,6 +3,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
+import { setFused } from '../../src/model/fused/module';
 import { GrpoStage } from '../../src/rl/grpo';
 import type { BackendRequest } from '../../src/worker/backend-race';
 import { useWasm } from '../tf';
@@ -26,6 +27,20 @@ describe('a trainer session', () => {
     const done = t.of('done')[0]!;
     expect(done.summary.heldOutEnd).toBe(t.of('step').at(-1)!.record.heldOut);
     expect(done.sftHeldOut).toBeNull();
+  });
+
+  it('runs the fused kernels on WASM unless init asks for the unfused ones, says which in ready, and gives the same steps either way', async () => {
+    const runs = [];
+    for (const kernels of [undefined, 'unfused'] as const) {
+      const t = session();
+      t.init(kernels ? { kernels } : {});
+      t.s.handle({ type: 'start', config: config() });
+      await t.until(has('done'));
+      expect(t.of('ready')[0]!.kernels).toBe(kernels ?? 'fused');
+      runs.push(t.of('step').map((e) => (e.stage === 'grpo' ? [e.record.heldOut, e.record.meanReward] : [])));
+    }
+    expect(runs[1]).toEqual(runs[0]);
+    setFused(true);
   });
 
   it('runs the worksheet model through fine-tuning into GRPO, and random weights through all three stages', async () => {
