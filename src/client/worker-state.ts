@@ -32,6 +32,7 @@
  * one shown pausing is `running` (a resume is on its way). A pause or a resume sent twice does
  * no harm; a resume is never sent while someone holds, so a Step's pause is never undone.
  */
+import type { KernelsMode } from '../protocol/backends';
 import type {
   AskAnswer, AskQuestion, BackendName, Command, ErrorKind, RunConfig, RunSummary, SkippedBackend, Stage, GrpoStepView, SupervisedRecord, WorkerEvent, WorkerMemory,
 } from '../protocol/messages';
@@ -54,6 +55,8 @@ export interface BackendInfo {
 export interface ReadyInfo extends BackendInfo {
   loadMs: number;
   checkpointHeldOut: number | null;
+  /** The model's kernels as they run (fused only on WASM). */
+  kernels: KernelsMode;
   /** What the worker's idle warm-up did before the first run, once it has ended (rl/warm-up.ts). */
   warmUp?: { ms: number; complete: boolean };
 }
@@ -225,8 +228,8 @@ function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
     case 'loading':
       return { ...s, status: 'loading', loading: e.message };
     case 'ready': {
-      const { backend, reason, skipped, loadMs, checkpointHeldOut } = e;
-      return { ...s, status: 'ready', loading: null, ready: { backend, reason, skipped, loadMs, checkpointHeldOut }, backend: { backend, reason, skipped } };
+      const { backend, reason, skipped, loadMs, checkpointHeldOut, kernels } = e;
+      return { ...s, status: 'ready', loading: null, ready: { backend, reason, skipped, loadMs, checkpointHeldOut, kernels }, backend: { backend, reason, skipped } };
     }
     case 'warmed':
       return s.ready ? { ...s, ready: { ...s.ready, warmUp: { ms: e.ms, complete: e.complete } } } : s;

@@ -17,6 +17,7 @@ describe('the training worker’s backends', () => {
     const s = await h.state();
     expect(s.status).toBe('ready');
     expect(s.ready!.backend).toBe('wasm');
+    expect(s.ready!.kernels).toBe('fused'); // the fused module runs on the browser's WASM heap
     expect(s.ready!.reason).toMatch(/software/);
     expect(s.ready!.skipped.map((k) => k.backend)).toEqual(['webgpu', 'webgl']);
     for (const k of s.ready!.skipped) expect(k.reason).toMatch(/^software/);

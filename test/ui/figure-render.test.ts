@@ -21,7 +21,7 @@ const render = (over: Over) =>
 describe('the figure', () => {
   it('says the engine warmed up while idle, or that the first run cut the warm-up short', () => {
     const info = { backend: 'wasm' as const, reason: 'the only one', skipped: [] };
-    const ready = { ...info, loadMs: 800, checkpointHeldOut: 0.8 };
+    const ready = { ...info, loadMs: 800, checkpointHeldOut: 0.8, kernels: 'fused' as const };
     const warm = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 650, complete: true } } } });
     expect(warm).toContain('Loaded in 0.8 s. Warmed up while idle (0.7 s): the first steps are faster than from a cold start.');
     const cut = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 300, complete: false } } } });
