@@ -8,11 +8,18 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { onCpuMemoryBackend } from './cpu-memory';
+import { adamStepFused, HeapMoments } from './fused/adam';
+import { fusedModule } from './fused/module';
 
 const f32 = Math.fround;
 
-/** The Adam the trainers use: the JavaScript one where reading tensors is cheap, else tfjs's. */
+/**
+ * The Adam the trainers use: on WASM with the fused kernels, one WebAssembly kernel for every
+ * variable (fused/adam.ts, the same bits); where reading tensors is cheap, the JavaScript one;
+ * else tfjs's.
+ */
 export function adam(learningRate: number): tf.Optimizer {
+  if (fusedModule()) return new WasmAdam(learningRate);
   return onCpuMemoryBackend() ? new CpuAdam(learningRate) : tf.train.adam(learningRate);
 }
 
@@ -23,12 +30,12 @@ export class CpuAdam extends tf.Optimizer {
 
   private readonly moments = new Map<string, { m: Float32Array; v: Float32Array }>();
   // As tfjs holds them: float32 scalars, the powers β^t updated by a float32 multiply.
-  private readonly beta1: number;
-  private readonly beta2: number;
-  private readonly oneMinusBeta1: number;
-  private readonly oneMinusBeta2: number;
-  private readonly negLr: number;
-  private readonly epsilon: number;
+  protected readonly beta1: number;
+  protected readonly beta2: number;
+  protected readonly oneMinusBeta1: number;
+  protected readonly oneMinusBeta2: number;
+  protected readonly negLr: number;
+  protected readonly epsilon: number;
   private accBeta1: number;
   private accBeta2: number;
 
@@ -51,12 +58,21 @@ export class CpuAdam extends tf.Optimizer {
 
   applyGradients(variableGradients: tf.NamedTensorMap | { name: string; tensor: tf.Tensor }[]): void {
     const named = Array.isArray(variableGradients) ? variableGradients : Object.entries(variableGradients).map(([name, tensor]) => ({ name, tensor }));
-    const c1 = f32(1 - this.accBeta1);
-    const c2 = f32(1 - this.accBeta2);
-    for (const { name, tensor } of named) {
-      if (tensor == null) continue;
+    const present = named.flatMap(({ name, tensor }) => {
+      if (tensor == null) return [];
       const variable = tf.engine().registeredVariables[name];
       if (!variable) throw new Error(`CpuAdam: no variable named ${name}`);
+      return [{ name, variable, grad: tensor }];
+    });
+    this.update(present, f32(1 - this.accBeta1), f32(1 - this.accBeta2));
+    this.accBeta1 = f32(this.accBeta1 * this.beta1);
+    this.accBeta2 = f32(this.accBeta2 * this.beta2);
+    this.incrementIterations();
+  }
+
+  /** One step for each variable, with the bias corrections c1 = 1 − β1^t and c2 = 1 − β2^t. */
+  protected update(named: { name: string; variable: tf.Variable; grad: tf.Tensor }[], c1: number, c2: number): void {
+    for (const { name, variable, grad: tensor } of named) {
       const g = tensor.dataSync() as Float32Array;
       const w = Float32Array.from(variable.dataSync() as Float32Array);
       let state = this.moments.get(name);
@@ -75,9 +91,6 @@ export class CpuAdam extends tf.Optimizer {
       variable.assign(updated);
       updated.dispose(); // the variable holds the data now
     }
-    this.accBeta1 = f32(this.accBeta1 * this.beta1);
-    this.accBeta2 = f32(this.accBeta2 * this.beta2);
-    this.incrementIterations();
   }
 
   override dispose(): void {
@@ -86,5 +99,28 @@ export class CpuAdam extends tf.Optimizer {
 
   getConfig(): tf.serialization.ConfigDict {
     return { learningRate: this.learningRate };
+  }
+}
+
+/**
+ * CpuAdam's arithmetic in one WebAssembly kernel per step for all variables, its moments in the
+ * WASM heap (fused/adam.ts): the same bits, without reading every weight and gradient into
+ * JavaScript and back. For the WASM backend with the fused kernels only.
+ */
+export class WasmAdam extends CpuAdam {
+  static override get className(): string {
+    return 'WasmAdam';
+  }
+
+  private readonly heap = new HeapMoments();
+
+  protected override update(named: { name: string; variable: tf.Variable; grad: tf.Tensor }[], c1: number, c2: number): void {
+    const { beta1, beta2, oneMinusBeta1, oneMinusBeta2, negLr, epsilon } = this;
+    adamStepFused(named, this.heap, { beta1, beta2, oneMinusBeta1, oneMinusBeta2, negLr, epsilon, c1, c2 });
+  }
+
+  override dispose(): void {
+    this.heap.dispose();
+    super.dispose();
   }
 }

@@ -31,6 +31,7 @@ export interface KernelExports {
   headsByPosition(qkv: number, col: number, out: number, T: number, B: number, H: number, hd: number, cap: number): void;
   attentionBackward(dY: number, qkv: number, vT: number, probs: number, ds: number, dqkv: number, T: number, B: number, H: number, hd: number, cap: number, scale: number): void;
   embedBackward(ids: number, dx: number, dwte: number, dwpe: number, B: number, T: number, V: number, D: number, context: number, start: number): void;
+  adamStep(w: number, g: number, m: number, v: number, out: number, n: number, beta1: number, beta2: number, oneMinusBeta1: number, oneMinusBeta2: number, negLr: number, eps: number, c1: number, c2: number): void;
 }
 
 /** What the kernels use of tfjs-backend-wasm's Emscripten module (internal to 4.22, pinned in package.json). */

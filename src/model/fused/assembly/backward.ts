@@ -4,19 +4,37 @@
 
 // ---- products with a transposed operand -----------------------------------------------------------
 
-/** out [K, N] = x [M, K]ᵀ @ y [M, N], the sum over m in order (as transpose(x) @ y). */
+/**
+ * out [K, N] = x [M, K]ᵀ @ y [M, N], the sum over m in order (as transpose(x) @ y). The rows go
+ * in blocks that stay in cache, each block's partial sums kept in out between blocks: a stored
+ * float32 reloads as the same value, so the sums are the same.
+ */
 export function matmulTN(x: usize, y: usize, out: usize, M: i32, K: i32, N: i32): void {
+  for (let m0 = 0; m0 < M; m0 += TN_BLOCK) matmulTNBlock(x, y, out, m0, min(M, m0 + TN_BLOCK), K, N);
+}
+
+const TN_BLOCK = 64;
+
+function matmulTNBlock(x: usize, y: usize, out: usize, m0: i32, m1: i32, K: i32, N: i32): void {
   const rowX = (<usize>K) << 2;
   const rowY = (<usize>N) << 2;
+  const first = m0 == 0;
   let k = 0;
   for (; k + 4 <= K; k += 4) {
     let n = 0;
     for (; n + 8 <= N; n += 8) {
+      const o = out + <usize>k * rowY + ((<usize>n) << 2);
       let c00 = f32x4.splat(0), c01 = f32x4.splat(0), c10 = f32x4.splat(0), c11 = f32x4.splat(0);
       let c20 = f32x4.splat(0), c21 = f32x4.splat(0), c30 = f32x4.splat(0), c31 = f32x4.splat(0);
-      let px = x + ((<usize>k) << 2);
-      let py = y + ((<usize>n) << 2);
-      for (let m = 0; m < M; m++) {
+      if (!first) {
+        c00 = v128.load(o); c01 = v128.load(o, 16);
+        c10 = v128.load(o + rowY); c11 = v128.load(o + rowY, 16);
+        c20 = v128.load(o + 2 * rowY); c21 = v128.load(o + 2 * rowY, 16);
+        c30 = v128.load(o + 3 * rowY); c31 = v128.load(o + 3 * rowY, 16);
+      }
+      let px = x + <usize>m0 * rowX + ((<usize>k) << 2);
+      let py = y + <usize>m0 * rowY + ((<usize>n) << 2);
+      for (let m = m0; m < m1; m++) {
         const b0 = v128.load(py), b1 = v128.load(py, 16);
         const x0 = v128.load32_splat(px), x1 = v128.load32_splat(px, 4), x2 = v128.load32_splat(px, 8), x3 = v128.load32_splat(px, 12);
         c00 = f32x4.add(c00, f32x4.mul(x0, b0)); c01 = f32x4.add(c01, f32x4.mul(x0, b1));
@@ -26,21 +44,20 @@ export function matmulTN(x: usize, y: usize, out: usize, M: i32, K: i32, N: i32)
         px += rowX;
         py += rowY;
       }
-      const o = out + <usize>k * rowY + ((<usize>n) << 2);
       v128.store(o, c00); v128.store(o, c01, 16);
       v128.store(o + rowY, c10); v128.store(o + rowY, c11, 16);
       v128.store(o + 2 * rowY, c20); v128.store(o + 2 * rowY, c21, 16);
       v128.store(o + 3 * rowY, c30); v128.store(o + 3 * rowY, c31, 16);
     }
-    for (; n < N; n++) for (let r = 0; r < 4; r++) scalarTN(x + ((<usize>(k + r)) << 2), rowX, y + ((<usize>n) << 2), rowY, M, out + <usize>(k + r) * rowY + ((<usize>n) << 2));
+    for (; n < N; n++) for (let r = 0; r < 4; r++) scalarTN(x + ((<usize>(k + r)) << 2), rowX, y + ((<usize>n) << 2), rowY, m0, m1, out + <usize>(k + r) * rowY + ((<usize>n) << 2));
   }
-  for (; k < K; k++) for (let n = 0; n < N; n++) scalarTN(x + ((<usize>k) << 2), rowX, y + ((<usize>n) << 2), rowY, M, out + <usize>k * rowY + ((<usize>n) << 2));
+  for (; k < K; k++) for (let n = 0; n < N; n++) scalarTN(x + ((<usize>k) << 2), rowX, y + ((<usize>n) << 2), rowY, m0, m1, out + <usize>k * rowY + ((<usize>n) << 2));
 }
 
 @inline
-function scalarTN(x: usize, rowX: usize, y: usize, rowY: usize, M: i32, out: usize): void {
-  let acc: f32 = 0;
-  for (let m = 0; m < M; m++) acc += load<f32>(x + <usize>m * rowX) * load<f32>(y + <usize>m * rowY);
+function scalarTN(x: usize, rowX: usize, y: usize, rowY: usize, m0: i32, m1: i32, out: usize): void {
+  let acc: f32 = m0 == 0 ? 0 : load<f32>(out);
+  for (let m = m0; m < m1; m++) acc += load<f32>(x + <usize>m * rowX) * load<f32>(y + <usize>m * rowY);
   store<f32>(out, acc);
 }
 
@@ -207,17 +224,20 @@ function scoreGrads(dY: usize, vT: usize, probs: usize, ds: usize, T: i32, B: i3
  */
 export function embedBackward(ids: usize, dx: usize, dwte: usize, dwpe: usize, B: i32, T: i32, V: i32, D: i32, context: i32, start: i32): void {
   const rowD = (<usize>D) << 2;
-  for (let v = 0; v < V; v++) {
-    for (let d = 0; d < D; d += 4) {
-      const col = (<usize>d) << 2;
-      let acc = f32x4.splat(0);
-      for (let t = 0; t < T; t++) {
-        for (let b = 0; b < B; b++) {
-          const hot = load<i32>(ids + ((<usize>(b * T + t)) << 2)) == v ? <f32>1 : <f32>0;
-          acc = f32x4.add(acc, f32x4.mul(f32x4.splat(hot), v128.load(dx + <usize>(t * B + b) * rowD + col)));
+  // Row by row, each of dwte's sums kept in dwte (4 KB at the plate's size, in cache throughout).
+  memory.fill(dwte, 0, <usize>V * rowD);
+  for (let t = 0; t < T; t++) {
+    for (let b = 0; b < B; b++) {
+      const id = load<i32>(ids + ((<usize>(b * T + t)) << 2));
+      const row = dx + <usize>(t * B + b) * rowD;
+      for (let v = 0; v < V; v++) {
+        const hot = f32x4.splat(v == id ? <f32>1 : <f32>0);
+        const o = dwte + <usize>v * rowD;
+        for (let d = 0; d < D; d += 4) {
+          const col = (<usize>d) << 2;
+          v128.store(o + col, f32x4.add(v128.load(o + col), f32x4.mul(hot, v128.load(row + col))));
         }
       }
-      v128.store(dwte + <usize>v * rowD + col, acc);
     }
   }
   memory.fill(dwpe, 0, <usize>context * rowD);
@@ -228,5 +248,37 @@ export function embedBackward(ids: usize, dx: usize, dwte: usize, dwpe: usize, B
       for (let b = 0; b < B; b++) acc = f32x4.add(acc, v128.load(dx + <usize>(t * B + b) * rowD + col));
       v128.store(dwpe + <usize>(start + t) * rowD + col, acc);
     }
+  }
+}
+
+// ---- the optimiser ------------------------------------------------------------------------------------
+
+/**
+ * One Adam step on n floats, as model/adam.ts's CpuAdam rounds it: m and v updated in place, the
+ * new weights into out. c1 = 1 − β1^t, c2 = 1 − β2^t.
+ */
+export function adamStep(w: usize, g: usize, m: usize, v: usize, out: usize, n: i32, beta1: f32, beta2: f32, oneMinusBeta1: f32, oneMinusBeta2: f32, negLr: f32, eps: f32, c1: f32, c2: f32): void {
+  const b1 = f32x4.splat(beta1), b2 = f32x4.splat(beta2), o1 = f32x4.splat(oneMinusBeta1), o2 = f32x4.splat(oneMinusBeta2);
+  const lr = f32x4.splat(negLr), e = f32x4.splat(eps), k1 = f32x4.splat(c1), k2 = f32x4.splat(c2);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const p = (<usize>i) << 2;
+    const gi = v128.load(g + p);
+    const mi = f32x4.add(f32x4.mul(v128.load(m + p), b1), f32x4.mul(gi, o1));
+    const vi = f32x4.add(f32x4.mul(v128.load(v + p), b2), f32x4.mul(f32x4.mul(gi, gi), o2));
+    v128.store(m + p, mi);
+    v128.store(v + p, vi);
+    const step = f32x4.div(f32x4.div(mi, k1), f32x4.add(f32x4.sqrt(f32x4.div(vi, k2)), e));
+    v128.store(out + p, f32x4.add(f32x4.mul(step, lr), v128.load(w + p)));
+  }
+  for (; i < n; i++) {
+    const p = (<usize>i) << 2;
+    const gi = load<f32>(g + p);
+    const mi = load<f32>(m + p) * beta1 + gi * oneMinusBeta1;
+    const vi = load<f32>(v + p) * beta2 + gi * gi * oneMinusBeta2;
+    store<f32>(m + p, mi);
+    store<f32>(v + p, vi);
+    const step = (mi / c1) / (Mathf.sqrt(vi / c2) + eps);
+    store<f32>(out + p, step * negLr + load<f32>(w + p));
   }
 }
