@@ -1,4 +1,4 @@
-// npm run bench -- <node|browser|package|explain|targets|sitting|all> [options]: the project's one bench.
+// npm run bench -- <node|browser|package|explain|targets|sitting|kernels|all> [options]: the project's one bench.
 // Figures, not pass/fail: nothing here is a test. Each mode prints its figures and writes them, as
 // JSON, to bench/<mode>.json (git-ignored; `--out FILE` for another place).
 //   node      the workshop on Node per phase (wasm, and cpu for --cpu-steps), supervised steps,
@@ -10,10 +10,13 @@
 //   explain   the push's share of a step, the main thread while the reader steps and asks
 //   targets   the speed targets, paired: Node, the Chromium and Firefox workers, the PyTorch peer
 //   sitting   the plate page over --runs N runs (5) on one page: the page's heap after GC per run
+//   kernels   the fused WebAssembly kernels against the unfused tfjs ops, paired (--pairs N, 2):
+//             per phase, kernel counts, each phase against its floor, the peer; Node, Chromium, Firefox
 //   all       every mode above, one after another, each saved as its own file
 // Options: --steps N (GRPO steps, default the plate's 40), --cpu-steps N (3), --soak N (200),
 // --supervised-steps N (30), --runs N (targets: runs per page, 1; sitting: runs, 5), --peer FILE (targets: the
-// PyTorch peer's torch_ref.py; without it the peer is skipped with a sentence), --out FILE.
+// PyTorch peer's torch_ref.py; without it the peer is skipped with a sentence), --pairs N (kernels),
+// --out FILE.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
@@ -22,12 +25,13 @@ import { GRPO } from '../../src/config';
 import { fail, intOption, main } from '../lib/args';
 import { benchBrowser, benchPipeline, browserLines, chunkSizes } from './browser';
 import { benchExplain, explainLines } from './explain';
+import { benchKernels, kernelsLines } from './kernels';
 import { benchNodeMode, nodeLines } from './node';
 import { benchPackage, formatPackageBench } from './package';
 import { benchSitting, sittingLines } from './sitting';
 import { benchTargets, targetLines } from './targets';
 
-const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting'] as const;
+const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting', 'kernels'] as const;
 type Mode = (typeof MODES)[number];
 
 const { values: a, positionals } = parseArgs({
@@ -38,6 +42,7 @@ const { values: a, positionals } = parseArgs({
     soak: { type: 'string' },
     'supervised-steps': { type: 'string' },
     runs: { type: 'string' },
+    pairs: { type: 'string' },
     peer: { type: 'string' },
     out: { type: 'string' },
   },
@@ -76,6 +81,11 @@ const run: Record<Mode, () => Promise<{ figures: unknown; lines: string[] }>> = 
   async sitting() {
     const figures = await benchSitting({ steps, runs: intOption('runs', a.runs, 5, 2) });
     return { figures, lines: sittingLines(figures) };
+  },
+  async kernels() {
+    const opts = { steps, pairs: intOption('pairs', a.pairs, 2, 1), supervisedSteps: intOption('supervised-steps', a['supervised-steps'], 30, 3), peer: a.peer ?? null };
+    const figures = await benchKernels(opts);
+    return { figures, lines: kernelsLines(figures) };
   },
 };
 

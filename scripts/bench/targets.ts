@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser as ChromiumBrowser } from 'playwright-core';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
+import type { KernelsMode } from '../../src/protocol/backends';
 import type { GrpoStepView } from '../../src/protocol/messages';
 import type { PipelineBench } from './browser';
 import { benchNode, type NodeBench } from './node';
@@ -103,9 +104,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
  * the page from its first point to its end. The first run's start is sent while the worker
  * loads, so it waits in the worker's queue and the worker never warms up while idle: a cold
  * engine, as Node's workshop has it. readFirst: wait for the idle warm-up to end first instead.
+ * kernels: the worker's model kernels (the harness's ?kernels=; default the worker's, fused).
  */
-async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: number, readFirst = false) {
-  await page.goto(`${harnessUrl}?backend=wasm`);
+export async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: number, readFirst = false, kernels?: KernelsMode) {
+  await page.goto(`${harnessUrl}?backend=wasm${kernels ? `&kernels=${kernels}` : ''}`);
   if (readFirst) await page.until(() => window.plateWorker?.ready?.warmUp || window.plateWorker?.status === 'error', null, 120_000);
   else await page.until(() => window.plateWorker !== undefined, null, 120_000);
   const records: GrpoStepView[] = [];
@@ -130,6 +132,8 @@ async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: 
     steppingSeconds,
     computeSeconds,
     warmUpMs: await page.evaluate(() => window.plateWorker?.ready?.warmUp?.ms ?? NaN, null),
+    /** What the worker said it ran. */
+    kernels: await page.evaluate(() => window.plateWorker?.ready?.kernels ?? null, null),
     phases: phaseMedians(records),
     split: timeSplitMedians(records),
     firstTenMs: median(totals.slice(0, 10)),
@@ -139,7 +143,7 @@ async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: 
 }
 
 /** The real plate page with autorun: seconds from navigation start to "Finished". */
-async function fromLoad(page: AnyPage, plateUrl: string, steps: number): Promise<number> {
+export async function fromLoad(page: AnyPage, plateUrl: string, steps: number): Promise<number> {
   await page.goto(`${plateUrl}index.html?backend=wasm&autorun=1&steps=${steps}`);
   // The page pauses training while the figure is out of sight.
   await page.evaluate(() => document.querySelector('.plate-figure')?.scrollIntoView(), null);
@@ -152,7 +156,7 @@ async function benchEngine(engine: Engine, open: () => Promise<AnyPage>, urls: {
   const empty = { engine, steps, steppingSeconds: [], computeSeconds: [], phases: phaseMedians([]), split: timeSplitMedians([]), firstTenMs: NaN, lastTenMs: NaN, stepMs: [], fromLoadSeconds: NaN };
   let page = await open();
   try {
-    const { warmUpMs: _, ...s } = await stepping(page, urls.harness, steps, runs);
+    const { warmUpMs: _, kernels: _k, ...s } = await stepping(page, urls.harness, steps, runs);
     await page.close();
     page = await open();
     const r = await stepping(page, urls.harness, steps, 1, true);

@@ -92,6 +92,19 @@ export function moduleOf(backend: WasmBackend): FusedModule | null {
   return m;
 }
 
+/** The exports, the products among them counting their FLOPs into `add`. */
+function countingFlops(k: KernelExports, add: (flops: number) => void): KernelExports {
+  return {
+    ...k,
+    matmul: (a, b, bias, out, M, K, N, acc) => (add(2 * M * K * N), k.matmul(a, b, bias, out, M, K, N, acc)),
+    matmulTN: (x, y, out, M, K, N) => (add(2 * M * K * N), k.matmulTN(x, y, out, M, K, N)),
+    attentionScores: (qkv, keys, scores, T, B, H, hd, S, cap, scale) => (add(2 * T * B * H * S * hd), k.attentionScores(qkv, keys, scores, T, B, H, hd, S, cap, scale)),
+    attentionValues: (probs, values, y, T, B, H, hd, S, cap) => (add(2 * T * B * H * S * hd), k.attentionValues(probs, values, y, T, B, H, hd, S, cap)),
+    // dp = dY·Vᵀ, then dq, dk, dv: four products of the forward's size.
+    attentionBackward: (dY, qkv, vT, probs, ds, dqkv, T, B, H, hd, cap, scale) => (add(8 * T * B * H * T * hd), k.attentionBackward(dY, qkv, vT, probs, ds, dqkv, T, B, H, hd, cap, scale)),
+  };
+}
+
 function wasmBytes(): Uint8Array {
   const text = atob(KERNELS_WASM);
   const bytes = new Uint8Array(text.length);
@@ -106,10 +119,19 @@ export class FusedModule {
   private scratchPtr = 0;
   private scratchBytes = 0;
 
+  /**
+   * Floating-point operations the products have run (2·M·K·N per matmul, the same count for
+   * attention's per-head products; not the elementwise work): the benches' floors read it.
+   */
+  flops = 0;
+  readonly k: KernelExports;
+
   private constructor(
     readonly backend: WasmBackend,
-    readonly k: KernelExports,
-  ) {}
+    exports: KernelExports,
+  ) {
+    this.k = countingFlops(exports, (n) => (this.flops += n));
+  }
 
   /** Null when the backend's memory is not reachable or is shared (a threaded build). */
   static on(backend: WasmBackend): FusedModule | null {
