@@ -77,4 +77,25 @@ describe('training logits with the fused kernels', () => {
     expect(names.filter((n) => n === TRAIN_BACKWARD_KERNEL)).toHaveLength(2);
     model.dispose();
   });
+
+  it('free their tape when the loss throws after the forward, and when the loss does not use the logits', () => {
+    const model = CharModel.create(MODEL, 3);
+    const ids = tf.tensor2d([[1, 4, 5, 12, 6, 7, 13]], undefined, 'int32');
+    const before = tf.memory().numTensors;
+    expect(() =>
+      variableGrads(() => {
+        model.logits(ids);
+        throw new Error('a broken loss');
+      }, model.trainable),
+    ).toThrow('a broken loss');
+    expect(tf.memory().numTensors).toBe(before);
+    const { value, grads } = variableGrads(() => {
+      model.logits(ids);
+      return tf.sum(model.params['lnf.b']!) as tf.Scalar;
+    }, model.trainable);
+    tf.dispose([value, ...Object.values(grads)]);
+    expect(tf.memory().numTensors).toBe(before);
+    tf.dispose(ids);
+    model.dispose();
+  });
 });

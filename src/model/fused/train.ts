@@ -35,21 +35,42 @@ export function trainLogitsFused(config: ModelConfig, params: Params, tokens: tf
   if (!(state.gradientDepth > 0 && state.kernelDepth === 0)) {
     return tf.engine().runKernel(TRAIN_FORWARD_KERNEL, { ...params, ...masks, ids: tokens }, { ...attrs, keep: false }) as tf.Tensor3D;
   }
+  let tape: tf.Tensor | undefined;
+  const maskNames = Object.keys(masks);
   const f = tf.customGrad((...args: Array<tf.Tensor | tf.GradSaveFunc>) => {
     const save = args[names.length] as tf.GradSaveFunc;
-    const [logits, tape] = tf.engine().runKernel(TRAIN_FORWARD_KERNEL, { ...params, ...masks, ids: tokens }, { ...attrs, keep: true }) as tf.Tensor[];
+    const [logits, kept] = tf.engine().runKernel(TRAIN_FORWARD_KERNEL, { ...params, ...masks, ids: tokens }, { ...attrs, keep: true }) as tf.Tensor[];
+    tape = tf.keep(kept!);
     // The ids and masks too: the caller's tidy may dispose them before the backward runs.
-    const maskNames = Object.keys(masks);
-    save([tape!, tokens, ...maskNames.map((n) => masks[n]!)]);
+    save([tokens, ...maskNames.map((n) => masks[n]!)]);
     return {
       value: logits!,
-      gradFunc: (dy: tf.Tensor, [savedTape, ids, ...savedMasks]: tf.Tensor[]) => {
-        const kept = Object.fromEntries(maskNames.map((n, i) => [n, savedMasks[i]!]));
-        return tf.engine().runKernel(TRAIN_BACKWARD_KERNEL, { ...params, ...kept, ids: ids!, dy, tape: savedTape! }, attrs) as tf.Tensor[];
+      gradFunc: (dy: tf.Tensor, [ids, ...rest]: tf.Tensor[]) => {
+        const named = Object.fromEntries(maskNames.map((n, i) => [n, rest[i]!]));
+        return tf.engine().runKernel(TRAIN_BACKWARD_KERNEL, { ...params, ...named, ids: ids!, dy, tape: rest[maskNames.length]! }, attrs) as tf.Tensor[];
       },
     };
   });
-  return f(...names.map((n) => params[n]!)) as tf.Tensor3D;
+  const logits = f(...names.map((n) => params[n]!)) as tf.Tensor3D;
+  handOverTape(logits, tape!);
+  return logits;
+}
+
+/**
+ * Puts the tape among the saved tensors of the tape node that made `logits`, uncopied: save()
+ * would copy its megabytes (tfjs clones what is saved, and on WASM a clone is a copy). The engine
+ * hands the node's saved tensors to the backward and disposes them after the backward pass, and
+ * model/gradients.ts's variableGrads disposes them when the forward throws, so the tape is freed
+ * on every path (test/model/fused-train.test.ts counts the tensors).
+ */
+function handOverTape(logits: tf.Tensor, tape: tf.Tensor): void {
+  const nodes = tf.engine().state.activeTape ?? [];
+  const node = [...nodes].reverse().find((n) => n.outputs[0] === logits);
+  if (!node) {
+    tape.dispose();
+    throw new Error('fused training: the gradient tape has no node for these logits (a tfjs whose engine differs from 4.22?)');
+  }
+  node.saved!.push(tape);
 }
 
 /** The unfused path's dropout masks, drawn in its order: after the embeddings, then per layer after attention and after the MLP. */

@@ -239,10 +239,15 @@ export function attentionScores(qkv: usize, keys: usize, scores: usize, T: i32, 
           for (let d = 0; d < hd; d++) acc = f32x4.add(acc, f32x4.mul(v128.load(kc + ((<usize>(d * cap + s)) << 2)), v128.load32_splat(qh + ((<usize>d) << 2))));
           v128.store(out + ((<usize>s) << 2), f32x4.mul(acc, vs));
         }
-        for (; s < S; s++) {
-          let acc: f32 = 0;
-          for (let d = 0; d < hd; d++) acc += load<f32>(kc + ((<usize>(d * cap + s)) << 2)) * load<f32>(qh + ((<usize>d) << 2));
-          store<f32>(out + ((<usize>s) << 2), acc * scale);
+        if (s < S) {
+          // The last 1–3 positions as one vector (the cache has room up to cap); only they are kept.
+          let acc = f32x4.splat(0);
+          for (let d = 0; d < hd; d++) acc = f32x4.add(acc, f32x4.mul(v128.load(kc + ((<usize>(d * cap + s)) << 2)), v128.load32_splat(qh + ((<usize>d) << 2))));
+          acc = f32x4.mul(acc, vs);
+          const o = out + ((<usize>s) << 2);
+          store<f32>(o, f32x4.extract_lane(acc, 0));
+          if (s + 1 < S) store<f32>(o, f32x4.extract_lane(acc, 1), 4);
+          if (s + 2 < S) store<f32>(o, f32x4.extract_lane(acc, 2), 8);
         }
         if (T > 1) {
           for (let j = 0; j < S; j++) {
@@ -255,7 +260,11 @@ export function attentionScores(qkv: usize, keys: usize, scores: usize, T: i32, 
   }
 }
 
-/** y [T·B, D] = for each query and head, Σ_s p[t, c, s] · v[c, s, :] over the first S positions, in order. */
+/**
+ * y [T·B, D] = for each query and head, Σ_s p[t, c, s] · v[c, s, :] over the first S positions,
+ * in order; a head's dimensions four vectors at a time (head sizes of 16; other multiples of 4 a
+ * vector at a time).
+ */
 export function attentionValues(probs: usize, values: usize, y: usize, T: i32, B: i32, H: i32, hd: i32, S: i32, cap: i32): void {
   const D = H * hd;
   const C = B * H;
@@ -266,14 +275,32 @@ export function attentionValues(probs: usize, values: usize, y: usize, T: i32, B
         const p = probs + ((<usize>((t * C + c) * S)) << 2);
         const vc = values + ((<usize>(c * cap * hd)) << 2);
         const out = y + ((<usize>((t * B + b) * D + h * hd)) << 2);
-        for (let d = 0; d < hd; d += 4) {
-          let acc = f32x4.splat(0);
-          for (let s = 0; s < S; s++) acc = f32x4.add(acc, f32x4.mul(v128.load32_splat(p + ((<usize>s) << 2)), v128.load(vc + ((<usize>(s * hd + d)) << 2))));
-          v128.store(out + ((<usize>d) << 2), acc);
+        if (hd == 16) valuesOf16(p, vc, out, S);
+        else {
+          for (let d = 0; d < hd; d += 4) {
+            let acc = f32x4.splat(0);
+            for (let s = 0; s < S; s++) acc = f32x4.add(acc, f32x4.mul(v128.load32_splat(p + ((<usize>s) << 2)), v128.load(vc + ((<usize>(s * hd + d)) << 2))));
+            v128.store(out + ((<usize>d) << 2), acc);
+          }
         }
       }
     }
   }
+}
+
+@inline
+function valuesOf16(p: usize, v: usize, out: usize, S: i32): void {
+  let a0 = f32x4.splat(0), a1 = f32x4.splat(0), a2 = f32x4.splat(0), a3 = f32x4.splat(0);
+  let pv = v;
+  for (let s = 0; s < S; s++) {
+    const w = v128.load32_splat(p + ((<usize>s) << 2));
+    a0 = f32x4.add(a0, f32x4.mul(w, v128.load(pv)));
+    a1 = f32x4.add(a1, f32x4.mul(w, v128.load(pv, 16)));
+    a2 = f32x4.add(a2, f32x4.mul(w, v128.load(pv, 32)));
+    a3 = f32x4.add(a3, f32x4.mul(w, v128.load(pv, 48)));
+    pv += 64;
+  }
+  v128.store(out, a0); v128.store(out, a1, 16); v128.store(out, a2, 32); v128.store(out, a3, 48);
 }
 
 /** logits [B, T, V] (batch-major) from rows [T·B, V] (time-major). */
