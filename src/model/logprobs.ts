@@ -1,4 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
+import { targetLogProbsFused } from './fused/logprobs';
+import { fusedModule } from './fused/module';
 import type { CharModel } from './gpt';
 import { encode, PAD } from './vocab';
 
@@ -7,6 +9,7 @@ import { encode, PAD } from './vocab';
  * logits: [B, T, V], targets: [B, T] int32 → [B, T].
  */
 export function targetLogProbs(logits: tf.Tensor3D, targets: tf.Tensor2D, temperature = 1): tf.Tensor2D {
+  if (fusedModule()) return targetLogProbsFused(logits, targets, temperature);
   return tf.tidy(() => {
     const V = logits.shape[2];
     const logp = tf.logSoftmax(temperature === 1 ? logits : tf.div(logits, temperature)); // [B, T, V]

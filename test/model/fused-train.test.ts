@@ -7,7 +7,9 @@ import { TRAIN_BACKWARD_KERNEL, TRAIN_FORWARD_KERNEL } from '../../src/model/fus
 import { setFused } from '../../src/model/fused/module';
 import { CharModel } from '../../src/model/gpt';
 import { variableGrads } from '../../src/model/gradients';
-import { disposeBatch, makeTokenBatches, supervisedLoss } from '../../src/model/supervised';
+import { disposeBatch, makeTokenBatch, makeTokenBatches, supervisedLoss } from '../../src/model/supervised';
+import { shiftTokens } from '../../src/model/logprobs';
+import { clippedLoss } from '../../src/rl/loss';
 import { loadCheckpoint, SHIPPED } from '../../scripts/lib/checkpoint-fs';
 import { TINY, useWasm } from '../tf';
 
@@ -96,6 +98,25 @@ describe('training logits with the fused kernels', () => {
     tf.dispose([value, ...Object.values(grads)]);
     expect(tf.memory().numTensors).toBe(before);
     tf.dispose(ids);
+    model.dispose();
+  });
+
+  it('give the unfused policy loss and gradients bit for bit at temperatures other than 1', () => {
+    const { model } = loadCheckpoint(SHIPPED.agent);
+    const texts = ['^23+45=B23+45|68|68|', '^10+99=B10+99|109|10', '^1+2=B1+2|3|3|'];
+    const run = (fused: boolean, temperature: number) => {
+      setFused(fused);
+      const batch = makeTokenBatch(texts, (r, j) => (j > 5 && (r + j) % 3 !== 0 ? 1 : 0));
+      const { inputs, targets } = shiftTokens(batch.tokens);
+      const advantages = tf.tensor1d([1.2, -0.4, -0.8]);
+      const { value, grads } = variableGrads(() => clippedLoss(model.logits(inputs), { targets, weights: batch.weights, advantages }, 0.2, temperature).loss, model.trainable);
+      const out: Record<string, Float32Array> = { loss: value.dataSync() as Float32Array };
+      Object.entries(model.params).forEach(([name, v]) => (out[name] = grads[v.name]!.dataSync() as Float32Array));
+      tf.dispose([value, inputs, targets, advantages, ...Object.values(grads)]);
+      disposeBatch(batch);
+      return out;
+    };
+    for (const t of [0.5, 1.5]) expectSameBits(run(true, t), run(false, t));
     model.dispose();
   });
 });

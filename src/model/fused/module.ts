@@ -31,6 +31,11 @@ export interface KernelExports {
   headsByPosition(qkv: number, col: number, out: number, T: number, B: number, H: number, hd: number, cap: number): void;
   attentionBackward(dY: number, qkv: number, vT: number, probs: number, ds: number, dqkv: number, T: number, B: number, H: number, hd: number, cap: number, scale: number): void;
   embedBackward(ids: number, dx: number, dwte: number, dwpe: number, B: number, T: number, V: number, D: number, context: number, start: number): void;
+  divide(x: number, out: number, n: number, t: number): void;
+  shiftByMax(x: number, shifted: number, rows: number, V: number): void;
+  rowSums(e: number, sums: number, rows: number, V: number): void;
+  pickTargets(shifted: number, logSums: number, targets: number, logp: number, rows: number, V: number): void;
+  targetsBackward(dlogp: number, softmax: number, targets: number, out: number, rows: number, V: number, t: number): void;
   adamStep(w: number, g: number, m: number, v: number, out: number, n: number, beta1: number, beta2: number, oneMinusBeta1: number, oneMinusBeta2: number, negLr: number, eps: number, c1: number, c2: number): void;
 }
 
@@ -43,6 +48,8 @@ interface EmscriptenModule {
   _register_tensor(id: number, size: number, offset: number): void;
   _dispose_data(id: number): void;
   _Sigmoid(xId: number, outId: number): void;
+  _Exp(xId: number, dtype: number, outId: number): void;
+  _Log(xId: number, dtype: number, outId: number): void;
   _Softmax(xId: number, outId: number, channels: number, batch: number): void;
 }
 
@@ -53,6 +60,7 @@ export interface WasmBackend {
   dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
   makeOutput(shape: number[], dtype: tf.DataType): tf.TensorInfo;
   incRef(dataId: object): void;
+  disposeData(dataId: object): boolean;
 }
 
 /** The env flag that turns the fused kernels on and off (benches pair the two paths; default on). */
@@ -176,6 +184,13 @@ export class FusedModule {
     this.withIds([x, n], [out, n], (xi, oi) => this.backend.wasm._Sigmoid(xi, oi));
   }
 
+  /** tfjs's exp or log (the C library's) of n floats at x into out. */
+  unary(fn: 'exp' | 'log', x: number, out: number, n: number): void {
+    const w = this.backend.wasm;
+    const float32 = 0; // tfjs-backend-wasm's CppDType
+    this.withIds([x, n], [out, n], (xi, oi) => (fn === 'exp' ? w._Exp(xi, float32, oi) : w._Log(xi, float32, oi)));
+  }
+
   /** tfjs's softmax (XNNPACK) over rows of `channels` floats, `rows` of them, at x into out. */
   softmax(x: number, out: number, channels: number, rows: number): void {
     const n = channels * rows;
@@ -197,3 +212,27 @@ export class FusedModule {
     }
   }
 }
+
+/**
+ * Puts `tensor` among the saved tensors of the gradient tape's node that made `output`, uncopied:
+ * save() would copy it (tfjs clones what is saved, and on WASM a clone is a copy of megabytes for
+ * the training tape). The engine hands the node's saved tensors to the backward and disposes them
+ * after the backward pass, and model/gradients.ts's variableGrads disposes them when the forward
+ * throws, so the tensor is freed on every path (test/model/fused-train.test.ts counts tensors).
+ */
+export function handOver(output: tf.Tensor, tensor: tf.Tensor): void {
+  const nodes = tf.engine().state.activeTape ?? [];
+  const node = [...nodes].reverse().find((n) => n.outputs[0] === output);
+  if (!node) {
+    tensor.dispose();
+    throw new Error('fused kernels: the gradient tape has no node for this output (a tfjs whose engine differs from 4.22?)');
+  }
+  node.saved!.push(tensor);
+}
+
+/** Whether a gradient tape records the ops run now (as tfjs's engine decides it). */
+export function recording(): boolean {
+  const state = tf.engine().state;
+  return state.gradientDepth > 0 && state.kernelDepth === 0;
+}
+

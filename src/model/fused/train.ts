@@ -10,7 +10,7 @@ import type { ModelConfig } from '../../config';
 import { paramShapes, type Params } from '../gpt';
 import { dropoutMask, GELU_A, GELU_C } from '../ops';
 import { forwardPass, layerCacheFloats, passScratch, type LayerTape, type Masks, type PassBuffers, type PassShape } from './forward';
-import { fusedModule, moduleOf, type FusedModule, type WasmBackend } from './module';
+import { fusedModule, handOver, moduleOf, recording, type FusedModule, type WasmBackend } from './module';
 
 export const TRAIN_FORWARD_KERNEL = 'MultiTurnRLTrainForward';
 export const TRAIN_BACKWARD_KERNEL = 'MultiTurnRLTrainBackward';
@@ -31,8 +31,7 @@ export function trainLogitsFused(config: ModelConfig, params: Params, tokens: tf
   const masks = dropoutSeed === undefined || config.dropout === 0 ? {} : makeMasks(config, B * T, dropoutSeed);
   const names = Object.keys(paramShapes(config));
   const attrs = dims(config) as unknown as tf.NamedAttrMap;
-  const state = tf.engine().state;
-  if (!(state.gradientDepth > 0 && state.kernelDepth === 0)) {
+  if (!recording()) {
     return tf.engine().runKernel(TRAIN_FORWARD_KERNEL, { ...params, ...masks, ids: tokens }, { ...attrs, keep: false }) as tf.Tensor3D;
   }
   let tape: tf.Tensor | undefined;
@@ -52,25 +51,8 @@ export function trainLogitsFused(config: ModelConfig, params: Params, tokens: tf
     };
   });
   const logits = f(...names.map((n) => params[n]!)) as tf.Tensor3D;
-  handOverTape(logits, tape!);
+  handOver(logits, tape!);
   return logits;
-}
-
-/**
- * Puts the tape among the saved tensors of the tape node that made `logits`, uncopied: save()
- * would copy its megabytes (tfjs clones what is saved, and on WASM a clone is a copy). The engine
- * hands the node's saved tensors to the backward and disposes them after the backward pass, and
- * model/gradients.ts's variableGrads disposes them when the forward throws, so the tape is freed
- * on every path (test/model/fused-train.test.ts counts the tensors).
- */
-function handOverTape(logits: tf.Tensor, tape: tf.Tensor): void {
-  const nodes = tf.engine().state.activeTape ?? [];
-  const node = [...nodes].reverse().find((n) => n.outputs[0] === logits);
-  if (!node) {
-    tape.dispose();
-    throw new Error('fused training: the gradient tape has no node for these logits (a tfjs whose engine differs from 4.22?)');
-  }
-  node.saved!.push(tape);
 }
 
 /** The unfused path's dropout masks, drawn in its order: after the embeddings, then per layer after attention and after the MLP. */
