@@ -17,7 +17,7 @@ import { batchAdvantages } from '../../src/rl/advantages';
 import { evaluationRows } from '../../src/rl/evaluate';
 import { rolloutRows } from '../../src/rl/rollout';
 import { policyUpdate, updateRows } from '../../src/rl/update';
-import { useBackend } from '../lib/backend';
+import { setNodeBackend } from '../lib/node-backend';
 import { launch } from '../lib/browser/chromium';
 import { launchFirefox } from '../lib/browser/firefox';
 import { buildPage } from '../lib/browser/page-site';
@@ -32,14 +32,14 @@ import { benchPeer, chromiumPage, firefoxPage, fromLoad, stepping, type AnyPage,
 const PATHS: readonly KernelsMode[] = ['unfused', 'fused'];
 type Paired<T> = Record<KernelsMode, T>;
 
-export interface PhaseFlops {
+interface PhaseFlops {
   /** Matmul FLOPs per GRPO step (medians over steps 1–5 from the agent), split as the records' time split is. */
   sampling: number;
   update: number;
   evaluation: number;
 }
 
-export interface EngineRuns {
+interface EngineRuns {
   engine: 'node' | 'chromium' | 'firefox';
   /** One entry per run, in the order run, each with the kernels the worker said it ran. */
   runs: { asked: KernelsMode; ran: KernelsMode | null; steppingSeconds: number; split: SplitMedians; stepMs: number }[];
@@ -176,7 +176,7 @@ async function phaseFlops(): Promise<PhaseFlops> {
 }
 
 export async function benchKernels(opts: { steps: number; pairs: number; supervisedSteps: number; peer: string | null }): Promise<KernelsBench> {
-  await useBackend('wasm');
+  await setNodeBackend('wasm');
   console.log(`node wasm: ${opts.pairs} pairs of ${opts.steps} steps, unfused and fused…`);
   const engines = [await nodeRuns(opts.steps, opts.pairs)];
   const supervised = {} as Paired<SupervisedBench>;
@@ -191,7 +191,7 @@ export async function benchKernels(opts: { steps: number; pairs: number; supervi
   const flops = await phaseFlops();
   const dir = await buildSite();
   const { url, server } = await serve(dir);
-  let fromLoadSeconds = NaN;
+  let fromLoadSeconds: number;
   try {
     const chromium = await launch();
     try {

@@ -50,7 +50,7 @@ interface EngineBench {
   error?: string;
 }
 
-interface PeerBench {
+export interface PeerBench {
   /** torch_ref.py's total_s: its 40 steps and 41 evaluations (start-up and fine-tune excluded). */
   totalSeconds: number;
   stepMs: number;
@@ -68,7 +68,7 @@ export interface TargetsBench {
 }
 
 /** The calls the bench makes on a page, the same for playwright's Chromium and puppeteer's Firefox. */
-interface AnyPage {
+export interface AnyPage {
   goto(url: string): Promise<unknown>;
   evaluate<R, A>(f: (arg: A) => R, arg: A): Promise<R>;
   /** Waits for `f(arg)` to be truthy in the page; returns its value. */
@@ -76,7 +76,7 @@ interface AnyPage {
   close(): Promise<void>;
 }
 
-async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
+export async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } }); // a laptop's screen, as Firefox's window
   return {
     goto: (url) => page.goto(url),
@@ -86,7 +86,7 @@ async function chromiumPage(browser: ChromiumBrowser): Promise<AnyPage> {
   };
 }
 
-async function firefoxPage(browser: FirefoxBrowser): Promise<AnyPage> {
+export async function firefoxPage(browser: FirefoxBrowser): Promise<AnyPage> {
   const page = await browser.newPage();
   // No setViewport: this Firefox refuses the screen-orientation override puppeteer sends with it; fromLoad scrolls the figure into view.
   return {
@@ -172,7 +172,7 @@ async function benchEngine(engine: Engine, open: () => Promise<AnyPage>, urls: {
 }
 
 /** The PyTorch peer (`torch_ref.py`) at the model's size, one thread; null if the file is absent. */
-async function benchPeer(peer: string): Promise<PeerBench | null> {
+export async function benchPeer(peer: string): Promise<PeerBench | null> {
   if (!existsSync(peer)) return null;
   const args = [peer, '--kv-cache', '--threads', '1', '--n-layer', '2', '--d', '64', '--n-head', '4', '--ctx', '32'];
   console.log('PyTorch peer…');

@@ -18,7 +18,7 @@ export type Params = Record<string, tf.Variable>;
 export type ParamShapes = Record<string, number[]>;
 
 /** The unfused path's keys and values of earlier positions, per layer: keys [P, hd, C], values [P, C, hd], C = B·H. */
-export type LayerCaches = {
+type LayerCaches = {
   kind: 'layers';
   k: tf.Tensor3D[];
   v: tf.Tensor3D[];

@@ -94,7 +94,7 @@ export function dropout(x: tf.Tensor, rate: number, seed: number): tf.Tensor {
   }) as Fn)(x);
 }
 
-const LAYER_NORM_EPS = 1e-5;
+export const LAYER_NORM_EPS = 1e-5;
 
 /**
  * Layer norm over the last axis: the sums of tf.moments (the mean, then the mean square of

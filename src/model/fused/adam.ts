@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { fusedModule, moduleOf, type FusedModule, type WasmBackend } from './module';
 
-export const ADAM_KERNEL = 'MultiTurnRLAdam';
+const ADAM_KERNEL = 'MultiTurnRLAdam';
 
 /** Adam's float32 constants, as CpuAdam holds them; c1 = 1 − β1^t, c2 = 1 − β2^t for this step. */
 export interface AdamConstants {

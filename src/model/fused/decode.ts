@@ -21,7 +21,7 @@ export const DECODE_KERNEL = 'MultiTurnRLDecode';
 const written = new WeakMap<object, number>();
 
 /** Positions a layer's cache has room for: the context, rounded up to whole vectors. */
-export const cacheCap = (context: number): number => Math.ceil(context / 4) * 4;
+const cacheCap = (context: number): number => Math.ceil(context / 4) * 4;
 
 /** Whether the fused decoder can run this call (the WASM backend, a model it supports, a fused cache or none from position 0). */
 export function canDecodeFused(config: ModelConfig, start: number, cache: unknown): boolean {

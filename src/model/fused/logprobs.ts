@@ -7,8 +7,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { handOver, moduleOf, recording, type WasmBackend } from './module';
 
-export const TARGETS_FORWARD_KERNEL = 'MultiTurnRLTargetLogProbs';
-export const TARGETS_BACKWARD_KERNEL = 'MultiTurnRLTargetLogProbsGrad';
+const TARGETS_FORWARD_KERNEL = 'MultiTurnRLTargetLogProbs';
+const TARGETS_BACKWARD_KERNEL = 'MultiTurnRLTargetLogProbsGrad';
 
 export function targetLogProbsFused(logits: tf.Tensor3D, targets: tf.Tensor2D, temperature: number): tf.Tensor2D {
   register();

@@ -64,10 +64,10 @@ export interface WasmBackend {
 }
 
 /** The env flag that turns the fused kernels on and off (benches pair the two paths; default on). */
-export const FUSED_FLAG = 'MULTI_TURN_RL_FUSED';
+const FUSED_FLAG = 'MULTI_TURN_RL_FUSED';
 let flagRegistered = false;
 
-export function fusedEnabled(): boolean {
+function fusedEnabled(): boolean {
   if (!flagRegistered) {
     tf.env().registerFlag(FUSED_FLAG, () => true);
     flagRegistered = true;

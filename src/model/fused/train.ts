@@ -75,7 +75,7 @@ function register(): void {
 type KernelArgs<A> = { inputs: Record<string, tf.TensorInfo>; backend: WasmBackend; attrs: A };
 
 /** The tape's layout for a batch: per layer the activations its backward reads, then the final layer norm's. */
-export function tapeLayout(config: ModelConfig, B: number, T: number): { layers: LayerTape[]; final: { y: number; xhat: number; r: number }; floats: number } {
+function tapeLayout(config: ModelConfig, B: number, T: number): { layers: LayerTape[]; final: { y: number; xhat: number; r: number }; floats: number } {
   const { dModel: D, heads: H, layers } = config;
   const N = B * T;
   let at = 0;
