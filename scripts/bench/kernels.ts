@@ -56,6 +56,8 @@ export interface KernelsBench {
   rate: { fused: number; xnnpack: number };
   flops: PhaseFlops;
   peer: PeerBench | null;
+  /** Why the peer gave no figure, when it was asked for and failed. */
+  peerError?: string;
   /** The plate page (always fused), `steps` steps from page load in Chromium (s). */
   fromLoadSeconds: number;
 }
@@ -206,8 +208,14 @@ export async function benchKernels(opts: { steps: number; pairs: number; supervi
     await new Promise((ok) => server.close(ok));
     removeSite(dir);
   }
-  const peer = opts.peer ? await benchPeer(opts.peer) : null;
-  return { steps: opts.steps, pairs: opts.pairs, engines, supervised, kernels, rate, flops, peer, fromLoadSeconds };
+  let peer: PeerBench | null = null;
+  let peerError: string | undefined;
+  try {
+    peer = opts.peer ? await benchPeer(opts.peer) : null;
+  } catch (e) {
+    peerError = (e as Error).message; // the figures above are kept
+  }
+  return { steps: opts.steps, pairs: opts.pairs, engines, supervised, kernels, rate, flops, peer, peerError, fromLoadSeconds };
 }
 
 // ——— the report ———
@@ -253,6 +261,7 @@ export function kernelsLines(b: KernelsBench): string[] {
   if (b.peer) {
     const ratios = b.engines.filter((e) => !e.error).map((e) => `${e.engine} ${f2(pathMedians(e, 'unfused').stepping / b.peer!.totalSeconds)} → ${f2(pathMedians(e, 'fused').stepping / b.peer!.totalSeconds)}`);
     lines.push(`PyTorch peer (${b.peer.command}): ${f1(b.peer.totalSeconds)} s; stepping / the peer's, unfused → fused: ${ratios.join(', ')}${fromLoadSeconds === null ? '' : `; Chromium, ${b.steps} steps from page load (fused) ${f1(fromLoadSeconds)} s = ${f2(fromLoadSeconds / b.peer.totalSeconds)}`}`);
-  } else lines.push('PyTorch peer: not run (--peer path/to/torch_ref.py)');
+  } else lines.push(`PyTorch peer: ${b.peerError ?? 'not run (--peer path/to/torch_ref.py)'}`);
+  if (fromLoadSeconds !== null && !b.peer) lines.push(`Chromium, ${b.steps} steps from page load (fused): ${f1(fromLoadSeconds)} s`);
   return lines;
 }

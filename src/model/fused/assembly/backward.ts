@@ -162,6 +162,10 @@ export function attentionBackward(dY: usize, qkv: usize, vT: usize, probs: usize
       const c = b * H + h;
       for (let t = 0; t < T; t++) {
         const row = ((<usize>((t * B + b) * 3 * D + h * hd)) << 2);
+        if (hd == 16) {
+          gradsOf16(qkv, dY, ds, probs, dqkv + row, t, b, h, c, B, C, D, T);
+          continue;
+        }
         for (let d = 0; d < hd; d += 4) {
           const o = (<usize>d) << 2;
           let aq = f32x4.splat(0), ak = f32x4.splat(0), av = f32x4.splat(0);
@@ -179,6 +183,33 @@ export function attentionBackward(dY: usize, qkv: usize, vT: usize, probs: usize
       }
     }
   }
+}
+
+/** attentionBackward's dq, dk, dv for one query position t of head c, a head of 16: all four vectors of each in one pass over j. */
+@inline
+function gradsOf16(qkv: usize, dY: usize, ds: usize, probs: usize, out: usize, t: i32, b: i32, h: i32, c: i32, B: i32, C: i32, D: i32, T: i32): void {
+  let q0 = f32x4.splat(0), q1 = f32x4.splat(0), q2 = f32x4.splat(0), q3 = f32x4.splat(0);
+  let k0 = f32x4.splat(0), k1 = f32x4.splat(0), k2 = f32x4.splat(0), k3 = f32x4.splat(0);
+  let v0 = f32x4.splat(0), v1 = f32x4.splat(0), v2 = f32x4.splat(0), v3 = f32x4.splat(0);
+  const kOff = (<usize>D) << 2;
+  for (let j = 0; j < T; j++) {
+    const rj = qkv + ((<usize>((j * B + b) * 3 * D + h * 16)) << 2);
+    const yj = dY + ((<usize>((j * B + b) * D + h * 16)) << 2);
+    const wq = v128.load32_splat(ds + ((<usize>((t * C + c) * T + j)) << 2));
+    const wk = v128.load32_splat(ds + ((<usize>((j * C + c) * T + t)) << 2));
+    const wv = v128.load32_splat(probs + ((<usize>((j * C + c) * T + t)) << 2));
+    q0 = f32x4.add(q0, f32x4.mul(wq, v128.load(rj + kOff))); q1 = f32x4.add(q1, f32x4.mul(wq, v128.load(rj + kOff, 16)));
+    q2 = f32x4.add(q2, f32x4.mul(wq, v128.load(rj + kOff, 32))); q3 = f32x4.add(q3, f32x4.mul(wq, v128.load(rj + kOff, 48)));
+    k0 = f32x4.add(k0, f32x4.mul(wk, v128.load(rj))); k1 = f32x4.add(k1, f32x4.mul(wk, v128.load(rj, 16)));
+    k2 = f32x4.add(k2, f32x4.mul(wk, v128.load(rj, 32))); k3 = f32x4.add(k3, f32x4.mul(wk, v128.load(rj, 48)));
+    v0 = f32x4.add(v0, f32x4.mul(wv, v128.load(yj))); v1 = f32x4.add(v1, f32x4.mul(wv, v128.load(yj, 16)));
+    v2 = f32x4.add(v2, f32x4.mul(wv, v128.load(yj, 32))); v3 = f32x4.add(v3, f32x4.mul(wv, v128.load(yj, 48)));
+  }
+  v128.store(out, q0); v128.store(out, q1, 16); v128.store(out, q2, 32); v128.store(out, q3, 48);
+  const ok = out + kOff;
+  v128.store(ok, k0); v128.store(ok, k1, 16); v128.store(ok, k2, 32); v128.store(ok, k3, 48);
+  const ov = ok + kOff;
+  v128.store(ov, v0); v128.store(ov, v1, 16); v128.store(ov, v2, 32); v128.store(ov, v3, 48);
 }
 
 /** ds [T, C, T] from dY and the probabilities. */

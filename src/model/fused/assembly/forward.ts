@@ -126,12 +126,33 @@ export function embed(ids: usize, wte: usize, wpe: usize, x: usize, B: i32, T: i
 /**
  * Layer norm of each row of x [M, D], as model/ops.ts's layerNorm: mean, centred, mean square,
  * r = 1 / √(var + eps), x̂ = centred · r, y = x̂ · g + b. xhat [M, D] and r [M] are written
- * when non-zero (the backward reads them). Four rows at a time, each row's sums in order.
+ * when non-zero (the backward reads them). Each row's sums in order, four rows side by side
+ * (four chains of adds, which the CPU runs at once, where one waits on each add).
  */
 export function layerNorm(x: usize, g: usize, b: usize, y: usize, xhat: usize, r: usize, M: i32, D: i32, eps: f32): void {
   const rowD = (<usize>D) << 2;
   const n = <f32>D;
-  for (let m = 0; m < M; m++) {
+  let m = 0;
+  for (; m + 4 <= M; m += 4) {
+    const r0 = x + <usize>m * rowD, r1 = r0 + rowD, r2 = r1 + rowD, r3 = r2 + rowD;
+    let s0: f32 = 0, s1: f32 = 0, s2: f32 = 0, s3: f32 = 0;
+    for (let d = 0; d < D; d++) {
+      const o = (<usize>d) << 2;
+      s0 += load<f32>(r0 + o); s1 += load<f32>(r1 + o); s2 += load<f32>(r2 + o); s3 += load<f32>(r3 + o);
+    }
+    const m0 = s0 / n, m1 = s1 / n, m2 = s2 / n, m3 = s3 / n;
+    let q0: f32 = 0, q1: f32 = 0, q2: f32 = 0, q3: f32 = 0;
+    for (let d = 0; d < D; d++) {
+      const o = (<usize>d) << 2;
+      const c0 = load<f32>(r0 + o) - m0, c1 = load<f32>(r1 + o) - m1, c2 = load<f32>(r2 + o) - m2, c3 = load<f32>(r3 + o) - m3;
+      q0 += c0 * c0; q1 += c1 * c1; q2 += c2 * c2; q3 += c3 * c3;
+    }
+    normRow(r0, g, b, y, xhat, r, m, rowD, D, m0, <f32>1 / Mathf.sqrt(q0 / n + eps));
+    normRow(r1, g, b, y, xhat, r, m + 1, rowD, D, m1, <f32>1 / Mathf.sqrt(q1 / n + eps));
+    normRow(r2, g, b, y, xhat, r, m + 2, rowD, D, m2, <f32>1 / Mathf.sqrt(q2 / n + eps));
+    normRow(r3, g, b, y, xhat, r, m + 3, rowD, D, m3, <f32>1 / Mathf.sqrt(q3 / n + eps));
+  }
+  for (; m < M; m++) {
     const row = x + <usize>m * rowD;
     let s: f32 = 0;
     for (let d = 0; d < D; d++) s += load<f32>(row + ((<usize>d) << 2));
@@ -141,17 +162,22 @@ export function layerNorm(x: usize, g: usize, b: usize, y: usize, xhat: usize, r
       const c = load<f32>(row + ((<usize>d) << 2)) - mean;
       q += c * c;
     }
-    const rm = <f32>1 / Mathf.sqrt(q / n + eps);
-    if (r) store<f32>(r + ((<usize>m) << 2), rm);
-    const vm = f32x4.splat(mean), vr = f32x4.splat(rm);
-    const out = y + <usize>m * rowD;
-    const xh = xhat ? xhat + <usize>m * rowD : 0;
-    for (let d = 0; d < D; d += 4) {
-      const col = (<usize>d) << 2;
-      const h = f32x4.mul(f32x4.sub(v128.load(row + col), vm), vr);
-      if (xh) v128.store(xh + col, h);
-      v128.store(out + col, f32x4.add(f32x4.mul(h, v128.load(g + col)), v128.load(b + col)));
-    }
+    normRow(row, g, b, y, xhat, r, m, rowD, D, mean, <f32>1 / Mathf.sqrt(q / n + eps));
+  }
+}
+
+/** Row m's x̂ = (x − mean) · rm and y = x̂ · g + b, and rm into r when r ≠ 0. */
+@inline
+function normRow(row: usize, g: usize, b: usize, y: usize, xhat: usize, r: usize, m: i32, rowD: usize, D: i32, mean: f32, rm: f32): void {
+  if (r) store<f32>(r + ((<usize>m) << 2), rm);
+  const vm = f32x4.splat(mean), vr = f32x4.splat(rm);
+  const out = y + <usize>m * rowD;
+  const xh = xhat ? xhat + <usize>m * rowD : 0;
+  for (let d = 0; d < D; d += 4) {
+    const col = (<usize>d) << 2;
+    const h = f32x4.mul(f32x4.sub(v128.load(row + col), vm), vr);
+    if (xh) v128.store(xh + col, h);
+    v128.store(out + col, f32x4.add(f32x4.mul(h, v128.load(g + col)), v128.load(b + col)));
   }
 }
 
