@@ -129,6 +129,8 @@ export class CharModel {
    * packs those weights once. For decoding only, like `forward`.
    */
   frozen(): FrozenModel {
+    // The fused decoder reads the weights where they are: nothing to slice ahead.
+    if (canDecodeFused(this.config, 0, undefined)) return { config: this.config, forward: (tokens, opts) => this.forward(tokens, opts), dispose: () => {} };
     const projections = this.layers().map((l) => [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i)));
     return {
       config: this.config,
