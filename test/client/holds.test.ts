@@ -8,7 +8,7 @@ import { INITIAL_STATE, reduce, restarted, type ClientEvent, type Holder, type W
 import { latestIntersecting } from '../../src/ui/useHolds';
 
 const config: RunConfig = { start: 'agent', seed: 1, steps: 40, ...PLATE_SETTINGS };
-const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8 };
+const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8, kernels: 'fused' };
 const started = (runId: number, begin: 'running' | 'pausing' | 'stepping' = 'running'): WorkerEvent => ({ type: 'started', runId, config, stages: ['grpo'], from: null, begin });
 const paused = (runId: number): WorkerEvent => ({ type: 'paused', runId, stage: 'grpo', step: 1 });
 const resumed = (runId: number): WorkerEvent => ({ type: 'resumed', runId, stage: 'grpo', step: 1 });
