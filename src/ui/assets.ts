@@ -32,6 +32,8 @@ export const FOLDER = {
   /** The custom element with React, for a page with no bundler, and its stylesheet. */
   element: 'plate-multi-turn-rl.js',
   stylesheet: 'plate-multi-turn-rl.css',
+  /** The licences of the packages bundled into these files. */
+  notices: 'THIRD-PARTY-LICENSES.txt',
 } as const;
 
 export const wasmFiles = (simd: string): WasmFiles => ({ 'tfjs-backend-wasm.wasm': simd, 'tfjs-backend-wasm-simd.wasm': simd, 'tfjs-backend-wasm-threaded-simd.wasm': simd });

@@ -3,7 +3,7 @@
  * with hashed names (no copy step, no assetBase), and the training worker built from its source.
  * `no-inline` keeps them files, not data: URLs; the manifests (4 KB each) travel as JSON inside
  * the bundle, the large files as URLs. The package replaces this module with its prebuilt folder
- * (scripts/lib-build.ts: the same files, `new URL('./plate-<version>/…', import.meta.url)`).
+ * (scripts/build/lib-build.ts: the same files, `new URL('./plate-<version>/…', import.meta.url)`).
  */
 import agentManifest from '../../public/checkpoints/agent/manifest.json';
 import agentWeights from '../../public/checkpoints/agent/weights.bin?url&no-inline';

@@ -1,7 +1,7 @@
 /**
  * The backends' modules as this worker's bundler sees them: the page's Vite splits each into a
  * chunk of its own, loaded only when the worker tries that backend. The package's prebuilt worker
- * gets them by URL instead (BackendModules in the init command; scripts/lib-build.ts replaces this
+ * gets them by URL instead (BackendModules in the init command; scripts/build/lib-build.ts replaces this
  * file there, so the prebuilt worker carries no backend of its own).
  */
 export const BUNDLED_BACKENDS = {
