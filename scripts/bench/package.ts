@@ -11,7 +11,7 @@ import { buildSite, buildStandalone, installSite, pack, PAGES, serveBuilt, versi
 import { statusWord, visit, type MarkedBackend } from '../lib/browser/first-visit';
 import { removeSite, serve } from '../lib/browser/site';
 
-export interface FirstVisitBench {
+interface FirstVisitBench {
   versions: Record<string, string>;
   seconds: { install: number; build: number };
   jsGzKB: number;

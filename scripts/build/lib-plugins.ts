@@ -15,7 +15,7 @@ import { FOLDER } from '../../src/ui/assets';
 export const PROVIDED_KEY = (version: string) => `multi-turn-rl-plate ${version}: tfjs`;
 
 /** What the backends import, by package: tfjs-core's index, and the CPU backend's kernels that WebGL, WebGPU and WASM share. */
-export const PROVIDED = {
+const PROVIDED = {
   core: '@tensorflow/tfjs-core',
   cpu: '@tensorflow/tfjs-backend-cpu/dist/shared',
 } as const;

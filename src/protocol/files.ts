@@ -4,7 +4,7 @@
  */
 
 /** Where docs/embedding.md says how to host the files; every failure's sentence ends with it. */
-export const HOSTING_DOCS = 'docs/embedding.md, “Hosting the files yourself”';
+const HOSTING_DOCS = 'docs/embedding.md, “Hosting the files yourself”';
 
 /** The fix for a file the worker loads (a backend's module, the .wasm, a checkpoint, the reference runs). */
 export const FIX_FILES = `set asset-base (assetBase) to where your site serves a copy of the package’s plate folder (${HOSTING_DOCS})`;

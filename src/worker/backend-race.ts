@@ -65,7 +65,7 @@ export interface BackendRequest {
 export class Skip extends Error {}
 
 /** A file the backend needs (its module, tfjs's .wasm) did not load from `url`: a site's to fix, not the reader's. */
-export class MissingFile extends Skip {
+class MissingFile extends Skip {
   constructor(
     readonly url: string,
     why: string,

@@ -99,11 +99,13 @@ describe('the tarball', () => {
     expect(stdout).toMatch(/All good!/);
   });
 
-  it('resolves with types for bundlers and Node 16+ (arethetypeswrong), ESM-only by design', async () => {
-    // Importing from CommonJS under node16 resolves to ESM: this package ships ESM only (Node ≥ 20.19
-    // `require`s it natively); every other rule is checked for every resolution.
-    const run = await exec(bin('attw'), [packed.tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm']).catch((e: { stdout: string }) => e);
-    const report = JSON.parse(run.stdout) as { analysis: { problems: unknown[] } };
-    expect(report.analysis.problems).toEqual([]);
+  it('resolves, with its types, for bundlers and Node 16+ (arethetypeswrong), as the ESM-only package it is', async () => {
+    const run = await exec(bin('attw'), [packed.tarball, '--format', 'json']).catch((e: { stdout: string }) => e);
+    const { problems } = (JSON.parse(run.stdout) as { analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] } }).analysis;
+    // Bundlers and Node 16+ only (node10 predates `exports`). A require() from CommonJS resolves to
+    // ESM: the package ships ESM only, which Node ≥ 20.19 (its engines) requires natively.
+    const counted = problems.filter((p) => p.resolutionKind !== 'node10' && p.kind !== 'CJSResolvesToESM');
+    expect(counted).toEqual([]);
+    expect(new Set(problems.filter((p) => p.kind === 'CJSResolvesToESM').map((p) => p.resolutionKind))).toEqual(new Set(['node16-cjs']));
   });
 });

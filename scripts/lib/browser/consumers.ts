@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { serve } from './site';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
-export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** The package's self-contained folder, inside the tarball and node_modules. */
 export const FOLDER_NAME = `plate-${VERSION}`;
 
@@ -73,7 +73,7 @@ export async function buildSite(kind: SiteKind, site: string): Promise<{ dir: st
 }
 
 /** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as { port: number };

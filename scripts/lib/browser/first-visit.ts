@@ -8,14 +8,14 @@ import type { Browser, Page, Response } from 'playwright-core';
 import { watch, type Watched } from './chromium';
 
 /** A string only that backend's code holds (its flags, or its own error message). */
-export const BACKEND_MARKERS = {
+const BACKEND_MARKERS = {
   wasm: 'The WASM backend was already initialized',
   webgl: 'WEBGL_VERSION',
   webgpu: 'WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE',
 } as const;
 export type MarkedBackend = keyof typeof BACKEND_MARKERS;
 
-export interface ServedFile {
+interface ServedFile {
   /** The URL's path. */
   path: string;
   bytes: number;
@@ -36,7 +36,7 @@ export interface Visit extends Watched {
 
 const isJs = (path: string, type: string) => /\.m?js$/.test(path) || /javascript/.test(type);
 
-export function describeFile(path: string, body: Buffer, type = ''): ServedFile {
+function describeFile(path: string, body: Buffer, type = ''): ServedFile {
   const js = isJs(path, type);
   const text = js ? body.toString('utf8') : '';
   const backends = js ? (Object.keys(BACKEND_MARKERS) as MarkedBackend[]).filter((b) => text.includes(BACKEND_MARKERS[b])) : [];
