@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['bench/', 'dist/', 'dist-lib/', 'node_modules/', 'test-results/', 'test/sites/*/**'] },
+  { ignores: ['bench/', 'dist/', 'dist-lib/', 'node_modules/', 'test-results/', 'test/sites/apps/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

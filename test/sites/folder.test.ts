@@ -1,4 +1,4 @@
-// The package's self-contained folder as a site with no bundler uses it (test/sites/static/: a
+// The package's self-contained folder as a site with no bundler uses it (test/sites/apps/static/: a
 // hand-written page, the folder taken out of the tarball): a copy elsewhere found by asset-base
 // and worker-url; each file that does not load named in the status with its URL and the setting
 // that fixes it; and ten plates on one page that fetch nothing until the reader comes near one.

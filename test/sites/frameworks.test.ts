@@ -1,13 +1,15 @@
 // The package in a fresh site of every framework the volume may be built with, each configured as
-// its own docs leave it and nothing more (test/sites/<kind>/): installed from the tarball, built
+// its own docs leave it and nothing more (test/sites/apps/<kind>/): installed from the tarball, built
 // with its own build command and served — and for Vite, Astro and Next.js also run in its own dev
 // server — and in Chromium each trains a 2-step run with no console error, no request to another
 // origin and no backend's code but WASM's, within the first-visit budget: the standalone page's
 // JavaScript + 10% (gzipped, page and worker, until the run finishes). Prints each site's versions,
 // install and build seconds and first-visit bytes.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
@@ -176,16 +178,30 @@ describe.each(KINDS)('a fresh %s site', (kind) => {
   }
 
   if (kind === 'next' || kind === 'astro') {
-    it('renders the plate’s text on the server (a Server Components page imports the plate directly)', async () => {
+    it('renders the plate’s text on the server (a Server Components page imports the plate directly), and the browser hydrates it with no mismatch', async () => {
       const server = await serveBuilt(kind, site, dir);
       try {
         const html = await (await fetch(server.url)).text();
         const h1 = /<h1[^>]*>(.*?)<\/h1>/s.exec(html)?.[1]?.replace(/<[^>]+>/g, '');
         expect(h1, 'the server-rendered title').toBe(PLATE.title);
         expect(html).toContain('class="mtrl-plate');
+        // React reports a mismatch as an error (a recoverable one, in production builds too).
+        const v = await visit(browser, server.url, (p) => statusWord(p, 'Finished'));
+        expectClean(v);
+        await v.page.context().close();
       } finally {
         await server.stop();
       }
+    });
+  }
+
+  if (kind === 'vite') {
+    it('imports and renders to a string in plain Node, as a server renders it', async () => {
+      const script = "import { createElement } from 'react'; import { renderToString } from 'react-dom/server'; import { MultiTurnRLPlate } from 'multi-turn-rl-plate'; console.log(renderToString(createElement(MultiTurnRLPlate, { xrefPattern: '/volume/plates/{ref}/' })));";
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: site });
+      expect(stderr).toBe('');
+      expect(stdout).toContain(`>${PLATE.title}</h1>`);
+      expect(stdout).toMatch(/<a class="xref" href="\/volume\/plates\/[\w.]+\/"/);
     });
   }
 });

@@ -1,6 +1,6 @@
 // The package as volume sites get it, for `npm run test:sites` and the package bench: `npm pack`
 // (prepack builds the library first, so the tarball is never stale), then a fresh site of each
-// kind from test/sites/<kind>/ — its own package.json and lockfile, the tarball installed into
+// kind from test/sites/apps/<kind>/ — its own package.json and lockfile, the tarball installed into
 // it from npm's cache where it can (`--prefer-offline`) — built with its own build command, and
 // for Vite, Astro and Next.js also run by its own dev server.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -55,7 +55,7 @@ export async function pack(into: string): Promise<Packed> {
  */
 export async function installSite(kind: SiteKind, work: string, tarball: string): Promise<string> {
   const site = join(work, `volume-site-${kind}`);
-  cpSync(join(ROOT, 'test/sites', kind), site, { recursive: true });
+  cpSync(join(ROOT, 'test/sites/apps', kind), site, { recursive: true });
   if (kind === 'static') {
     await run('tar', ['-xzf', tarball, '-C', site, `package/dist-lib/${FOLDER_NAME}`], site);
     renameSync(join(site, 'package/dist-lib', FOLDER_NAME), join(site, 'plate'));
