@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // src/model/fused/assembly/ is AssemblyScript (its decorators and types are asc's), compiled by npm run build:kernels.
-  { ignores: ['bench/', 'dist/', 'src/model/fused/assembly/', 'dist-lib/', 'node_modules/', 'test-results/', 'test/e2e/consumers/**/dist/'] },
+  { ignores: ['bench/', 'dist/', 'dist-lib/', 'node_modules/', 'src/model/fused/assembly/', 'test-results/', 'test/sites/apps/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

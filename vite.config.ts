@@ -29,7 +29,7 @@ export default defineConfig(({ mode }) => ({
     testTimeout: 60_000,
     // Each project names its own files: `extends` would concatenate a shared include list.
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/sites/**'], sequence: { groupOrder: 0 } } },
       {
         // Real headless Chromium (and Firefox) on one production build (test/e2e/setup.ts); runs
         // after the unit tests, files side by side as the unit files are. The tests wait on events,

@@ -1,16 +1,19 @@
 // The package's budgets as figures (`npm run bench -- package`):
-// the tarball's size, and what a first visit downloads until a 2-step run finishes — the standalone
-// page, a Vite app and a webpack 5 app built from the tarball (test/e2e/consumers/), each gzipped,
-// JavaScript (page and worker) and everything. test/e2e/package.e2e.test.ts checks the same budgets.
+// the tarball's size, and per site — the standalone page and a fresh site of each kind from
+// test/sites/ (default: all six) — the tools' versions, the install's and the build's seconds, and
+// what a first visit downloads until a 2-step run finishes, gzipped: JavaScript (page and worker)
+// and everything. `npm run test:sites` checks the same budgets.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../lib/browser/chromium';
-import { buildApp, buildStandalone, installApp, pack } from '../lib/browser/consumers';
-import { measuredSite, statusWord, type MarkedBackend } from '../lib/browser/first-visit';
-import { removeSite } from '../lib/browser/site';
+import { buildSite, buildStandalone, installSite, pack, PAGES, serveBuilt, versions, type SiteKind } from '../lib/browser/consumers';
+import { statusWord, visit, type MarkedBackend } from '../lib/browser/first-visit';
+import { removeSite, serve } from '../lib/browser/site';
 
 interface FirstVisitBench {
+  versions: Record<string, string>;
+  seconds: { install: number; build: number };
   jsGzKB: number;
   totalGzKB: number;
   files: number;
@@ -21,60 +24,60 @@ interface FirstVisitBench {
 export interface PackageBench {
   tarballBytes: number;
   unpackedBytes: number;
-  firstVisit: Record<'standalone' | 'vite' | 'webpack', FirstVisitBench>;
-  seconds: Record<string, number>;
+  packSeconds: number;
+  firstVisit: Partial<Record<'standalone' | SiteKind, FirstVisitBench>>;
 }
 
-const SITES = [
-  { name: 'standalone', page: 'index.html?steps=2&autorun=1', plate: '.mtrl-plate' },
-  { name: 'vite', page: 'index.html', plate: '.mtrl-plate' },
-  { name: 'webpack', page: 'index.html', plate: 'plate-multi-turn-rl' },
-] as const;
+const ALL: SiteKind[] = ['vite', 'webpack', 'esbuild', 'astro', 'next', 'static'];
 
-export async function benchPackage(): Promise<PackageBench> {
+const seconds = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
+  const t0 = performance.now();
+  const out = await f();
+  return [out, (performance.now() - t0) / 1000];
+};
+
+export async function benchPackage(kinds: SiteKind[] = ALL): Promise<PackageBench> {
   const work = mkdtempSync(join(tmpdir(), 'plate-bench-package-'));
-  const seconds: Record<string, number> = {};
-  const timed = <T>(name: string, f: () => T): T => {
-    const t0 = performance.now();
-    const out = f();
-    seconds[name] = (performance.now() - t0) / 1000;
-    return out;
-  };
   const browser = await launch();
-  const dirs: string[] = [];
   try {
-    const packed = timed('pack', () => pack(work));
-    const dir = {
-      standalone: timed('standalone build', buildStandalone),
-      vite: timed('vite app', () => buildApp('vite', installApp('vite', work, packed.tarball)).dir),
-      webpack: timed('webpack app', () => buildApp('webpack', installApp('webpack', work, packed.tarball)).dir),
-    };
-    dirs.push(dir.standalone);
-    const firstVisit = {} as PackageBench['firstVisit'];
-    for (const s of SITES) {
-      const site = await measuredSite(dir[s.name]);
-      const v = await site.visit(browser, s.page, (p) => statusWord(p, 'Finished', s.plate));
-      if (v.errors.length || v.foreign.length) throw new Error(`${s.name}: ${[...v.errors, ...v.foreign].join('; ')}`);
-      firstVisit[s.name] = { jsGzKB: v.jsGz / 1024, totalGzKB: v.totalGz / 1024, files: v.files.length, backends: v.backends };
+    const [packed, packSeconds] = await seconds(() => pack(work));
+    const firstVisit: PackageBench['firstVisit'] = {};
+    const measure = async (url: string, plate: string) => {
+      const v = await visit(browser, url, (p) => statusWord(p, 'Finished', plate));
+      if (v.errors.length || v.foreign.length) throw new Error(`${url}: ${[...v.errors, ...v.foreign].join('; ')}`);
       await v.page.context().close();
-      await site.close();
+      return { jsGzKB: v.jsGz / 1024, totalGzKB: v.totalGz / 1024, files: v.files.length, backends: v.backends };
+    };
+    const [page, build] = await seconds(buildStandalone);
+    const served = await serve(page);
+    firstVisit.standalone = { versions: {}, seconds: { install: 0, build }, ...(await measure(`${served.url}index.html?steps=2&autorun=1`, '.mtrl-plate')) };
+    served.server.close();
+    removeSite(page);
+    for (const kind of kinds) {
+      const [site, install] = await seconds(() => installSite(kind, work, packed.tarball));
+      const [{ dir }, built] = await seconds(() => buildSite(kind, site));
+      const server = await serveBuilt(kind, site, dir);
+      try {
+        firstVisit[kind] = { versions: versions(kind, site), seconds: { install, build: built }, ...(await measure(server.url + PAGES[kind].page, PAGES[kind].plate)) };
+      } finally {
+        await server.stop();
+      }
     }
-    return { tarballBytes: packed.size, unpackedBytes: packed.unpackedSize, firstVisit, seconds };
+    return { tarballBytes: packed.size, unpackedBytes: packed.unpackedSize, packSeconds, firstVisit };
   } finally {
     await browser.close();
     removeSite(work);
-    dirs.forEach(removeSite);
   }
 }
 
 export function formatPackageBench(b: PackageBench): string[] {
-  const base = b.firstVisit.standalone.jsGzKB;
+  const base = b.firstVisit.standalone!.jsGzKB;
   return [
-    `package: tarball ${b.tarballBytes} B (${(b.tarballBytes / 1e6).toFixed(3)} MB; budget 1 MB), unpacked ${(b.unpackedBytes / 1e6).toFixed(2)} MB`,
-    'first visit until a 2-step run finishes, gzipped: JavaScript (page and worker) | everything | files | backends fetched',
-    ...Object.entries(b.firstVisit).map(
-      ([k, v]) => `  ${k.padEnd(10)} ${v.jsGzKB.toFixed(1).padStart(6)} KB (${((100 * v.jsGzKB) / base).toFixed(0)}%) | ${v.totalGzKB.toFixed(1).padStart(6)} KB | ${v.files} | ${v.backends.join(', ')}`,
-    ),
-    `  (seconds: ${Object.entries(b.seconds).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`,
+    `package: tarball ${b.tarballBytes} B (${(b.tarballBytes / 1e6).toFixed(3)} MB), unpacked ${(b.unpackedBytes / 1e6).toFixed(2)} MB, packed in ${b.packSeconds.toFixed(1)} s`,
+    'first visit until a 2-step run finishes, gzipped: site (versions) | install s | build s | JavaScript (page and worker) | everything | files | backends fetched',
+    ...Object.entries(b.firstVisit).map(([k, v]) => {
+      const tools = Object.entries(v.versions).map(([t, n]) => `${t} ${n}`).join(', ');
+      return `  ${k.padEnd(10)} (${tools || '—'}) | ${v.seconds.install.toFixed(1)} | ${v.seconds.build.toFixed(1)} | ${v.jsGzKB.toFixed(1)} KB (${((100 * v.jsGzKB) / base).toFixed(0)}%) | ${v.totalGzKB.toFixed(1)} KB | ${v.files} | ${v.backends.join(', ')}`;
+    }),
   ];
 }

@@ -8,11 +8,15 @@
  */
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import type { KernelsMode } from '../protocol/backends';
-import type { AskQuestion, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
+import type { AskQuestion, BackendModules, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
+import { FIX_WORKER, notServed } from '../protocol/files';
 import { INITIAL_STATE, reduce, restarted, type ClientEvent, type Holder, type PageAction, type WorkerState } from './worker-state';
 import { loadRace, saveRace } from './race-store';
 import { RedrawPace } from './redraw-pace';
 import { Watchdog } from './watchdog';
+
+/** How the training worker starts: a factory the page's bundler wrote, or a prebuilt module script (the package's). */
+export type WorkerSource = { start: () => Worker } | { url: string };
 
 export interface UseTrainingWorkerOptions {
   /** Absolute URLs of the checkpoint folders. */
@@ -25,8 +29,14 @@ export interface UseTrainingWorkerOptions {
   kernels?: KernelsMode;
   /** tfjs's .wasm binaries, as the page's bundler emitted them. */
   wasm: WasmFiles;
-  /** The worker's module script, when the site builds it itself; otherwise the bundler's (createTrainingWorker). */
+  /** How the worker starts: the page's bundle, or the package's prebuilt script (src/ui/assets.ts). */
+  worker: WorkerSource;
+  /** The backends' modules, for a prebuilt worker. */
+  backends?: BackendModules;
+  /** The worker's module script, when the site hosts it itself: instead of `worker`. */
   workerUrl?: string;
+  /** False until the figure is near the screen: no worker, no downloads (default true). */
+  enabled?: boolean;
 }
 
 interface WorkerCommands {
@@ -53,21 +63,29 @@ interface WorkerCommands {
 
 export type TrainingWorker = WorkerState & WorkerCommands;
 
-/**
- * The module worker, in the form bundlers recognise: Vite bundles it for the page, and the library
- * build leaves this literal for the consumer's Vite or webpack to bundle (scripts/build/lib-plugins.ts).
- * `workerUrl`: a worker script the site built or hosts itself.
- */
-export function createTrainingWorker(workerUrl?: string): Worker {
-  if (workerUrl !== undefined) return new Worker(workerUrl, { type: 'module', name: 'training' });
-  return new Worker(new URL('../worker/training.worker.ts', import.meta.url), { type: 'module', name: 'training' });
+/** The worker's script URL where there is one (the page's bundler hides its own in the factory). */
+const scriptOf = (source: WorkerSource, workerUrl?: string): { url: string; fix: string } | null =>
+  workerUrl !== undefined ? { url: new URL(workerUrl, document.baseURI).href, fix: FIX_WORKER } : 'url' in source ? { url: source.url, fix: FIX_WORKER } : null;
+
+/** `workerUrl`: a worker script the site hosts itself; else the source's own. */
+export function createTrainingWorker(source: WorkerSource, workerUrl?: string): Worker {
+  const script = scriptOf(source, workerUrl);
+  return script ? new Worker(script.url, { type: 'module', name: 'training' }) : (source as { start: () => Worker }).start();
+}
+
+/** Why the worker stopped before it said anything: its script did not load (named, with the fix), or it failed as it started. */
+async function whyNoStart(script: { url: string; fix: string } | null, message: string): Promise<string> {
+  if (script === null) return message || 'it failed to load or crashed';
+  const why = await notServed(script.url);
+  if (why !== null) return `its script ${script.url} did not load (${why}); ${script.fix}`;
+  return `its script ${script.url} failed as it started${message ? ` (${message})` : ''}`;
 }
 
 const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
-  const { checkpoints, backend, calibrate, kernels, wasm, workerUrl } = options;
+  const { checkpoints, backend, calibrate, kernels, wasm, worker: source, backends, workerUrl, enabled = true } = options;
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
@@ -84,9 +102,10 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
   const dispatchRef = useRef(between);
 
   useEffect(() => {
+    if (!enabled) return;
     let worker: Worker;
     try {
-      worker = createTrainingWorker(workerUrl);
+      worker = createTrainingWorker(source, workerUrl);
     } catch (e) {
       // A worker URL the browser refuses outright (another origin, not a URL).
       folded.current = { ...restarted(folded.current), status: 'dead', loading: null, error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` } };
@@ -119,22 +138,26 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       dispatch({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
       pace.flush();
     };
+    let heard = false;
     const watchdog = new Watchdog(performance.now());
     const watch = setInterval(() => {
       const silent = watchdog.overdue(performance.now());
       if (silent !== null) die(`it sent nothing for ${(silent / 1000).toFixed(0)} s`);
     }, 500);
     worker.addEventListener('message', (e: MessageEvent<WorkerEvent>) => {
+      heard = true;
       watchdog.heard(performance.now(), stepMs(e.data));
       if (e.data.type === 'ready' && e.data.race) saveRace(e.data.race);
       if (e.data.type !== 'alive') dispatch(e.data);
     });
     worker.addEventListener('error', (e: ErrorEvent) => {
       e.preventDefault();
-      die(e.message || 'it failed to load or crashed');
+      if (heard) return die(e.message || 'it crashed');
+      // Not a word from it yet: most likely its script did not load, which the site can fix.
+      void whyNoStart(scriptOf(source, workerUrl), e.message).then(die);
     });
     worker.addEventListener('messageerror', () => die('a message from it could not be read'));
-    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, calibrate, kernels, race: loadRace(), wasm } satisfies Command);
+    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, calibrate, kernels, race: loadRace(), wasm, backends } satisfies Command);
     return () => {
       dead = true;
       clearInterval(watch);
@@ -142,7 +165,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       worker.terminate();
       dispatchRef.current = between;
     };
-  }, [agent, pretrained, backend, calibrate, kernels, wasm, workerUrl, generation, between]);
+  }, [agent, pretrained, backend, calibrate, kernels, wasm, source, backends, workerUrl, enabled, generation, between]);
 
   const actions = useMemo<WorkerCommands>(() => {
     const act = (a: PageAction) => dispatchRef.current(a);

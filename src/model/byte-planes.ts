@@ -4,7 +4,7 @@
  * bytes of trained weights repeat, so gzip shrinks the regrouped file more: the two shipped
  * checkpoints take 712 KB gzipped instead of 774 KB, which keeps the package under its 1 MB budget.
  * (Blosc's and HDF5's shuffle filter.) The files in public/ stay plain; the library build writes
- * this layout (scripts/build/lib-plugins.ts) and the worker undoes it as it fetches (worker/checkpoint-fetch.ts).
+ * this layout (scripts/build/lib-build.ts) and the worker undoes it as it fetches (worker/checkpoint-fetch.ts).
  */
 const TAG = 'BPLANES1';
 const WIDTH = 4; // bytes per float32

@@ -5,7 +5,7 @@
  * worker loads the WASM, WebGL and WebGPU backends itself when it picks one (worker/backend-race.ts).
  * Node keeps the umbrella: its CommonJS build is the one that carries the gradients there, and
  * the ops and kernels are the same either way (a browser test checks that the worker and the Node
- * workshop give the same numbers). The library build gets the same from scripts/build/lib-plugins.ts.
+ * workshop give the same numbers). The package's worker is built with the same alias (scripts/build/lib-build.ts).
  */
 import './tfjs-setup';
 

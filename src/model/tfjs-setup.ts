@@ -1,7 +1,7 @@
 /**
  * What the browser builds need registered before the first op: core's environment, every
  * gradient, the chained-op methods (`t.reshape(…)`) and the plain-JavaScript CPU backend.
- * src/model/tfjs-browser.ts (the page) and the library build (scripts/build/lib-plugins.ts) import it.
+ * src/model/tfjs-browser.ts imports it, for the page's worker and the package's (scripts/build/lib-build.ts).
  */
 // Core's entry first: it registers the environment's flags, which the gradients and the CPU
 // backend read as they register. The built page worked with the gradients first; Vite's dev

@@ -2,7 +2,7 @@
 import { CALIBRATE_MODES, isBackendName, KERNELS_MODES } from './backends';
 import { GRPO } from '../config';
 import { inRange } from '../env/sums';
-import { WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
+import { BACKEND_MODULES, WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 
 type Loose = Record<string, unknown>;
@@ -43,6 +43,7 @@ export function isCommand(x: unknown): x is Command {
         isSource(x.checkpoints.pretrained) &&
         isObject(x.wasm) &&
         WASM_FILES.every((f) => isUrl((x.wasm as Loose)[f])) &&
+        (x.backends === undefined || (isObject(x.backends) && BACKEND_MODULES.every((b) => isUrl((x.backends as Loose)[b])))) &&
         (x.backend === undefined || isBackendName(x.backend)) &&
         (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate)) &&
         (x.kernels === undefined || (KERNELS_MODES as readonly unknown[]).includes(x.kernels))

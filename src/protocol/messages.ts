@@ -40,15 +40,26 @@ export interface WasmFiles {
 }
 export const WASM_FILES: readonly (keyof WasmFiles)[] = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];
 
+/**
+ * Absolute URLs of tfjs's WASM, WebGL and WebGPU backends as modules of their own: the package's
+ * prebuilt worker imports the one it tries from here (the page's worker bundles its own).
+ */
+export interface BackendModules {
+  wasm: string;
+  webgl: string;
+  webgpu: string;
+}
+export const BACKEND_MODULES: readonly (keyof BackendModules)[] = ['wasm', 'webgl', 'webgpu'];
+
 /** Page → worker. */
 export type Command =
   /**
    * Load tfjs, pick a backend and load the agent checkpoint; answered by `ready` or `error`.
    * backend: tried first (the page's `?backend=`). calibrate: how to choose otherwise (default
    * 'auto'); race: the page's stored outcome of an earlier race, unchecked (the worker checks it);
-   * kernels: the model's kernels on WASM (default 'fused').
+   * kernels: the model's kernels on WASM (default 'fused'); backends: where a prebuilt worker's backend modules are.
    */
-  | { type: 'init'; checkpoints: CheckpointUrls; wasm: WasmFiles; backend?: BackendName; calibrate?: CalibrateMode; race?: unknown; kernels?: KernelsMode }
+  | { type: 'init'; checkpoints: CheckpointUrls; wasm: WasmFiles; backends?: BackendModules; backend?: BackendName; calibrate?: CalibrateMode; race?: unknown; kernels?: KernelsMode }
   /** A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. */
   | { type: 'start'; config: RunConfig }
   /**
@@ -115,6 +126,8 @@ export interface WorkerMemory {
 export interface SkippedBackend {
   backend: BackendName;
   reason: string;
+  /** A file of the plate's that did not load (its module or .wasm): the page says so in the open, it is the site's to fix. */
+  file?: string;
 }
 
 /** Worker → page. */

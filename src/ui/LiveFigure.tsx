@@ -1,7 +1,8 @@
 /**
  * The one container that talks to the worker: it owns the worker hook, keeps the reader's
- * settings, turns the controls into actions, queues an autorun until the worker is ready, and
- * holds the run while the figure is out of sight or the tab hidden (useHolds). Before a run a
+ * settings, turns the controls into actions, queues an autorun until the worker is ready, starts
+ * the worker only once the figure comes near the screen (useNear), and holds the run while the
+ * figure is out of sight or the tab hidden (useHolds). Before a run a
  * setting waits for Run or Step. Options that change after mount (the element's attributes,
  * the component's props) act as the matching control would (useLiveOptions).
  */
@@ -16,6 +17,7 @@ import { Figure } from './figure/Figure';
 import { useReferenceRuns } from './figure/reference';
 import type { PlateOptions } from './options';
 import { usePageHolds } from './useHolds';
+import { useNear } from './useNear';
 import { settingsOf, useLiveOptions } from './useLiveOptions';
 
 interface Props {
@@ -28,12 +30,15 @@ interface Props {
 }
 
 export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Props) {
-  const worker = useTrainingWorker({ checkpoints: assets.checkpoints, wasm: assets.wasm, backend: options.backend, calibrate: options.calibrate, workerUrl: options.workerUrl });
-  const reference = useReferenceRuns(assets.referenceRuns);
+  const box = useRef<HTMLDivElement>(null);
+  // Nothing is fetched until the figure comes near: a page of ten plates costs nothing until read.
+  const near = useNear(box);
+  const { checkpoints, wasm, worker: source, backends } = assets;
+  const worker = useTrainingWorker({ checkpoints, wasm, worker: source, backends, backend: options.backend, calibrate: options.calibrate, workerUrl: options.workerUrl, enabled: near });
+  const reference = useReferenceRuns(near ? assets.referenceRuns : null);
   const [settings, setSettings] = useState<Settings>(() => settingsOf(options));
   /** A run asked for while the worker was loading, sent once it is ready. */
   const queued = useRef(options.autorun ?? false);
-  const box = useRef<HTMLDivElement>(null);
   const { status, start, configure, pause, resume, step, reset, ask, hold, release } = worker;
   const asked = useRef(0);
   const configOf = (s: Settings): RunConfig => ({ ...s, seed: options.seed ?? 1, steps: options.steps ?? GRPO.steps });

@@ -32,7 +32,7 @@ export function MultiTurnRLPlate({ notes = [], reproduceUrl, ...props }: MultiTu
   const base = documentBase();
   const checked = checkOptions(props, 'prop', base);
   const { options } = checked;
-  const assets = useMemo(() => (options.assetBase === undefined ? BUNDLED : assetsAt(options.assetBase, base)), [options.assetBase, base]);
+  const assets = useMemo(() => (options.assetBase === undefined ? BUNDLED : assetsAt(options.assetBase, base, BUNDLED)), [options.assetBase, base]);
   const shown = [...notes, ...checked.notes];
   return (
     <div className={`mtrl-plate${options.embed ? ' embed' : ''}`}>

@@ -1,10 +1,10 @@
 /**
- * The library: the plate as a React component and as a custom element (`npm pack` →
- * multi-turn-rl-plate; README, "Use it in your site"). The very component and element the
- * standalone page uses. React is the consumer's; d3 and tfjs are the package's dependencies; the
- * worker, tfjs's .wasm, the checkpoints and the reference runs are referenced with
- * `new URL(…, import.meta.url)`, so the consumer's bundler (Vite, webpack 5) builds and emits them.
- * `assetBase` and `workerUrl` point the plate at files the site hosts itself.
+ * The package's entry (`npm pack` → multi-turn-rl-plate; docs/embedding.md): the plate as a React
+ * component and as a custom element, the very component and element the standalone page uses.
+ * React is the site's (a peer); d3 and tfjs are built into the package's files. The worker, its
+ * backends, tfjs's .wasm, the checkpoints and the reference runs are built already, in the folder
+ * dist-lib/plate-<version>/, which the site's bundler copies (scripts/build/lib-build.ts);
+ * `assetBase` and `workerUrl` point the plate at a copy the site hosts itself.
  *
  *   import { MultiTurnRLPlate } from 'multi-turn-rl-plate';
  *   import 'multi-turn-rl-plate/style.css';

@@ -43,9 +43,9 @@ export interface PlateOptions {
   calibrate?: CalibrateMode;
   /** Inside an iframe: no page chrome, and the height is posted to the parent. */
   embed?: boolean;
-  /** A folder laid out like the package's dist-lib/assets/ to load the plate's files from. */
+  /** Where a copy of the package's folder (dist-lib/plate-<version>/) is, to load the plate's files from. */
   assetBase?: string;
-  /** The training worker's module script, when the site builds or hosts it itself. */
+  /** The training worker's module script, where the site serves it apart from the folder. */
   workerUrl?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The plate's props and the custom element's attributes, documented once: the README's table
- * is checked against this (test/ui/props.test.ts), and TypeScript checks this against the
+ * The plate's props and the custom element's attributes, documented once: docs/embedding.md's
+ * table is checked against this (test/ui/props.test.ts), and TypeScript checks this against the
  * props' type, so neither can drift.
  */
 import type { MultiTurnRLPlateProps } from './MultiTurnRLPlate';
@@ -26,13 +26,13 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   backend: { attribute: 'backend', type: "'webgpu' \\| 'webgl' \\| 'wasm' \\| 'cpu'", doc: 'try this tfjs backend first' },
   calibrate: { attribute: 'calibrate', type: "'auto' \\| 'all' \\| 'off'", doc: 'how the worker chooses a backend: `auto` (default) times a calibration step on each backend that runs on hardware and keeps the fastest, remembered per browser and hardware; `all` races software GPUs too and remembers nothing; `off` keeps the fixed order WebGPU, WebGL, WASM, CPU' },
   embed: { attribute: null, type: 'boolean', doc: 'inside an iframe: no page chrome (the standalone page sets it from `?embed=1`)' },
-  assetBase: { attribute: 'asset-base', type: 'string', doc: 'a folder laid out like the package’s `dist-lib/assets/` (the `.wasm`, checkpoints, reference runs) to load from instead of the files your bundler emitted; http(s), absolute or relative to the page' },
-  workerUrl: { attribute: 'worker-url', type: 'string', doc: 'the training worker’s module script, for a site that builds `multi-turn-rl-plate/worker` itself; from the page’s own origin' },
+  assetBase: { attribute: 'asset-base', type: 'string', doc: 'where your site serves a copy of the package’s folder `dist-lib/plate-<version>/`: the plate loads its files from there (the worker too, when on the page’s own origin) instead of from beside its script; http(s), absolute or relative to the page' },
+  workerUrl: { attribute: 'worker-url', type: 'string', doc: 'where your site serves the folder’s `training.worker.mjs`, if not with the rest of the folder; from the page’s own origin' },
   notes: { attribute: null, type: 'readonly string[]', doc: 'sentences shown in the status line (the standalone page uses it for ignored URL options)' },
   reproduceUrl: { attribute: null, type: '(config: RunConfig) => string', doc: 'makes the link that sets a run’s configuration up again in your page; without it the plate offers no such link' },
 };
 
-/** The README's table, as markdown. */
+/** docs/embedding.md's table, as markdown. */
 export function propsTable(): string {
   const rows = Object.entries(PROPS).map(([prop, d]) => `| \`${prop}\` | ${d.attribute ? `\`${d.attribute}\`` : '—'} | \`${d.type}\` | ${d.doc} |`);
   return ['| prop | attribute | type | what it does |', '| --- | --- | --- | --- |', ...rows].join('\n');

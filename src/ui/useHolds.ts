@@ -16,7 +16,7 @@ export const latestIntersecting = (entries: readonly Pick<IntersectionObserverEn
  * two deliveries — and only the latest says where it is now. `onChange` should be stable
  * (useCallback): a new one restarts the observer.
  */
-function useInView(target: RefObject<Element | null>, onChange: (inView: boolean) => void, rootMargin = '0px'): void {
+export function useInView(target: RefObject<Element | null>, onChange: (inView: boolean) => void, rootMargin = '0px'): void {
   useEffect(() => {
     const el = target.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;

@@ -26,8 +26,10 @@ import {
   BACKEND_LABEL, BACKENDS, CUTS, MEASURED_STEP_MS, RACE_VERSION,
   type BackendName, type CalibrateMode, type Cut, type RaceEntry, type RaceRecord,
 } from '../protocol/backends';
-import type { SkippedBackend, WasmFiles } from '../protocol/messages';
+import type { BackendModules, SkippedBackend, WasmFiles } from '../protocol/messages';
 import { calibrate, type Calibration, type CalibrationOptions } from '../rl/calibrate';
+import { FIX_FILES, notServed } from '../protocol/files';
+import { BUNDLED_BACKENDS } from './backend-modules';
 
 export interface BackendChoice {
   backend: BackendName;
@@ -53,12 +55,24 @@ export interface BackendRequest {
   order?: readonly BackendName[];
   /** Where tfjs's .wasm binaries are (the page's bundler emitted them). */
   wasm: WasmFiles;
+  /** Where the backends' modules are, for a worker that does not bundle them (the package's); absent: BUNDLED_BACKENDS. */
+  modules?: BackendModules;
   /** Called once if the chosen backend's GPU device is lost later. */
   onLost?: (reason: string) => void;
 }
 
 /** Why a backend cannot be used, thrown by a starter and reported in `skipped`. */
 export class Skip extends Error {}
+
+/** A file the backend needs (its module, tfjs's .wasm) did not load from `url`: a site's to fix, not the reader's. */
+class MissingFile extends Skip {
+  constructor(
+    readonly url: string,
+    why: string,
+  ) {
+    super(`${url} did not load (${why}); ${FIX_FILES}`);
+  }
+}
 
 interface Started {
   /** Describes the hardware, e.g. the adapter or renderer. */
@@ -124,7 +138,7 @@ async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware:
       await checkArithmetic(backend);
       started.push({ backend, what: s.what, device: s.device });
     } catch (e) {
-      skipped.push({ backend, reason: whyNot(e) });
+      skipped.push(skip(backend, e));
     }
   }
   if (started.length === 0) {
@@ -238,8 +252,7 @@ async function inOrder(req: BackendRequest, d: BackendDeps, ranking?: BackendNam
         reason: reasonFor(backend, started.what, forced, skipped, req.after === undefined ? req.forced : undefined),
       };
     } catch (e) {
-      const why = whyNot(e);
-      skipped.push({ backend, reason: forced ? `asked for with ?backend=${backend}, but ${why}` : why });
+      skipped.push(skip(backend, e, forced ? `asked for with ?backend=${backend}, but ` : ''));
     }
   }
   throw new Error(`no tfjs backend could start: ${skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')}`);
@@ -294,13 +307,28 @@ async function adapterName(adapter: GPUAdapter): Promise<{ name: string; softwar
   return { name, software: info.isFallbackAdapter === true || legacy.isFallbackAdapter === true || SOFTWARE.test(name) };
 }
 
-async function startWebGpu(forced: boolean): Promise<Started> {
+/**
+ * A backend's module: from its URL where the page gave one, else from this worker's own bundle.
+ * A module that does not load is named with its URL and the setting that fixes it.
+ */
+async function backendModule<K extends keyof BackendModules>(kind: K, req: BackendRequest): Promise<Awaited<ReturnType<(typeof BUNDLED_BACKENDS)[K]>>> {
+  const url = req.modules?.[kind];
+  if (url === undefined) return (await BUNDLED_BACKENDS[kind]()) as Awaited<ReturnType<(typeof BUNDLED_BACKENDS)[K]>>;
+  try {
+    return await import(/* @vite-ignore */ /* webpackIgnore: true */ url);
+  } catch (e) {
+    throw new MissingFile(url, (await notServed(url)) ?? (e as Error).message);
+  }
+}
+
+
+async function startWebGpu(forced: boolean, req: BackendRequest): Promise<Started> {
   if (typeof navigator === 'undefined' || !('gpu' in navigator)) throw new Skip('this browser has no WebGPU');
   const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) throw new Skip('no WebGPU adapter');
   const { name, software } = await adapterName(adapter);
   if (software && !forced) throw new Skip(`software-only WebGPU adapter (${name}), slower than WASM on the same CPU`);
-  await import('@tensorflow/tfjs-backend-webgpu');
+  await backendModule('webgpu', req);
   // The default matMul program is very slow on small matrices; program 3 was ~10× faster in our probe.
   tf.env().set('WEBGPU_MATMUL_PROGRAM_TYPE', 3);
   await setBackend('webgpu');
@@ -308,11 +336,11 @@ async function startWebGpu(forced: boolean): Promise<Started> {
   return { what: `WebGPU on ${software ? 'a software adapter, ' : ''}${name}`, device };
 }
 
-async function startWebGl(forced: boolean): Promise<Started> {
+async function startWebGl(forced: boolean, req: BackendRequest): Promise<Started> {
   const renderer = webGlRenderer();
   if (renderer === null) throw new Skip('no WebGL2 context');
   if (SOFTWARE.test(renderer) && !forced) throw new Skip(`software WebGL renderer (${renderer}), slower than WASM on the same CPU`);
-  await import('@tensorflow/tfjs-backend-webgl');
+  await backendModule('webgl', req);
   await setBackend('webgl');
   return { what: `WebGL on ${renderer}` };
 }
@@ -338,7 +366,7 @@ async function describeHardware(): Promise<string> {
 }
 
 async function startWasm(_forced: boolean, req: BackendRequest): Promise<Started> {
-  const wasm = await import('@tensorflow/tfjs-backend-wasm');
+  const wasm = await backendModule('wasm', req);
   // Threads need cross-origin isolation an embedding page may not have, and the threaded build
   // crashed in our probe (tfjs #4107): stay on the single-threaded SIMD build.
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
@@ -346,7 +374,15 @@ async function startWasm(_forced: boolean, req: BackendRequest): Promise<Started
   if (!(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'))) throw new Skip('this browser’s WebAssembly has no SIMD, and the plate ships only tfjs’s SIMD build');
   // The page passes the binaries' URLs (its bundler emitted them): nothing from a CDN.
   wasm.setWasmPaths({ ...req.wasm });
-  await setBackend('wasm');
+  try {
+    await setBackend('wasm');
+  } catch (e) {
+    // tfjs says only that initialisation failed: a binary that is not there is the site's to fix.
+    const binary = req.wasm['tfjs-backend-wasm-simd.wasm'];
+    const why = await notServed(binary);
+    if (why !== null) throw new MissingFile(binary, why);
+    throw e;
+  }
   return { what: 'WASM (SIMD, one thread)' };
 }
 
@@ -357,6 +393,10 @@ async function startCpu(): Promise<Started> {
 
 /** What a starter's failure says in `skipped`: a Skip's own reason, or what went wrong. */
 const whyNot = (e: unknown): string => (e instanceof Skip ? e.message : `failed to start (${(e as Error).message})`);
+
+const skip = (backend: BackendName, e: unknown, prefix = ''): SkippedBackend => ({
+  backend, reason: prefix + whyNot(e), ...(e instanceof MissingFile && { file: e.url }),
+});
 
 /** Calls `onLost` once if the chosen backend's GPU device is lost (no device or no listener: nothing to watch). */
 function watchDevice(device: GPUDevice | undefined, onLost: ((reason: string) => void) | undefined): void {

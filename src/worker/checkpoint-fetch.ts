@@ -2,6 +2,7 @@
 // it. Every failure is a CheckpointError naming the file's URL; the checks live in model/.
 import { fromBytePlanes, isBytePlanes } from '../model/byte-planes';
 import { CheckpointError, checkManifest, checkWeights, MANIFEST_FILE, parseManifest, weightsDigest, type CheckpointFiles, type Manifest } from '../model/checkpoint';
+import { FIX_FILES } from '../protocol/files';
 import type { CheckpointSource } from '../protocol/messages';
 
 /** A folder URL (absolute, or relative to the worker's own location), or a bundled manifest and its weights' URL. */
@@ -29,12 +30,12 @@ async function get(url: string, fetchImpl: typeof fetch): Promise<Response> {
   try {
     res = await fetchImpl(url);
   } catch (e) {
-    throw new CheckpointError(url, `could not be fetched (${(e as Error).message})`);
+    throw new CheckpointError(url, `could not be fetched (${(e as Error).message}); ${FIX_FILES}`);
   }
-  if (res.status === 404) throw new CheckpointError(url, 'is missing (HTTP 404)');
-  if (!res.ok) throw new CheckpointError(url, `could not be fetched (HTTP ${res.status} ${res.statusText})`);
+  if (res.status === 404) throw new CheckpointError(url, `is missing (HTTP 404); ${FIX_FILES}`);
+  if (!res.ok) throw new CheckpointError(url, `could not be fetched (HTTP ${res.status} ${res.statusText}); ${FIX_FILES}`);
   // Static hosts often answer a missing file with the site's index page and a 200.
-  if (res.headers.get('content-type')?.includes('text/html')) throw new CheckpointError(url, 'is missing (the server sent an HTML page instead)');
+  if (res.headers.get('content-type')?.includes('text/html')) throw new CheckpointError(url, `is missing (the server sent an HTML page instead); ${FIX_FILES}`);
   return res;
 }
 

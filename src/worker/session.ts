@@ -13,7 +13,7 @@ import type { BackendChoice, BackendRequest } from './backend-race';
 import type { CheckpointFiles } from '../model/checkpoint';
 import { BACKEND_LABEL } from '../protocol/backends';
 import { stageView } from '../protocol/episode-view';
-import type { AskQuestion, BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WasmFiles, WorkerEvent } from '../protocol/messages';
+import type { AskQuestion, BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WorkerEvent } from '../protocol/messages';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
 import { createRng } from '../lib/rng';
 import { IdleWarmUp } from '../rl/warm-up';
@@ -71,7 +71,8 @@ export class WorkerSession {
   private readonly grpo: GrpoConfig;
   private readonly recipe: AgentRecipe;
   private urls: CheckpointUrls | null = null;
-  private wasm: WasmFiles | null = null;
+  /** Where the backends' files are (the init command's), for a switch after a lost device too. */
+  private files: Pick<BackendRequest, 'wasm' | 'modules'> | null = null;
   private agent: CheckpointFiles | null = null;
   private pretrained: Promise<CheckpointFiles> | null = null;
   private backend: BackendName | null = null;
@@ -128,7 +129,7 @@ export class WorkerSession {
     const t0 = performance.now();
     const { post } = this.deps;
     this.urls = cmd.checkpoints;
-    this.wasm = cmd.wasm;
+    this.files = { wasm: cmd.wasm, modules: cmd.backends };
     post({ type: 'loading', stage: 'backend', message: cmd.backend ? `Starting the ${cmd.backend} backend…` : 'Choosing a backend…' });
     // The weights download while the backend starts.
     const fetched = this.deps.fetchCheckpoint(cmd.checkpoints.agent);
@@ -136,7 +137,7 @@ export class WorkerSession {
     setFused(cmd.kernels !== 'unfused');
     try {
       const choice = await this.deps.selectBackend({
-        forced: cmd.backend, calibrate: cmd.calibrate, cached: cmd.race, wasm: cmd.wasm, onLost: (r) => this.backendLost(r),
+        forced: cmd.backend, calibrate: cmd.calibrate, cached: cmd.race, ...this.files, onLost: (r) => this.backendLost(r),
       });
       this.backend = choice.backend;
       this.ranking = choice.ranking;
@@ -339,7 +340,7 @@ export class WorkerSession {
     const run = this.state.run;
     let choice: BackendChoice;
     try {
-      choice = await this.deps.selectBackend({ after: from, order: this.ranking, wasm: this.wasm!, onLost: (r) => this.backendLost(r) });
+      choice = await this.deps.selectBackend({ after: from, order: this.ranking, ...this.files!, onLost: (r) => this.backendLost(r) });
     } catch (e) {
       this.dropWork();
       this.deps.post({ type: 'error', kind: 'device-lost', message: `${cause}, and no other backend could start: ${(e as Error).message}`, runId: run?.id });

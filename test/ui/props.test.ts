@@ -5,9 +5,9 @@ import { ATTRIBUTES } from '../../src/ui/element';
 import { propsTable, PROPS } from '../../src/ui/props';
 
 describe('the documented props', () => {
-  it('appear in the README exactly as the code documents them', () => {
-    const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    expect(readme, `README.md should hold this table:\n${propsTable()}`).toContain(propsTable());
+  it('appear in docs/embedding.md exactly as the code documents them', () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '../../docs/embedding.md'), 'utf8');
+    expect(doc, `docs/embedding.md should hold this table:\n${propsTable()}`).toContain(propsTable());
   });
 
   it('name every attribute the element observes, and no other', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointError } from '../../src/model/checkpoint';
 import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
+import { FIX_FILES } from '../../src/protocol/files';
 
 const BASE = 'https://example.org/plate/checkpoints/agent/';
 
@@ -21,7 +22,7 @@ async function failure(fetchImpl: typeof fetch): Promise<CheckpointError> {
 describe('fetchCheckpoint', () => {
   it('names the manifest URL when the folder is missing', async () => {
     const e = await failure(server({}));
-    expect(e.message).toBe(`${BASE}manifest.json: is missing (HTTP 404)`);
+    expect(e.message).toBe(`${BASE}manifest.json: is missing (HTTP 404); ${FIX_FILES}`);
   });
 
   it('names the file when the server answers with an HTML page instead', async () => {
@@ -34,7 +35,7 @@ describe('fetchCheckpoint', () => {
   it('names the file on a server error and on a network failure', async () => {
     expect((await failure(server({ 'manifest.json': () => new Response('', { status: 500 }) }))).message).toMatch(/manifest\.json: could not be fetched \(HTTP 500/);
     const offline: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
-    expect((await failure(offline)).message).toBe(`${BASE}manifest.json: could not be fetched (Failed to fetch)`);
+    expect((await failure(offline)).message).toBe(`${BASE}manifest.json: could not be fetched (Failed to fetch); ${FIX_FILES}`);
   });
 
   it('passes bad JSON to the manifest parser, which names the file', async () => {

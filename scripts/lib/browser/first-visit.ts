@@ -1,15 +1,14 @@
 // What a reader's browser downloads on a first visit (empty cache) until a short run finishes:
-// every file the server sends, its gzipped size (zlib's default level, as a static host would
-// compress it), and which tfjs backends' code came with it. The package test checks the budgets
-// on these figures; `npm run bench` prints them.
+// every response the page and its workers got, its gzipped size (zlib's default level, as a
+// static host would compress it), and which tfjs backends' code came with it. Measured in the
+// browser, so a site served by its framework's own server (`next start`) counts the same way as
+// a folder of files. `npm run test:sites` checks the budgets on these figures; the bench prints them.
 import { gzipSync } from 'node:zlib';
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { watch, type Watched } from './chromium';
-import { serve } from './site';
 
 /** A string only that backend's code holds (its flags, or its own error message). */
-export const BACKEND_MARKERS = {
+const BACKEND_MARKERS = {
   wasm: 'The WASM backend was already initialized',
   webgl: 'WEBGL_VERSION',
   webgpu: 'WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE',
@@ -17,6 +16,7 @@ export const BACKEND_MARKERS = {
 export type MarkedBackend = keyof typeof BACKEND_MARKERS;
 
 interface ServedFile {
+  /** The URL's path. */
   path: string;
   bytes: number;
   gz: number;
@@ -34,46 +34,49 @@ export interface Visit extends Watched {
   page: Page;
 }
 
-export interface MeasuredSite {
-  url: string;
-  server: Server;
-  /** Opens `path` in a fresh context (empty cache), waits for `until`, returns what was sent meanwhile. */
-  visit(browser: Browser, path: string, until: (page: Page) => Promise<unknown>): Promise<Visit>;
-  close(): Promise<void>;
-}
+const isJs = (path: string, type: string) => /\.m?js$/.test(path) || /javascript/.test(type);
 
-function describeFile(path: string, body: Buffer): ServedFile {
-  const js = path.endsWith('.js') || path.endsWith('.mjs');
+function describeFile(path: string, body: Buffer, type = ''): ServedFile {
+  const js = isJs(path, type);
   const text = js ? body.toString('utf8') : '';
   const backends = js ? (Object.keys(BACKEND_MARKERS) as MarkedBackend[]).filter((b) => text.includes(BACKEND_MARKERS[b])) : [];
   return { path, bytes: body.length, gz: gzipSync(body).length, backends };
 }
 
-export async function measuredSite(dir: string): Promise<MeasuredSite> {
-  let sent: ServedFile[] = [];
-  const { url, server } = await serve(dir, {}, (path, body) => sent.push(describeFile(path, body)));
+/**
+ * Opens `url` in a fresh context (empty cache, a 1280×900 window), waits for `until`, and returns
+ * what came meanwhile: the files, the console's errors, requests to another origin.
+ */
+export async function visit(browser: Browser, url: string, until: (page: Page) => Promise<unknown>): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const watched = watch(context, page, new URL(url).origin);
+  const bodies: Promise<ServedFile | null>[] = [];
+  const js: Map<string, boolean> = new Map();
+  context.on('response', (r: Response) => {
+    const path = new URL(r.url()).pathname;
+    if (r.request().method() !== 'GET' || r.status() !== 200 || !/^https?:/.test(r.url())) return;
+    const type = r.headers()['content-type'] ?? '';
+    js.set(path, isJs(path, type));
+    bodies.push(r.body().then((b) => describeFile(path, b, type), () => null));
+  });
+  await page.goto(url);
+  await until(page);
+  const files = (await Promise.all(bodies)).filter((f): f is ServedFile => f !== null);
+  const sum = (fs: ServedFile[]) => fs.reduce((n, f) => n + f.gz, 0);
   return {
-    url,
-    server,
-    async visit(browser, path, until) {
-      sent = [];
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const page = await context.newPage();
-      const watched = watch(context, page, new URL(url).origin);
-      await page.goto(url + path);
-      await until(page);
-      const files = [...sent];
-      const sum = (fs: ServedFile[]) => fs.reduce((n, f) => n + f.gz, 0);
-      const js = files.filter((f) => /\.m?js$/.test(f.path));
-      return { files, jsGz: sum(js), totalGz: sum(files), backends: [...new Set(files.flatMap((f) => f.backends))], page, ...watched };
-    },
-    close: () => new Promise((done) => server.close(() => done())),
+    files,
+    jsGz: sum(files.filter((f) => js.get(f.path))),
+    totalGz: sum(files),
+    backends: [...new Set(files.flatMap((f) => f.backends))],
+    page,
+    ...watched,
   };
 }
 
 /** Waits until the plate in `selector` says `word` ("Finished", "Ready"), or fails on Error/Stopped. */
 export async function statusWord(page: Page, word: string, selector = '.mtrl-plate', timeout = 120_000): Promise<void> {
-  await page.locator(`${selector} .plate-figure`).first().scrollIntoViewIfNeeded(); // it trains only in view
+  await page.locator(`${selector} .plate-figure`).first().scrollIntoViewIfNeeded(); // it starts when near, trains in view
   const got = await page.waitForFunction(
     ([s, w]) => {
       const now = document.querySelector(`${s} .status-word`)?.textContent ?? '';

@@ -64,6 +64,7 @@ function overflowing(specs: { name: string; shape: number[] }[], weights: Buffer
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
   '.css': 'text/css',
   '.json': 'application/json',
   '.wasm': 'application/wasm',
@@ -72,14 +73,14 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/, HTML with `htmlHeaders` (e.g. a CSP);
- * `onServe` hears each file sent, by its path under `dir` (the byte budgets count them).
+ * Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/ (or at `subPath`: a site whose pages
+ * name their files from the host's root), HTML with `htmlHeaders` (e.g. a CSP).
  */
-export async function serve(dir: string, htmlHeaders: Record<string, string> = {}, onServe?: (path: string, body: Buffer) => void): Promise<{ url: string; server: Server }> {
+export async function serve(dir: string, htmlHeaders: Record<string, string> = {}, subPath = SUB_PATH): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    if (!path.startsWith(SUB_PATH)) return void res.writeHead(404).end('not found');
-    const rel = normalize(path.slice(SUB_PATH.length) || 'index.html');
+    if (!path.startsWith(subPath)) return void res.writeHead(404).end('not found');
+    const rel = normalize(path.slice(subPath.length) || 'index.html');
     if (rel.startsWith('..')) return void res.writeHead(403).end();
     let body: Buffer;
     try {
@@ -87,11 +88,10 @@ export async function serve(dir: string, htmlHeaders: Record<string, string> = {
     } catch {
       return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
-    onServe?.(rel.endsWith('/') ? rel + 'index.html' : rel, body);
     const type = TYPES[extname(rel)] ?? (rel.endsWith('/') ? TYPES['.html']! : 'application/octet-stream');
-    res.writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? htmlHeaders : {}) }).end(body);
+    res.writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? htmlHeaders : {}) }).end(req.method === 'HEAD' ? undefined : body);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}${SUB_PATH}`, server };
+  return { url: `http://127.0.0.1:${port}${subPath}`, server };
 }

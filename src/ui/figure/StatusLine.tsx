@@ -106,6 +106,12 @@ export function StatusLine(p: Props) {
           )}
         </p>
       )}
+      {/* A file of the plate's that did not load is the site's to fix: said in the open, not only under "Why not". */}
+      {backend?.skipped.filter((s) => s.file !== undefined).map((s) => (
+        <p key={`file-${s.backend}`} className="status-note">
+          {BACKEND_LABEL[s.backend]} could not start: {s.reason}.
+        </p>
+      ))}
       {p.notes.map((n) => (
         <p key={n} className="status-note">
           {n}

@@ -21,6 +21,7 @@
 import { useEffect, useState } from 'react';
 import type { Advantage, Grader, RunConfig } from '../../protocol/messages';
 import { GRADERS } from '../../pipeline/stages';
+import { FIX_FILES } from '../../protocol/files';
 import type { BandPoint } from './types';
 
 export interface ReferenceRun {
@@ -137,27 +138,30 @@ export type ReferenceState = { runs: ReferenceRuns } | { unavailable: string } |
 const unavailableNote = (why: string): string =>
   `The precomputed reference band is not shown: ${why}. Your own run is not affected.`;
 
-export function useReferenceRuns(url: string): ReferenceState {
+/** The file at `url`, fetched once `url` is given (null: not yet, the figure is not near). */
+export function useReferenceRuns(url: string | null): ReferenceState {
   const [state, setState] = useState<ReferenceState>(null);
   useEffect(() => {
+    if (url === null) return;
     const abort = new AbortController();
-    // By its own name: a bundler serves it under a hashed one (webpack's has no name left at all).
-    const file = 'reference-runs.json';
+    // Named by its URL (a bundler serves it under a hashed name), with the setting that fixes it.
+    const missing = (why: string) => new Error(`${url} did not load (${why}); ${FIX_FILES}`);
     fetch(url, { signal: abort.signal })
       .then(async (res) => {
-        if (!res.ok) throw new Error(`${file} could not be fetched (HTTP ${res.status})`);
+        if (!res.ok) throw missing(`HTTP ${res.status}`);
+        if (res.headers.get('content-type')?.includes('text/html')) throw missing('the server sent an HTML page instead');
         let json: unknown;
         try {
           json = await res.json();
         } catch {
-          throw new Error(`${file} is not valid JSON`);
+          throw new Error(`${url} is not valid JSON`);
         }
         return parseReferenceRuns(json);
       })
       .then((runs) => setState({ runs }))
       .catch((e: Error) => {
         if (abort.signal.aborted) return;
-        const why = e instanceof TypeError ? `${file} could not be fetched` : e.message.replace(/^reference runs: /, `${file}: `);
+        const why = e instanceof TypeError ? `${url} could not be fetched (${e.message}); ${FIX_FILES}` : e.message.replace(/^reference runs: /, `${url}: `);
         setState({ unavailable: unavailableNote(why) });
       });
     return () => abort.abort();

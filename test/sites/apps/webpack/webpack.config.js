@@ -1,6 +1,6 @@
 // A plain webpack 5 site's config: a JavaScript entry and its CSS through css-loader and
-// style-loader. Nothing in it is about the plate: webpack sees the plate's worker and files by
-// their `new URL(…, import.meta.url)` and emits them itself.
+// style-loader. Nothing in it is about the plate: webpack emits the plate's files as assets,
+// seeing each as `new URL('./plate-<version>/…', import.meta.url)`.
 import { resolve } from 'node:path';
 
 export default {

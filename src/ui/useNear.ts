@@ -1,0 +1,17 @@
+/**
+ * Whether the figure has come within two viewports of the screen, as Distill's d-figure asks
+ * before it starts work: false until then (on the server and in the first render too, so
+ * hydration matches), true from then on. Where there is no IntersectionObserver, true.
+ */
+import { useCallback, useState, type RefObject } from 'react';
+import { useInView } from './useHolds';
+
+/** Two viewports' height above and below the screen. */
+const NEAR_MARGIN = '200% 0px';
+
+export function useNear(target: RefObject<Element | null>): boolean {
+  const [near, setNear] = useState(() => typeof window !== 'undefined' && typeof IntersectionObserver === 'undefined');
+  const onChange = useCallback((inView: boolean) => inView && setNear(true), []);
+  useInView(target, onChange, NEAR_MARGIN);
+  return near;
+}
