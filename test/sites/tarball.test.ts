@@ -6,10 +6,11 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fromBytePlanes } from '../../src/model/byte-planes';
 import { FOLDER } from '../../src/ui/assets';
 import { FOLDER_NAME, ROOT } from '../../scripts/lib/browser/consumers';
+import { removeSite } from '../../scripts/lib/browser/site';
 
 const exec = promisify(execFile);
 const packed = inject('packed');
@@ -27,6 +28,9 @@ let unpacked: string;
 beforeAll(async () => {
   unpacked = mkdtempSync(join(tmpdir(), 'plate-tarball-'));
   await exec('tar', ['-xzf', packed.tarball, '-C', unpacked]);
+});
+afterAll(() => {
+  if (unpacked) removeSite(unpacked);
 });
 const shipped = (path: string) => join(unpacked, 'package', path);
 
