@@ -59,17 +59,43 @@ export function Figure(p: FigureProps) {
   const t = p.worker;
   const steps = p.run?.config.steps ?? p.totalSteps;
   const start = p.run?.config.start ?? p.settings.start;
-  const pipeline = stagesFrom(start);
-  const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
   const latestWithEpisodes = [...(p.run?.steps ?? [])].reverse().find((r) => r.episodes.length > 0) ?? null;
-  const notes = p.reference && 'unavailable' in p.reference ? [...p.notes, p.reference.unavailable] : p.notes;
-  const earlierWith = (stage: 'pretrain' | 'sft') => [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
-  const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
-  const shownConfig = p.run?.config ?? p.settings;
-  const marker = useMemo(() => sftMarker(p.plate), [p.plate]);
 
   return (
     <div className="figure-body">
+      <RunHead {...p} />
+      <Charts {...p} steps={steps} start={start} />
+      <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
+      <section className="pipeline" aria-label="Where a run starts">
+        <StartFrom status={t.status} settings={p.settings} onSettings={p.onSettings} />
+        <StageStrip start={start} run={p.run} />
+        <TaughtData />
+      </section>
+      <TimeSplit run={p.run} frame={Math.max(steps, p.totalSteps)} />
+      <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
+      <AskAgent
+        status={t.status}
+        loaded={t.ready !== null}
+        faulty={p.settings.faulty}
+        temperature={p.settings.temperature}
+        waiting={t.asks.waiting}
+        answer={t.asks.answer}
+        onAsk={p.onAsk}
+      />
+      {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
+        <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} reproduceUrl={p.reproduceUrl} />
+      )}
+      <NumbersTable heading={p.plate.numbers.heading} rows={p.plate.numbers.rows} runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]} />
+    </div>
+  );
+}
+
+/** Run, Step, Reset and the faulty calculator, then the status in a line (with the host's notes and the reference's). */
+function RunHead(p: FigureProps) {
+  const t = p.worker;
+  const notes = p.reference && 'unavailable' in p.reference ? [...p.notes, p.reference.unavailable] : p.notes;
+  return (
+    <>
       <RunControls
         status={t.status}
         settings={p.settings}
@@ -93,34 +119,27 @@ export function Figure(p: FigureProps) {
         notes={notes}
         onRestart={p.onRestart}
       />
+    </>
+  );
+}
+
+/** The charts: the pipeline's supervised stages that run from `start`, each beside an earlier run's, then GRPO's. */
+function Charts(p: FigureProps & { steps: number; start: RunConfig['start'] }) {
+  const pipeline = stagesFrom(p.start);
+  const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
+  const earlierWith = (stage: 'pretrain' | 'sft') => [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
+  const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
+  const shownConfig = p.run?.config ?? p.settings;
+  const marker = useMemo(() => sftMarker(p.plate), [p.plate]);
+  return (
+    <>
       {pipeline.includes('pretrain') && (
         <StagePanel stage="pretrain" records={p.run?.pretrain ?? NONE} earlier={earlierWith('pretrain')} steps={AGENT_RECIPE.pretrain.steps} />
       )}
       {pipeline.includes('sft') && (
         <StagePanel stage="sft" records={p.run?.sft ?? NONE} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={sftBandOf} plateMarker={marker} />
       )}
-      <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} config={shownConfig} steps={steps} totalSteps={p.totalSteps} reference={ref} />
-      <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
-      <section className="pipeline" aria-label="Where a run starts">
-        <StartFrom status={t.status} settings={p.settings} onSettings={p.onSettings} />
-        <StageStrip start={start} run={p.run} />
-        <TaughtData />
-      </section>
-      <TimeSplit run={p.run} frame={Math.max(steps, p.totalSteps)} />
-      <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
-      <AskAgent
-        status={t.status}
-        loaded={t.ready !== null}
-        faulty={p.settings.faulty}
-        temperature={p.settings.temperature}
-        waiting={t.asks.waiting}
-        answer={t.asks.answer}
-        onAsk={p.onAsk}
-      />
-      {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
-        <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} reproduceUrl={p.reproduceUrl} />
-      )}
-      <NumbersTable heading={p.plate.numbers.heading} rows={p.plate.numbers.rows} runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]} />
-    </div>
+      <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} config={shownConfig} steps={p.steps} totalSteps={p.totalSteps} reference={ref} />
+    </>
   );
 }

@@ -8,12 +8,13 @@ import { memo } from 'react';
 import type { PlateText } from '../../plate/types';
 import type { RunConfig } from '../../protocol/messages';
 import { Legend } from './Legend';
-import { LineChart, PERCENT, type YAxis } from './LineChart';
+import { PERCENT, type YAxis } from './chart/axes';
+import { LineChart } from './LineChart';
 import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf, TRUTH_LABEL, truthOf, type GrpoChart } from './curves';
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
 import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRuns } from './reference';
-import { sameGrpoSide, toneOf, type RunView } from './types';
+import { sameGrpoSide, toneOf, type BandPoint, type RunView } from './types';
 
 interface Props {
   plate: PlateText;
@@ -57,35 +58,8 @@ export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config,
   const notes = settingNotes(config, reference);
   // True success rides on the reward's chart: what the grader paid beside what is right.
   const truth = run && { label: TRUTH_LABEL, exact: run.config.grader === 'exact' };
-
-  const row = (c: Chart, height?: number) => {
-    const live = run ? seriesOf(run, c.id, false) : null;
-    const companion = run && c.id === 'reward' ? truthOf(run) : null;
-    return (
-      <div key={c.id} className={`chart-row chart-${c.id}`}>
-        <LineChart
-          name={c.name}
-          frame={Math.max(steps, totalSteps)}
-          steps={steps}
-          series={[...earlier.map((r) => seriesOf(r, c.id, true)), ...(live ? [live] : [])]}
-          live={live}
-          companion={companion}
-          band={band(c.metric)}
-          markers={c.plate ? markers(plate.numbers.rows, c.id as 'heldOut' | 'reward', calculators) : []}
-          height={height}
-          y={height ? SMALL_PERCENT : undefined}
-        />
-        <Readout
-          name={c.name}
-          live={readout(run?.steps ?? [], c.id)}
-          tone={toneOf(config.faulty)}
-          plate={c.plate ? platePhrase(plateRows(plate.numbers.rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
-          earlier={earlier.map((r) => ({ label: `earlier run (${configLabel(r.config)})`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
-          companion={companion && { label: TRUTH_LABEL, values: readout(run!.steps, 'truth') }}
-        />
-      </div>
-    );
-  };
+  const shared = { rows: plate.numbers.rows, run, earlier, config, steps, frame: Math.max(steps, totalSteps), calculators };
+  const row = (c: Chart, height?: number) => <ChartRow key={c.id} {...shared} chart={c} band={band(c.metric)} height={height} />;
 
   return (
     <section className="stage-panel stage-grpo" aria-label="GRPO">
@@ -104,3 +78,45 @@ export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config,
     </section>
   );
 }, sameGrpoSide);
+
+interface RowProps extends Pick<Props, 'run' | 'config' | 'steps'> {
+  chart: Chart;
+  rows: PlateText['numbers']['rows'];
+  earlier: readonly RunView[];
+  /** The x axis runs 0..frame. */
+  frame: number;
+  calculators: readonly boolean[];
+  band: readonly BandPoint[];
+  /** A diagnostic's shorter chart (fewer gridlines); the plate's charts take the default. */
+  height?: number;
+}
+
+/** One chart beside its readout: the live run over earlier ones, and the plate's numbers where it states them. */
+function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculators, band, height }: RowProps) {
+  const live = run ? seriesOf(run, c.id, false) : null;
+  const companion = run && c.id === 'reward' ? truthOf(run) : null;
+  return (
+    <div className={`chart-row chart-${c.id}`}>
+      <LineChart
+        name={c.name}
+        frame={frame}
+        steps={steps}
+        series={[...earlier.map((r) => seriesOf(r, c.id, true)), ...(live ? [live] : [])]}
+        live={live}
+        companion={companion}
+        band={band}
+        markers={c.plate ? markers(rows, c.id as 'heldOut' | 'reward', calculators) : []}
+        height={height}
+        y={height ? SMALL_PERCENT : undefined}
+      />
+      <Readout
+        name={c.name}
+        live={readout(run?.steps ?? [], c.id)}
+        tone={toneOf(config.faulty)}
+        plate={c.plate ? platePhrase(plateRows(rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
+        earlier={earlier.map((r) => ({ label: `earlier run (${configLabel(r.config)})`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
+        companion={companion && { label: TRUTH_LABEL, values: readout(run!.steps, 'truth') }}
+      />
+    </div>
+  );
+}

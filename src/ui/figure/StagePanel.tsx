@@ -6,7 +6,8 @@
 import { memo } from 'react';
 import type { SupervisedRecord } from '../../protocol/messages';
 import type { BandPoint, Marker } from './types';
-import { LineChart, lossAxis } from './LineChart';
+import { lossAxis } from './chart/axes';
+import { LineChart } from './LineChart';
 import { Readout } from './Readout';
 import { stageReadout, stageSeries, type StageMetric, type SupervisedStageName } from './stages';
 import { STAGE_NAME } from './StatusLine';

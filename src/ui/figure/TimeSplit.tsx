@@ -5,6 +5,7 @@
  */
 import * as d3 from 'd3';
 import { memo, useEffect, useRef } from 'react';
+import type { GrpoStepView } from '../../protocol/messages';
 import { sameGrpoSide, type RunView } from './types';
 import { PART_LABEL, PARTS, SHARED_BATCH_NOTE, splitReadout, splitSentence, splitSummary } from './time-split';
 import { useWidth } from './useWidth';
@@ -23,11 +24,9 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);
   const steps = (run?.steps ?? []).filter((r) => r.step > 0);
-  const summary = splitSummary(steps);
   const top = Math.max(1, ...steps.map((r) => PARTS.reduce((t, p) => t + r.timeSplit[p], 0)));
   const x = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
   const y = d3.scaleLinear([0, top], [HEIGHT - M.bottom, M.top]).nice(3);
-  const bar = Math.max(2, Math.min(14, (x(1) - x(0)) * 0.7));
 
   useEffect(() => {
     d3.select(xAxisRef.current!).call(d3.axisBottom(x).tickValues(d3.range(0, frame + 1, frame > 20 ? 10 : 5)).tickSizeOuter(0));
@@ -43,46 +42,65 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
   return (
     <section className="time-split" aria-label="Where a step’s time goes">
       <h4 className="diagnostics-title">Where a step’s time goes</h4>
-      <ul className="legend time-legend">
-        {PARTS.map((p) => (
-          <li key={p}>
-            <svg className="swatch" aria-hidden="true" width="12" height="10" viewBox="0 0 12 10">
-              <rect className={`part-${p}`} x="1" y="1" width="10" height="8" />
-            </svg>{' '}
-            {PART_LABEL[p]}
-          </li>
-        ))}
-      </ul>
+      <TimeLegend />
       <div ref={wrap} className="time-chart">
         <svg role="img" aria-label={label} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
           <g ref={yAxisRef} className="axis axis-y" transform={`translate(${M.left},0)`} />
           <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${HEIGHT - M.bottom})`} />
-          {steps.map((r) => {
-            let base = 0;
-            return (
-              <g key={r.step} className="time-bar">
-                {PARTS.map((p) => {
-                  const v = r.timeSplit[p];
-                  const rect = <rect key={p} className={`part-${p}`} x={x(r.step) - bar / 2} width={bar} y={y(base + v)} height={Math.max(0, y(base) - y(base + v))} />;
-                  base += v;
-                  return rect;
-                })}
-              </g>
-            );
-          })}
+          <TimeBars steps={steps} x={x} y={y} />
         </svg>
       </div>
-      {summary ? (
-        <>
-          <p className="time-readout">
-            Median of steps {summary.first}–{summary.last}: <span data-testid="time-split-readout">{splitReadout(summary)}</span>.
-          </p>
-          <p className="time-sentence">{splitSentence(summary)}</p>
-          <p className="time-note">{SHARED_BATCH_NOTE}</p>
-        </>
-      ) : (
-        <p className="time-readout">Each GRPO step’s time, split into sampling, the policy update and the held-out evaluation, appears here as the run goes.</p>
-      )}
+      <TimeReadout steps={steps} />
     </section>
   );
 }, sameGrpoSide);
+
+/** Each part's swatch and name. */
+function TimeLegend() {
+  return (
+    <ul className="legend time-legend">
+      {PARTS.map((p) => (
+        <li key={p}>
+          <svg className="swatch" aria-hidden="true" width="12" height="10" viewBox="0 0 12 10">
+            <rect className={`part-${p}`} x="1" y="1" width="10" height="8" />
+          </svg>{' '}
+          {PART_LABEL[p]}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Per step, its parts stacked from the axis up, in PARTS' order. */
+function TimeBars({ steps, x, y }: { steps: readonly GrpoStepView[]; x: d3.ScaleLinear<number, number>; y: d3.ScaleLinear<number, number> }) {
+  const bar = Math.max(2, Math.min(14, (x(1) - x(0)) * 0.7));
+  return steps.map((r) => {
+    let base = 0;
+    return (
+      <g key={r.step} className="time-bar">
+        {PARTS.map((p) => {
+          const v = r.timeSplit[p];
+          const rect = <rect key={p} className={`part-${p}`} x={x(r.step) - bar / 2} width={bar} y={y(base + v)} height={Math.max(0, y(base) - y(base + v))} />;
+          base += v;
+          return rect;
+        })}
+      </g>
+    );
+  });
+}
+
+/** The medians in numbers and in a sentence, or what will appear here before there are any. */
+function TimeReadout({ steps }: { steps: readonly GrpoStepView[] }) {
+  const summary = splitSummary(steps);
+  return summary ? (
+    <>
+      <p className="time-readout">
+        Median of steps {summary.first}–{summary.last}: <span data-testid="time-split-readout">{splitReadout(summary)}</span>.
+      </p>
+      <p className="time-sentence">{splitSentence(summary)}</p>
+      <p className="time-note">{SHARED_BATCH_NOTE}</p>
+    </>
+  ) : (
+    <p className="time-readout">Each GRPO step’s time, split into sampling, the policy update and the held-out evaluation, appears here as the run goes.</p>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * A line chart's axes: the kinds of y axis (0–100%, or 0 to a loss's max), and the two axes
+ * d3 draws through refs in an effect, with the x axis's title.
+ */
+import * as d3 from 'd3';
+import { useEffect, useRef } from 'react';
+import { pct } from '../../format';
+import { M, xScale, yScale } from './frame';
+
+export interface YAxis {
+  max: number;
+  format: (v: number) => string;
+  ticks: number[];
+}
+
+export const PERCENT: YAxis = { max: 1, format: pct, ticks: [0, 0.25, 0.5, 0.75, 1] };
+
+/** A 0–max axis for a loss: max from the data, rounded up to a tidy number. */
+const LOSS_FORMAT = d3.format('.2~f');
+/** One axis object per top: the chart redraws its axes only when the axis changes. */
+const lossAxes = new Map<number, YAxis>();
+
+export function lossAxis(values: readonly number[]): YAxis {
+  const top = d3.scaleLinear().domain([0, Math.max(1e-6, ...values.filter(Number.isFinite))]).nice(4);
+  const max = top.domain()[1]!;
+  if (!lossAxes.has(max)) lossAxes.set(max, { max, format: LOSS_FORMAT, ticks: top.ticks(4) });
+  return lossAxes.get(max)!;
+}
+
+interface Props {
+  width: number;
+  height: number;
+  frame: number;
+  yAxis: YAxis;
+  /** Under the x axis, e.g. "fine-tuning step". */
+  title: string;
+}
+
+export function Axes({ width, height, frame, yAxis, title }: Props) {
+  const xAxisRef = useRef<SVGGElement>(null);
+  const yAxisRef = useRef<SVGGElement>(null);
+
+  useEffect(() => {
+    const xs = xScale(frame, width);
+    const ys = yScale(yAxis.max, height);
+    const ticks = d3.range(0, frame + 1, frame > 100 ? 50 : frame > 20 ? 10 : 5);
+    d3.select(xAxisRef.current!).call(d3.axisBottom(xs).tickValues(ticks).tickSizeOuter(0));
+    d3.select(yAxisRef.current!)
+      .call(d3.axisLeft(ys).tickValues(yAxis.ticks).tickFormat((v) => yAxis.format(v as number)).tickSize(-(xs.range()[1] - M.left)))
+      .call((g) => g.select('.domain').remove());
+  }, [width, frame, yAxis, height]);
+
+  return (
+    <>
+      <g ref={yAxisRef} className="axis axis-y" transform={`translate(${M.left},0)`} />
+      <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${height - M.bottom})`} />
+      <text className="axis-title" x={xScale(frame, width)(frame)} y={height - 2} textAnchor="end">
+        {title}
+      </text>
+    </>
+  );
+}

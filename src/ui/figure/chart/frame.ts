@@ -1,0 +1,15 @@
+/**
+ * A line chart's frame: its margins and its two scales, computed in render from the chart's
+ * width and height (and again in the axes' effect, from the same numbers).
+ */
+import * as d3 from 'd3';
+
+export const M = { top: 16, right: 58, bottom: 28, left: 40 };
+
+export type Point = readonly [number, number];
+export type Scale = d3.ScaleLinear<number, number>;
+
+/** Steps 0..frame across the plot, which is never narrower than 40 px. */
+export const xScale = (frame: number, width: number): Scale => d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
+
+export const yScale = (max: number, height: number): Scale => d3.scaleLinear([0, max], [height - M.bottom, M.top]);
