@@ -29,7 +29,7 @@ export default defineConfig(({ mode }) => ({
     testTimeout: 60_000,
     // Each project names its own files: `extends` would concatenate a shared include list.
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/sites/**'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', maxWorkers: 2, include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/sites/**'], sequence: { groupOrder: 0 } } },
       {
         // Real headless Chromium (and Firefox) on one production build (test/e2e/setup.ts); runs
         // after the unit tests, files side by side as the unit files are. The tests wait on events,
@@ -39,6 +39,9 @@ export default defineConfig(({ mode }) => ({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/setup.ts'],
+          // Two files side by side even on two cores: a browser test waits on the worker most of
+          // the time, and Vitest would otherwise keep a core for itself.
+          maxWorkers: 2,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },
