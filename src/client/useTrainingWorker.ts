@@ -10,7 +10,7 @@ import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import type { KernelsMode } from '../protocol/backends';
 import type { AskQuestion, BackendModules, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
 import { FIX_WORKER, notServed } from '../protocol/files';
-import { INITIAL_STATE, reduce, restarted, type ClientEvent, type Holder, type PageAction, type WorkerState } from './worker-state';
+import { INITIAL_STATE, pageTransition, restarted, type ClientEvent, type Holder, type PageAction, type WorkerState } from './worker-state';
 import { loadRace, saveRace } from './race-store';
 import { RedrawPace } from './redraw-pace';
 import { Watchdog } from './watchdog';
@@ -96,7 +96,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
   const folded = useRef<WorkerState>(INITIAL_STATE);
   /** Between workers (and before the first) there is no one to command: holds are remembered, the rest dropped. */
   const [between] = useState(() => (e: ClientEvent) => {
-    if (e.type === 'hold' || e.type === 'release') folded.current = reduce(folded.current, e).state;
+    if (e.type === 'hold' || e.type === 'release') folded.current = pageTransition(folded.current, e).state;
   });
   /** Where actions go: the live worker's fold. */
   const dispatchRef = useRef(between);
@@ -114,74 +114,94 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     }
     folded.current = restarted(folded.current);
     setState(folded.current);
-    let dead = false;
-    const pace = new RedrawPace((batch) => {
-      const shown = folded.current;
-      // Records alone render as a transition, which React interrupts every few ms to let the
-      // browser in: drawing a batch never holds the main thread as one long task. Anything else
-      // (a pause, an answer, the end) renders at once.
-      if (batch.every((e) => e.type === 'step')) startTransition(() => setState(shown));
-      else setState(shown);
-    });
-    const dispatch = (e: ClientEvent) => {
-      const { state: next, commands } = reduce(folded.current, e);
-      folded.current = next;
-      if (!dead) for (const c of commands) worker.postMessage(c);
-      pace.push(e);
-    };
-    dispatchRef.current = dispatch;
-    const die = (why: string) => {
-      if (dead) return;
-      dead = true;
-      worker.terminate();
-      clearInterval(watch);
-      dispatch({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
-      pace.flush();
-    };
-    let heard = false;
-    const watchdog = new Watchdog(performance.now());
-    const watch = setInterval(() => {
-      const silent = watchdog.overdue(performance.now());
-      if (silent !== null) die(`it sent nothing for ${(silent / 1000).toFixed(0)} s`);
-    }, 500);
-    worker.addEventListener('message', (e: MessageEvent<WorkerEvent>) => {
-      heard = true;
-      watchdog.heard(performance.now(), stepMs(e.data));
-      if (e.data.type === 'ready' && e.data.race) saveRace(e.data.race);
-      if (e.data.type !== 'alive') dispatch(e.data);
-    });
-    worker.addEventListener('error', (e: ErrorEvent) => {
-      e.preventDefault();
-      if (heard) return die(e.message || 'it crashed');
-      // Not a word from it yet: most likely its script did not load, which the site can fix.
-      void whyNoStart(scriptOf(source, workerUrl), e.message).then(die);
-    });
-    worker.addEventListener('messageerror', () => die('a message from it could not be read'));
-    worker.postMessage({ type: 'init', checkpoints: { agent, pretrained }, backend, calibrate, kernels, race: loadRace(), wasm, backends } satisfies Command);
+    const init: Command = { type: 'init', checkpoints: { agent, pretrained }, backend, calibrate, kernels, race: loadRace(), wasm, backends };
+    const wired = wire(worker, { folded, setState, init, script: scriptOf(source, workerUrl) });
+    dispatchRef.current = wired.dispatch;
     return () => {
-      dead = true;
-      clearInterval(watch);
-      pace.cancel();
-      worker.terminate();
+      wired.stop();
       dispatchRef.current = between;
     };
   }, [agent, pretrained, backend, calibrate, kernels, wasm, source, backends, workerUrl, enabled, generation, between]);
 
-  const actions = useMemo<WorkerCommands>(() => {
-    const act = (a: PageAction) => dispatchRef.current(a);
-    return {
-      start: (config) => act({ type: 'run', config }),
-      configure: (config) => act({ type: 'configure', config }),
-      pause: () => act({ type: 'pause' }),
-      resume: () => act({ type: 'resume' }),
-      step: (config) => act({ type: 'single-step', config }),
-      hold: (holder) => act({ type: 'hold', holder }),
-      release: (holder) => act({ type: 'release', holder }),
-      reset: () => act({ type: 'clear' }),
-      ask: (question) => act({ type: 'ask', question }),
-      restartWorker: () => setGeneration((g) => g + 1),
-    };
-  }, []);
-
+  const actions = useMemo(() => commands((a) => dispatchRef.current(a), () => setGeneration((g) => g + 1)), []);
   return useMemo(() => ({ ...state, ...actions }), [state, actions]);
+}
+
+interface Wiring {
+  folded: { current: WorkerState };
+  setState: (s: WorkerState) => void;
+  init: Command;
+  /** The worker's script, to name when it dies before saying a word. */
+  script: { url: string; fix: string } | null;
+}
+
+/**
+ * A started worker, wired: its events folded with the page's actions (`dispatch`), the reducer's
+ * commands posted, the redraws paced, its silence watched; `stop` ends it all and the worker.
+ */
+function wire(worker: Worker, { folded, setState, init, script }: Wiring): { dispatch: (e: ClientEvent) => void; stop: () => void } {
+  let dead = false;
+  let heard = false;
+  const pace = new RedrawPace((batch) => {
+    const shown = folded.current;
+    // Records alone render as a transition, which React interrupts every few ms to let the
+    // browser in: drawing a batch never holds the main thread as one long task. Anything else
+    // (a pause, an answer, the end) renders at once.
+    if (batch.every((e) => e.type === 'step')) startTransition(() => setState(shown));
+    else setState(shown);
+  });
+  const dispatch = (e: ClientEvent) => {
+    const { state: next, commands } = pageTransition(folded.current, e);
+    folded.current = next;
+    if (!dead) for (const c of commands) worker.postMessage(c);
+    pace.push(e);
+  };
+  const stop = () => {
+    dead = true;
+    clearInterval(watch);
+    pace.cancel();
+    worker.terminate();
+  };
+  const die = (why: string) => {
+    if (dead) return;
+    stop();
+    dispatch({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
+    pace.flush();
+  };
+  const watchdog = new Watchdog(performance.now());
+  const watch = setInterval(() => {
+    const silent = watchdog.overdue(performance.now());
+    if (silent !== null) die(`it sent nothing for ${(silent / 1000).toFixed(0)} s`);
+  }, 500);
+  worker.addEventListener('message', (e: MessageEvent<WorkerEvent>) => {
+    heard = true;
+    watchdog.heard(performance.now(), stepMs(e.data));
+    if (e.data.type === 'ready' && e.data.race) saveRace(e.data.race);
+    if (e.data.type !== 'alive') dispatch(e.data);
+  });
+  worker.addEventListener('error', (e: ErrorEvent) => {
+    e.preventDefault();
+    if (heard) return die(e.message || 'it crashed');
+    // Not a word from it yet: most likely its script did not load, which the site can fix.
+    void whyNoStart(script, e.message).then(die);
+  });
+  worker.addEventListener('messageerror', () => die('a message from it could not be read'));
+  worker.postMessage(init);
+  return { dispatch, stop };
+}
+
+/** The hook's actions, each an event for the fold; a restart is a new worker. */
+function commands(act: (a: PageAction) => void, restartWorker: () => void): WorkerCommands {
+  return {
+    start: (config) => act({ type: 'run', config }),
+    configure: (config) => act({ type: 'configure', config }),
+    pause: () => act({ type: 'pause' }),
+    resume: () => act({ type: 'resume' }),
+    step: (config) => act({ type: 'single-step', config }),
+    hold: (holder) => act({ type: 'hold', holder }),
+    release: (holder) => act({ type: 'release', holder }),
+    reset: () => act({ type: 'clear' }),
+    ask: (question) => act({ type: 'ask', question }),
+    restartWorker,
+  };
 }

@@ -157,14 +157,14 @@ export const INITIAL_STATE: WorkerState = {
 export const restarted = (s: WorkerState): WorkerState => ({ ...INITIAL_STATE, holders: s.holders.filter((h) => h !== 'reader') });
 
 /** Folds one event or action: the next state and the commands to post, in order. */
-export function reduce(s: WorkerState, e: ClientEvent): Folded {
+export function pageTransition(s: WorkerState, e: ClientEvent): Folded {
   const folded = isAction(e) ? act(s, e) : { state: foldEvent(s, e), commands: [] };
   return { ...folded, state: shownStatus(folded.state) };
 }
 
 /** Folds a batch in order, keeping only the state (tests, and anything that only watches). */
-export function reduceEvents(state: WorkerState, events: readonly ClientEvent[]): WorkerState {
-  return events.reduce((s, e) => reduce(s, e).state, state);
+export function pageTransitions(state: WorkerState, events: readonly ClientEvent[]): WorkerState {
+  return events.reduce((s, e) => pageTransition(s, e).state, state);
 }
 
 const ACTIONS: ReadonlySet<string> = new Set<PageAction['type']>(['hold', 'release', 'pause', 'resume', 'run', 'single-step', 'configure', 'clear', 'ask']);
@@ -233,35 +233,21 @@ function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
     }
     case 'warmed':
       return s.ready ? { ...s, ready: { ...s.ready, warmUp: { ms: e.ms, complete: e.complete } } } : s;
-    case 'started': {
-      const origin = e.from === null ? null : [s.run, ...s.previous].find((r) => r?.runId === e.from) ?? null;
-      const run: RunView = {
-        runId: e.runId, config: e.config, stages: e.stages, from: e.from, stage: e.stages[0]!,
-        pretrain: origin?.pretrain ?? [], sft: origin?.sft ?? [], steps: [],
-      };
-      // A pause that travelled with the start holds: the run pauses after its first record.
-      return { ...retire(s, 'stopped'), status: e.begin, error: null, stepsPerSecond: null, run, startSent: false };
-    }
+    case 'started':
+      return started(s, e);
     case 'step':
-      return e.runId === s.run?.runId ? withRecord(s, e) : s; // else a step of a run already replaced
     case 'configured':
-      return e.runId === s.run?.runId ? { ...s, run: { ...s.run, config: e.config } } : s;
     case 'paused':
-      return e.runId === s.run?.runId ? { ...s, status: 'paused' } : s;
     case 'resumed':
-      return e.runId === s.run?.runId ? { ...s, status: 'running' } : s;
     case 'stepping':
-      return e.runId === s.run?.runId ? { ...s, status: 'stepping' } : s;
+    case 'done':
+      // An event of a run already replaced changes nothing.
+      return e.runId === s.run?.runId ? foldRunEvent(s, e) : s;
     case 'answer':
       return { ...s, asks: { waiting: s.asks.waiting.filter((q) => q.id !== e.answer.id), answer: e.answer } };
     case 'reset':
       // Reset clears: the runs are dropped, not kept out of sight.
       return { ...s, status: 'ready', error: null, run: null, startSent: false, previous: [], stepsPerSecond: null };
-    case 'done': {
-      if (e.runId !== s.run?.runId) return s;
-      const { summary, sftHeldOut, agentDigest, stageSeconds } = e;
-      return { ...s, status: 'done', run: { ...s.run, summary, sftHeldOut, agentDigest, stageSeconds, end: 'done' } };
-    }
     case 'backend-switched': {
       const { from, to, cause, reason, skipped, stage, step } = e;
       return { ...s, backend: { backend: to, reason, skipped }, lastSwitch: { from, to, cause, stage, step } };
@@ -273,6 +259,41 @@ function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
     case 'died':
       // No answer will come from a dead worker: the asks waiting for one are dropped.
       return { ...s, status: 'dead', loading: null, error: { kind: 'worker', message: e.message }, asks: { ...s.asks, waiting: [] }, startSent: false };
+    default:
+      return e satisfies never;
+  }
+}
+
+/** A run begins: the one before it is retired; a pause that travelled with the start holds, so the run pauses after its first record. */
+function started(s: WorkerState, e: Extract<WorkerEvent, { type: 'started' }>): WorkerState {
+  const origin = e.from === null ? null : [s.run, ...s.previous].find((r) => r?.runId === e.from) ?? null;
+  const run: RunView = {
+    runId: e.runId, config: e.config, stages: e.stages, from: e.from, stage: e.stages[0]!,
+    pretrain: origin?.pretrain ?? [], sft: origin?.sft ?? [], steps: [],
+  };
+  return { ...retire(s, 'stopped'), status: e.begin, error: null, stepsPerSecond: null, run, startSent: false };
+}
+
+type RunEvent = Extract<WorkerEvent, { type: 'step' | 'configured' | 'paused' | 'resumed' | 'stepping' | 'done' }>;
+
+/** An event of the live run. */
+function foldRunEvent(s: WorkerState, e: RunEvent): WorkerState {
+  const run = s.run!;
+  switch (e.type) {
+    case 'step':
+      return withRecord(s, e);
+    case 'configured':
+      return { ...s, run: { ...run, config: e.config } };
+    case 'paused':
+      return { ...s, status: 'paused' };
+    case 'resumed':
+      return { ...s, status: 'running' };
+    case 'stepping':
+      return { ...s, status: 'stepping' };
+    case 'done': {
+      const { summary, sftHeldOut, agentDigest, stageSeconds } = e;
+      return { ...s, status: 'done', run: { ...run, summary, sftHeldOut, agentDigest, stageSeconds, end: 'done' } };
+    }
     default:
       return e satisfies never;
   }

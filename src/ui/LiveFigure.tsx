@@ -11,7 +11,7 @@ import { GRPO } from '../config';
 import type { RunConfig } from '../protocol/messages';
 import type { PlateText } from '../plate/types';
 import type { PlateAssets } from './assets';
-import { useTrainingWorker } from '../client/useTrainingWorker';
+import { useTrainingWorker, type TrainingWorker } from '../client/useTrainingWorker';
 import type { Settings } from './figure/Controls';
 import { Figure } from './figure/Figure';
 import { useReferenceRuns } from './figure/reference';
@@ -36,42 +36,9 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
   const { checkpoints, wasm, worker: source, backends } = assets;
   const worker = useTrainingWorker({ checkpoints, wasm, worker: source, backends, backend: options.backend, calibrate: options.calibrate, workerUrl: options.workerUrl, enabled: near });
   const reference = useReferenceRuns(near ? assets.referenceRuns : null);
-  const [settings, setSettings] = useState<Settings>(() => settingsOf(options));
-  /** A run asked for while the worker was loading, sent once it is ready. */
-  const queued = useRef(options.autorun ?? false);
-  const { status, start, configure, pause, resume, step, reset, ask, hold, release } = worker;
+  usePageHolds(box, worker.hold, worker.release);
+  const controls = useReaderControls(worker, options);
   const asked = useRef(0);
-  const configOf = (s: Settings): RunConfig => ({ ...s, seed: options.seed ?? 1, steps: options.steps ?? GRPO.steps });
-
-  useEffect(() => {
-    if (status !== 'ready' || !queued.current) return;
-    queued.current = false;
-    start(configOf(settings));
-  });
-
-  usePageHolds(box, hold, release);
-
-  const onRun = () => {
-    if (status === 'paused' || status === 'stepping') resume();
-    else if (status === 'loading') queued.current = true;
-    else start(configOf(settings));
-  };
-
-  // One step: of the paused run, or the first of a new one (the worker takes the step with the start).
-  const onStep = () => step(configOf(settings));
-
-  // With a run (live or finished) the worker redoes only what the setting affects (the
-  // calculator: GRPO from this run's own agent); before one, the reducer sends nothing.
-  const onSettings = (next: Settings) => {
-    setSettings(next);
-    configure(configOf(next));
-  };
-
-  const restartNote = useLiveOptions(options, {
-    settings: (patch) => onSettings({ ...settings, ...patch }),
-    // Autorun turned on: as if Run were pressed, unless a run already goes.
-    autorun: () => status !== 'running' && status !== 'pausing' && onRun(),
-  });
 
   return (
     <div ref={box} className="live-figure">
@@ -80,19 +47,58 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
         worker={worker}
         run={worker.run}
         previous={worker.previous}
-        settings={settings}
+        settings={controls.settings}
         totalSteps={GRPO.steps}
         reference={reference}
-        notes={restartNote ? [...notes, restartNote] : notes}
-        onRun={onRun}
-        onPause={pause}
-        onStep={onStep}
-        onReset={reset}
-        onSettings={onSettings}
+        notes={controls.restartNote ? [...notes, controls.restartNote] : notes}
+        onRun={controls.onRun}
+        onPause={worker.pause}
+        onStep={controls.onStep}
+        onReset={worker.reset}
+        onSettings={controls.onSettings}
         onRestart={worker.restartWorker}
         reproduceUrl={reproduceUrl}
-        onAsk={(q) => ask({ ...q, id: ++asked.current })}
+        onAsk={(q) => worker.ask({ ...q, id: ++asked.current })}
       />
     </div>
   );
+}
+
+/**
+ * The reader's settings and what Run, Step and a changed setting do with them; an autorun (or a
+ * Run pressed while the worker loads) waits for Ready; options changed after mount act as the
+ * matching control.
+ */
+function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
+  const [settings, setSettings] = useState<Settings>(() => settingsOf(options));
+  /** A run asked for while the worker was loading, sent once it is ready. */
+  const queued = useRef(options.autorun ?? false);
+  const { status, start, configure, resume, step } = worker;
+  const configOf = (s: Settings): RunConfig => ({ ...s, seed: options.seed ?? 1, steps: options.steps ?? GRPO.steps });
+
+  useEffect(() => {
+    if (status !== 'ready' || !queued.current) return;
+    queued.current = false;
+    start(configOf(settings));
+  });
+
+  const onRun = () => {
+    if (status === 'paused' || status === 'stepping') resume();
+    else if (status === 'loading') queued.current = true;
+    else start(configOf(settings));
+  };
+  // One step: of the paused run, or the first of a new one (the worker takes the step with the start).
+  const onStep = () => step(configOf(settings));
+  // With a run (live or finished) the worker redoes only what the setting affects (the
+  // calculator: GRPO from this run's own agent); before one, the reducer sends nothing.
+  const onSettings = (next: Settings) => {
+    setSettings(next);
+    configure(configOf(next));
+  };
+  const restartNote = useLiveOptions(options, {
+    settings: (patch) => onSettings({ ...settings, ...patch }),
+    // Autorun turned on: as if Run were pressed, unless a run already goes.
+    autorun: () => status !== 'running' && status !== 'pausing' && onRun(),
+  });
+  return { settings, onRun, onStep, onSettings, restartNote };
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Command, RunConfig, WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import { INITIAL_STATE, reduce, restarted, type ClientEvent, type Holder, type WorkerState } from '../../src/client/worker-state';
+import { INITIAL_STATE, pageTransition, restarted, type ClientEvent, type Holder, type WorkerState } from '../../src/client/worker-state';
 import { latestIntersecting } from '../../src/ui/useHolds';
 
 const config: RunConfig = { start: 'agent', seed: 1, steps: 40, ...PLATE_SETTINGS };
@@ -24,7 +24,7 @@ function play(from: WorkerState, ...events: ClientEvent[]): { state: WorkerState
   let state = from;
   const sent: Command[] = [];
   for (const e of events) {
-    const r = reduce(state, e);
+    const r = pageTransition(state, e);
     state = r.state;
     sent.push(...r.commands);
   }
@@ -120,8 +120,8 @@ describe('who holds the run', () => {
 
   it('sends nothing for a hold already held or a release of one not held', () => {
     const out = play(training, hold('out of view')).state;
-    expect(reduce(out, hold('out of view'))).toEqual({ state: out, commands: [] });
-    expect(reduce(training, release('tab hidden'))).toEqual({ state: training, commands: [] });
+    expect(pageTransition(out, hold('out of view'))).toEqual({ state: out, commands: [] });
+    expect(pageTransition(training, release('tab hidden'))).toEqual({ state: training, commands: [] });
   });
 
   it('keeps the page’s holds for a new worker, not the reader’s', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RECORD_INTERVAL_MS, RedrawPace, type PaceClock } from '../../src/client/redraw-pace';
-import { INITIAL_STATE, reduceEvents, type ClientEvent } from '../../src/client/worker-state';
+import { INITIAL_STATE, pageTransitions, type ClientEvent } from '../../src/client/worker-state';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import type { SupervisedRecord } from '../../src/protocol/messages';
 
@@ -85,13 +85,13 @@ describe('the redraw pace', () => {
     const c = manualClock();
     const events = [started, ...Array.from({ length: 30 }, (_, n) => step(n))];
     let paced = INITIAL_STATE;
-    const pace = new RedrawPace((b) => (paced = reduceEvents(paced, b)), c.clock);
+    const pace = new RedrawPace((b) => (paced = pageTransitions(paced, b)), c.clock);
     for (const e of events) {
       pace.push(e);
       c.advance(37);
     }
     c.advance(RECORD_INTERVAL_MS);
-    const oneByOne = events.reduce((s, e) => reduceEvents(s, [e]), INITIAL_STATE);
+    const oneByOne = events.reduce((s, e) => pageTransitions(s, [e]), INITIAL_STATE);
     expect(paced).toEqual(oneByOne);
   });
 

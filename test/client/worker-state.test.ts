@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RunConfig, type Stage, type GrpoStepView, type SupervisedRecord, type WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import { INITIAL_STATE, MAX_PREVIOUS, reduce, reduceEvents, type ClientEvent, type WorkerState } from '../../src/client/worker-state';
+import { INITIAL_STATE, MAX_PREVIOUS, pageTransition, pageTransitions, type ClientEvent, type WorkerState } from '../../src/client/worker-state';
 
 const record = (step: number, totalMs = 500): GrpoStepView => ({
   step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, trueSuccess: step === 0 ? null : 0.5, rewardedByBug: 0, rewardStd: null,
@@ -21,12 +21,12 @@ const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): 
 const done = (runId: number): WorkerEvent => ({
   type: 'done', runId, summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 }, sftHeldOut: null, agentDigest: null, stageSeconds: { grpo: 1 },
 });
-const fold = (...events: ClientEvent[]): WorkerState => reduceEvents(INITIAL_STATE, events);
+const fold = (...events: ClientEvent[]): WorkerState => pageTransitions(INITIAL_STATE, events);
 
 describe('the trainer state', () => {
   it('appends the steps of the live run in order, a batch at a time', () => {
     const s1 = fold(ready, started(1), step(1, 0), step(1, 1));
-    const s2 = reduceEvents(s1, [step(1, 2), step(1, 3)]);
+    const s2 = pageTransitions(s1, [step(1, 2), step(1, 3)]);
     expect(s2.status).toBe('running');
     expect(s2.run!.steps.map((r) => r.step)).toEqual([0, 1, 2, 3]);
     expect(s1.run!.steps).toHaveLength(2); // the earlier state is not mutated
@@ -84,10 +84,10 @@ describe('the trainer state', () => {
 
   it('drops every run on Reset, the live one and the earlier ones, as soon as the reader asks', () => {
     const two = fold(ready, started(1), step(1, 0), step(1, 1), done(1), started(2, { faulty: true }), step(2, 0));
-    const cleared = reduce(two, { type: 'clear' });
+    const cleared = pageTransition(two, { type: 'clear' });
     expect(cleared.commands).toEqual([{ type: 'reset' }]);
     expect(cleared.state).toMatchObject({ run: null, previous: [] });
-    const late = reduceEvents(cleared.state, [step(2, 1), { type: 'reset' }]); // the cleared run's last record, then the worker's answer
+    const late = pageTransitions(cleared.state, [step(2, 1), { type: 'reset' }]); // the cleared run's last record, then the worker's answer
     expect(late).toMatchObject({ status: 'ready', run: null, previous: [] });
   });
 
@@ -103,13 +103,13 @@ describe('the trainer state', () => {
 
   it('sends a setting only once there is a run: before one (at Ready, after Reset, while loading) it waits for Run', () => {
     const faulty = { type: 'configure', config: config({ faulty: true }) } as const;
-    expect(reduce(fold(ready), faulty).commands).toEqual([]);
-    expect(reduce(INITIAL_STATE, faulty).commands).toEqual([]);
+    expect(pageTransition(fold(ready), faulty).commands).toEqual([]);
+    expect(pageTransition(INITIAL_STATE, faulty).commands).toEqual([]);
     const afterReset = fold(ready, started(1), step(1, 0), done(1), { type: 'clear' });
-    expect(reduce(afterReset, faulty).commands).toEqual([]); // the worker's reset has not even arrived
-    expect(reduce(reduceEvents(afterReset, [{ type: 'reset' }]), faulty).commands).toEqual([]);
-    expect(reduce(fold(ready, started(1), step(1, 0), done(1)), faulty).commands).toEqual([faulty]); // after a run: GRPO again with it
-    expect(reduce(fold(ready, { type: 'run', config: config() }), faulty).commands).toEqual([faulty]); // a start on its way takes it
+    expect(pageTransition(afterReset, faulty).commands).toEqual([]); // the worker's reset has not even arrived
+    expect(pageTransition(pageTransitions(afterReset, [{ type: 'reset' }]), faulty).commands).toEqual([]);
+    expect(pageTransition(fold(ready, started(1), step(1, 0), done(1)), faulty).commands).toEqual([faulty]); // after a run: GRPO again with it
+    expect(pageTransition(fold(ready, { type: 'run', config: config() }), faulty).commands).toEqual([faulty]); // a start on its way takes it
   });
 
   it(`keeps at most ${MAX_PREVIOUS} previous runs, the latest ones`, () => {
@@ -128,18 +128,18 @@ describe('the trainer state', () => {
 
   it('says “pausing” as soon as the reader asks, then follows the worker', () => {
     const running = fold(ready, started(1), step(1, 0));
-    const pausing = reduceEvents(running, [{ type: 'pause' }]);
+    const pausing = pageTransitions(running, [{ type: 'pause' }]);
     expect(pausing.status).toBe('pausing');
-    expect(reduceEvents(pausing, [step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]).status).toBe('paused');
-    expect(reduceEvents(pausing, [step(1, 3), done(1)]).status).toBe('done');
-    expect(reduceEvents(fold(ready), [{ type: 'pause' }]).status).toBe('ready');
+    expect(pageTransitions(pausing, [step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]).status).toBe('paused');
+    expect(pageTransitions(pausing, [step(1, 3), done(1)]).status).toBe('done');
+    expect(pageTransitions(fold(ready), [{ type: 'pause' }]).status).toBe('ready');
   });
 
   it('stays “pausing” when the pause travelled with a start that replaced the run, until the worker pauses it', () => {
-    const pausing = reduceEvents(fold(ready, started(1), step(1, 0)), [{ type: 'pause' }]);
-    const restarted = reduceEvents(pausing, [started(2, { faulty: true }, ['grpo'], 1, 'pausing')]);
+    const pausing = pageTransitions(fold(ready, started(1), step(1, 0)), [{ type: 'pause' }]);
+    const restarted = pageTransitions(pausing, [started(2, { faulty: true }, ['grpo'], 1, 'pausing')]);
     expect(restarted.status).toBe('pausing');
-    expect(reduceEvents(restarted, [step(2, 0), { type: 'paused', runId: 2, stage: 'grpo', step: 0 }]).status).toBe('paused');
+    expect(pageTransitions(restarted, [step(2, 0), { type: 'paused', runId: 2, stage: 'grpo', step: 0 }]).status).toBe('paused');
     expect(fold(ready, started(1)).status).toBe('running');
   });
 
@@ -155,7 +155,7 @@ describe('the trainer state', () => {
       type: 'backend-switched', runId: 1, from: 'wasm', to: 'cpu', cause: 'lost; continuing on CPU', reason: 'the plain-JavaScript CPU backend: …',
       skipped: [], stage: 'grpo', step: 0, replayed: true,
     };
-    const s2 = reduceEvents(s1, [{ type: 'resumed', runId: 1, stage: 'grpo', step: 0 }, switched]);
+    const s2 = pageTransitions(s1, [{ type: 'resumed', runId: 1, stage: 'grpo', step: 0 }, switched]);
     expect(s2.status).toBe('running');
     expect(s2.ready!.backend).toBe('wasm');
     expect(s2.backend).toEqual({ backend: 'cpu', reason: 'the plain-JavaScript CPU backend: …', skipped: [] });
@@ -172,12 +172,12 @@ describe('the trainer state', () => {
   it('follows a Step: stepping from Ready or from paused, then paused; a pause asked meanwhile changes nothing', () => {
     const fromReady = fold(ready, { type: 'single-step', config: config() }, started(1, {}, ['grpo'], null, 'stepping'));
     expect(fromReady.status).toBe('stepping');
-    const paused = reduceEvents(fromReady, [step(1, 0), step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]);
+    const paused = pageTransitions(fromReady, [step(1, 0), step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]);
     expect(paused.status).toBe('paused');
-    const again = reduceEvents(paused, [{ type: 'stepping', runId: 1, stage: 'grpo', step: 1 }]);
+    const again = pageTransitions(paused, [{ type: 'stepping', runId: 1, stage: 'grpo', step: 1 }]);
     expect(again.status).toBe('stepping');
-    expect(reduce(again, { type: 'pause' })).toEqual({ state: again, commands: [] }); // the step ends in a pause already
-    expect(reduceEvents(again, [{ type: 'stepping', runId: 9, stage: 'grpo', step: 1 }])).toBe(again); // another run's
+    expect(pageTransition(again, { type: 'pause' })).toEqual({ state: again, commands: [] }); // the step ends in a pause already
+    expect(pageTransitions(again, [{ type: 'stepping', runId: 9, stage: 'grpo', step: 1 }])).toBe(again); // another run's
   });
 
   it('keeps the asks waiting until their answer, the latest answer, and drops the waiting ones when the worker dies', () => {
@@ -185,10 +185,10 @@ describe('the trainer state', () => {
     const asked = fold(ready, { type: 'ask', question: q(1) }, { type: 'ask', question: q(2) });
     expect(asked.asks.waiting.map((x) => x.id)).toEqual([1, 2]);
     const answer = { id: 1, sum: q(1).sum, error: 'The agent could not answer: boom' };
-    const one = reduceEvents(asked, [{ type: 'answer', answer }]);
+    const one = pageTransitions(asked, [{ type: 'answer', answer }]);
     expect(one.asks).toEqual({ waiting: [q(2)], answer });
     expect(one.status).toBe('ready'); // asking changes nothing else
-    expect(reduceEvents(one, [{ type: 'died', message: 'gone' }]).asks).toEqual({ waiting: [], answer });
+    expect(pageTransitions(one, [{ type: 'died', message: 'gone' }]).asks).toEqual({ waiting: [], answer });
   });
 });
 

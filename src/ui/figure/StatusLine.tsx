@@ -55,41 +55,10 @@ const warmUpSentence = (w: { ms: number; complete: boolean }): string =>
     : `Warm-up cut short by the first run after ${(w.ms / 1000).toFixed(1)} s.`;
 
 export function StatusLine(p: Props) {
-  const { status, position, backend, lastSwitch } = p;
+  const { backend, lastSwitch } = p;
   return (
     <div className="status">
-      <p className="status-line">
-        <span className={`status-word state-${status}`} role="status">
-          {WORD[status]}
-        </span>
-        {/* "Paused after GRPO step 3": where a Step (or Pause) left the run. */}
-        <span className="status-after" aria-live="polite">
-          {status === 'paused' && position ? `after ${stageWord(position.stage)} step ${position.step}` : status === 'stepping' ? 'one step, then it pauses' : ''}
-        </span>
-        {/* Every holder, and only those: the run goes on when the last lets go. */}
-        <span className="status-held" aria-live="polite">
-          {(status === 'paused' || status === 'pausing') &&
-            p.holders.map((h, i) => (
-              <Fragment key={h}>
-                {i > 0 && ' · '}
-                <span className="status-why" data-holder={h}>
-                  {HELD_BY[h]}
-                </span>
-              </Fragment>
-            ))}
-        </span>
-        {status === 'loading' && (
-          <>
-            <progress aria-label="Loading TensorFlow.js and the checkpoint" />
-            <span>{p.loadingMessage ?? 'Loading TensorFlow.js and the agent checkpoint…'}</span>
-          </>
-        )}
-        {position && (
-          <span data-testid="status-step">
-            {STAGE_NAME[position.stage]} · step {position.step} of {position.steps}
-          </span>
-        )}
-      </p>
+      <RunLine {...p} />
       {backend && <BackendLine backend={backend} ready={lastSwitch ? null : p.ready} stepsPerSecond={p.stepsPerSecond} />}
       {lastSwitch && (
         <p className="status-switch">
@@ -99,7 +68,7 @@ export function StatusLine(p: Props) {
       {p.error && (
         <p className="status-error" role="alert">
           {p.error}{' '}
-          {(status === 'dead' || status === 'error') && (
+          {(p.status === 'dead' || p.status === 'error') && (
             <button type="button" onClick={p.onRestart}>
               Restart the trainer
             </button>
@@ -118,6 +87,44 @@ export function StatusLine(p: Props) {
         </p>
       ))}
     </div>
+  );
+}
+
+/** The run's state in a word, where a Step left it, who holds it, loading, and the stage's step. */
+function RunLine({ status, position, holders, loadingMessage }: Props) {
+  return (
+    <p className="status-line">
+      <span className={`status-word state-${status}`} role="status">
+        {WORD[status]}
+      </span>
+      {/* "Paused after GRPO step 3": where a Step (or Pause) left the run. */}
+      <span className="status-after" aria-live="polite">
+        {status === 'paused' && position ? `after ${stageWord(position.stage)} step ${position.step}` : status === 'stepping' ? 'one step, then it pauses' : ''}
+      </span>
+      {/* Every holder, and only those: the run goes on when the last lets go. */}
+      <span className="status-held" aria-live="polite">
+        {(status === 'paused' || status === 'pausing') &&
+          holders.map((h, i) => (
+            <Fragment key={h}>
+              {i > 0 && ' · '}
+              <span className="status-why" data-holder={h}>
+                {HELD_BY[h]}
+              </span>
+            </Fragment>
+          ))}
+      </span>
+      {status === 'loading' && (
+        <>
+          <progress aria-label="Loading TensorFlow.js and the checkpoint" />
+          <span>{loadingMessage ?? 'Loading TensorFlow.js and the agent checkpoint…'}</span>
+        </>
+      )}
+      {position && (
+        <span data-testid="status-step">
+          {STAGE_NAME[position.stage]} · step {position.step} of {position.steps}
+        </span>
+      )}
+    </p>
   );
 }
 
