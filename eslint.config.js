@@ -18,4 +18,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  {
+    // Functions that fit on a screen (tests' describe blocks are lists, not functions to read).
+    files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,tsx}'],
+    rules: { 'max-lines-per-function': ['error', { max: 50, skipBlankLines: true, skipComments: true }] },
+  },
 );

@@ -164,7 +164,7 @@ async function phaseFlops(): Promise<PhaseFlops> {
       const ran = new Set(updateRows(advantages));
       f0 = m.flops;
       await transcriptLogProbs(model, episodes.filter((_, i) => !ran.has(i)).map((e) => e.text), GRPO.temperature);
-      await policyUpdate(model, optimizer, episodes, advantages, GRPO, step);
+      await policyUpdate({ model, optimizer, episodes, advantages, config: GRPO, step });
       await transcriptLogProbs(model, episodes.map((e) => e.text), GRPO.temperature);
       const share = sampled.length / (sampled.length + held.length);
       steps.push({ sampling: batch * share, evaluation: batch * (1 - share), update: m.flops - f0 });

@@ -117,8 +117,8 @@ export async function opCounts(checkpoint: string): Promise<OpCounts> {
     const evaluateAndSample = await countRollout(model, [...evaluationRows(SPLIT.heldOut), ...sampled]);
     const episodes = await rollout(model, rows, { calculator: reliableCalculator, temperature: GRPO.temperature, greedy: false, rng: createRng(1) });
     const advantages = batchAdvantages(episodes.map((e) => e.reward), GRPO.episodesPerSum, GRPO);
-    await policyUpdate(model, optimizer, episodes, advantages, GRPO, 1); // warm-up: Adam's slots
-    const { result: _u, ...update } = await countKernels(() => policyUpdate(model, optimizer, episodes, advantages, GRPO, 2));
+    await policyUpdate({ model, optimizer, episodes, advantages, config: GRPO, step: 1 }); // warm-up: Adam's slots
+    const { result: _u, ...update } = await countKernels(() => policyUpdate({ model, optimizer, episodes, advantages, config: GRPO, step: 2 }));
     await runner.initial();
     await runner.next(); // warm-up
     const { result: _s, ...grpoStep } = await countKernels(() => runner.next());

@@ -87,7 +87,7 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
       return { ms, cut: 'warm-up', warmUpMs: ms, passes: [], readbacks };
     };
     if (!(await sample(model, 1, slowStart, counted)) || slowStart()) return gaveUp();
-    await policyUpdate(model, optimizer, episodes.slice(0, 2), [1, -1], GRPO, 0);
+    await policyUpdate({ model, optimizer, episodes: episodes.slice(0, 2), advantages: [1, -1], config: GRPO, step: 0 });
     const warmUpMs = now() - t0;
     if (slowStart()) return gaveUp();
     // Timed passes until one is no longer clearly faster than the best before it: WebAssembly
@@ -97,7 +97,7 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
       const t1 = now();
       const over = () => opts.bound !== undefined && now() - t1 > opts.bound;
       if (!(await sample(model, positions, over, counted))) return { ms: now() - t1, cut: 'pass', warmUpMs, passes, readbacks };
-      await policyUpdate(model, optimizer, episodes, advantages, GRPO, k + 1);
+      await policyUpdate({ model, optimizer, episodes, advantages, config: GRPO, step: k + 1 });
       const ms = now() - t1;
       if (over()) return { ms, cut: 'pass', warmUpMs, passes, readbacks };
       const done = settled(ms, passes);

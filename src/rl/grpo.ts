@@ -201,7 +201,7 @@ export class GrpoStage {
     // and after it, one forward pass over the step's distinct transcripts.
     const skipped = await this.logpOfSkipped(episodes, advantages);
     const t2 = now();
-    const { update, before, timings } = await policyUpdate(this.model, this.optimizer, episodes, advantages, c, step);
+    const { update, before, timings } = await policyUpdate({ model: this.model, optimizer: this.optimizer, episodes, advantages, config: c, step });
     const t3 = now();
     const after = await transcriptLogProbs(this.model, episodes.map((e) => e.text), c.temperature);
     const te = now();

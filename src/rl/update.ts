@@ -9,7 +9,7 @@ import type { CharModel } from '../model/gpt';
 import { shiftTokens, targetLogProbs } from '../model/logprobs';
 import { variableGrads } from '../model/gradients';
 import { NonFiniteLossError } from '../model/non-finite';
-import { disposeBatch, makeTokenBatches } from '../model/supervised';
+import { disposeBatch, makeTokenBatches, type BucketBatch } from '../model/supervised';
 import { trainedCount, trainedOn } from './credit';
 import { clippedLoss, type PolicyBatch } from './loss';
 
@@ -46,34 +46,35 @@ export function updateRows(advantages: readonly number[]): number[] {
   return signal.length > 0 ? signal : advantages.map((_, i) => i);
 }
 
+/** What one GRPO step's update works on; `step` is named in a non-finite loss's error. */
+export interface UpdateRequest {
+  model: CharModel;
+  optimizer: tf.Optimizer;
+  episodes: readonly { text: string; authors: readonly Author[] }[];
+  advantages: readonly number[];
+  config: UpdateConfig;
+  step: number;
+}
+
+/** A length bucket of the update's rows: its tokens, the inputs, and what the loss needs. */
+interface Bucket {
+  batch: BucketBatch;
+  inputs: tf.Tensor2D;
+  policy: PolicyBatch;
+}
+
 /** Throws NonFiniteLossError (weights untouched) if the loss is NaN or infinite. */
-export async function policyUpdate(
-  model: CharModel,
-  optimizer: tf.Optimizer,
-  episodes: readonly { text: string; authors: readonly Author[] }[],
-  advantages: readonly number[],
-  c: UpdateConfig,
-  step: number,
-): Promise<UpdateResult> {
+export async function policyUpdate({ model, optimizer, episodes, advantages, config: c, step }: UpdateRequest): Promise<UpdateResult> {
   const now = () => performance.now();
-  const trained = (e: (typeof episodes)[number], j: number) => trainedOn(e.authors[j + 1], c.lossMask);
   // Targets are characters 1.. of each transcript (character 0, `^`, is never predicted).
   const trainedChars = episodes.reduce((n, e) => n + trainedCount(e.authors, c.lossMask), 0);
   const kept = updateRows(advantages);
-  // Rows padded to one length, or to two when that pays (see lengthBuckets); each bucket's
-  // loss is a sum over its characters divided by all of them, so the buckets' losses add up.
-  const rows = kept.map((i) => episodes[i]!);
-  const buckets = makeTokenBatches(rows.map((e) => e.text), (r, j) => (trained(rows[r]!, j) ? 1 : 0)).map((batch) => {
-    const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(batch.rows.map((k) => advantages[kept[k]!]!)), trainedChars };
-    return { batch, inputs, policy };
-  });
+  const buckets = updateBuckets(episodes, kept, advantages, c.lossMask, trainedChars);
   const tl = now();
-  let loss = NaN;
-  let clipFraction = NaN;
+  let result = { loss: NaN, clipFraction: NaN };
   let tg: number;
   /** Per bucket, [N, L-1]: the first update's log-probs, kept off the tape for `before`. */
-  let firstLogp: tf.Tensor2D[] = [];
+  const firstLogp: tf.Tensor2D[] = [];
   const before: (Float32Array | null)[] = episodes.map(() => null);
   let beforeMs: number;
   try {
@@ -83,25 +84,7 @@ export async function policyUpdate(
       for (const b of buckets) b.policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(b.inputs), b.policy.targets, c.temperature));
     }
     tg = now();
-    for (let k = 0; k < c.updatesPerBatch; k++) {
-      let clip: tf.Scalar | undefined;
-      const { value, grads } = variableGrads(() => {
-        const parts = buckets.map((b) => clippedLoss(model.logits(b.inputs), b.policy, c.clipEps, c.temperature)); // logits: [N, L-1, V]
-        clip = tf.keep(tf.addN(parts.map((p) => p.clipFraction)));
-        if (k === 0) firstLogp = parts.map((p) => tf.keep(p.logp));
-        return tf.addN(parts.map((p) => p.loss));
-      }, model.trainable);
-      const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
-      tf.dispose([value, clip!]);
-      loss = lossValue[0]!;
-      clipFraction = clipValue[0]!;
-      if (!Number.isFinite(loss)) {
-        tf.dispose(grads);
-        throw new NonFiniteLossError(step, loss);
-      }
-      optimizer.applyGradients(grads);
-      tf.dispose(grads);
-    }
+    for (let k = 0; k < c.updatesPerBatch; k++) result = await gradientStep(model, optimizer, buckets, c, step, k === 0 ? firstLogp : null);
     const tb = now();
     await readBefore(buckets, firstLogp, (k) => kept[k]!, episodes, before);
     beforeMs = now() - tb;
@@ -112,7 +95,41 @@ export async function policyUpdate(
       disposeBatch(b.batch);
     }
   }
-  return { update: { loss, clipFraction, trainedChars }, before, timings: { logprobs: tg - tl, gradient: now() - tg - beforeMs, before: beforeMs } };
+  return { update: { ...result, trainedChars }, before, timings: { logprobs: tg - tl, gradient: now() - tg - beforeMs, before: beforeMs } };
+}
+
+/**
+ * The kept rows padded to one length, or to two when that pays (see lengthBuckets); each
+ * bucket's loss is a sum over its characters divided by all of them, so the buckets' losses add up.
+ */
+function updateBuckets(episodes: UpdateRequest['episodes'], kept: readonly number[], advantages: readonly number[], mask: UpdateConfig['lossMask'], trainedChars: number): Bucket[] {
+  const rows = kept.map((i) => episodes[i]!);
+  return makeTokenBatches(rows.map((e) => e.text), (r, j) => (trainedOn(rows[r]!.authors[j + 1], mask) ? 1 : 0)).map((batch) => {
+    const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
+    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(batch.rows.map((k) => advantages[kept[k]!]!)), trainedChars };
+    return { batch, inputs, policy };
+  });
+}
+
+/** One Adam step on every bucket's loss; `keepLogp` receives its log-probs (the first step's are the policy before the update). */
+async function gradientStep(model: CharModel, optimizer: tf.Optimizer, buckets: readonly Bucket[], c: UpdateConfig, step: number, keepLogp: tf.Tensor2D[] | null): Promise<{ loss: number; clipFraction: number }> {
+  let clip: tf.Scalar | undefined;
+  const { value, grads } = variableGrads(() => {
+    const parts = buckets.map((b) => clippedLoss(model.logits(b.inputs), b.policy, c.clipEps, c.temperature)); // logits: [N, L-1, V]
+    clip = tf.keep(tf.addN(parts.map((p) => p.clipFraction)));
+    keepLogp?.push(...parts.map((p) => tf.keep(p.logp)));
+    return tf.addN(parts.map((p) => p.loss));
+  }, model.trainable);
+  const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
+  tf.dispose([value, clip!]);
+  const loss = lossValue[0]!;
+  if (!Number.isFinite(loss)) {
+    tf.dispose(grads);
+    throw new NonFiniteLossError(step, loss);
+  }
+  optimizer.applyGradients(grads);
+  tf.dispose(grads);
+  return { loss, clipFraction: clipValue[0]! };
 }
 
 /** Fills before[episode] from each bucket's log-probs [N, L-1] (row r is episode episodeOf(bucket.rows[r])). */

@@ -56,8 +56,8 @@ export class IdleWarmUp {
     const k = this.slices.length;
     const { episodes, advantages } = this.batch;
     if (k !== 1) await sample(this.model, k === 0 ? 1 : POSITIONS, () => false, () => {});
-    if (k === 1) await policyUpdate(this.model, this.optimizer, episodes.slice(0, 2), advantages.slice(0, 2), GRPO, 0);
-    else if (k > 1) await policyUpdate(this.model, this.optimizer, episodes, advantages, GRPO, k - 1);
+    if (k === 1) await policyUpdate({ model: this.model, optimizer: this.optimizer, episodes: episodes.slice(0, 2), advantages: advantages.slice(0, 2), config: GRPO, step: 0 });
+    else if (k > 1) await policyUpdate({ model: this.model, optimizer: this.optimizer, episodes, advantages, config: GRPO, step: k - 1 });
     this.slices.push(performance.now() - t0);
     return !this.finished;
   }

@@ -59,7 +59,7 @@ describe('the GRPO stage', () => {
       { text: '^23+45=B23+45|68|68|', authors },
       { text: '^23+45=B23+45|68|61|', authors },
     ];
-    await policyUpdate(model, opt, episodes, [1, -1], SMALL, 1);
+    await policyUpdate({ model, optimizer: opt, episodes, advantages: [1, -1], config: SMALL, step: 1 });
     expect(await model.params['head.w']!.data()).not.toEqual(before);
     opt.dispose();
     model.dispose();
@@ -70,7 +70,7 @@ describe('the GRPO stage', () => {
     const before = await model.params['head.w']!.data();
     const opt = tf.train.sgd(1e-1);
     const authors = authorsOf('pppppppmmmmmmmeeemmm');
-    await policyUpdate(model, opt, [{ text: '^23+45=B23+45|68|68|', authors }], [0], SMALL, 1);
+    await policyUpdate({ model, optimizer: opt, episodes: [{ text: '^23+45=B23+45|68|68|', authors }], advantages: [0], config: SMALL, step: 1 });
     expect(await model.params['head.w']!.data()).toEqual(before);
     opt.dispose();
     model.dispose();
@@ -107,10 +107,10 @@ describe('the GRPO stage', () => {
     const before = await model.params['head.w']!.data();
     const opt = tf.train.adam(1e-2);
     const authors = authorsOf('pppppppmm');
-    await expect(policyUpdate(model, opt, [{ text: '^23+45=B2', authors }], [1], SMALL, 7)).rejects.toBeInstanceOf(NonFiniteLossError);
+    await expect(policyUpdate({ model, optimizer: opt, episodes: [{ text: '^23+45=B2', authors }], advantages: [1], config: SMALL, step: 7 })).rejects.toBeInstanceOf(NonFiniteLossError);
     // Also when no episode carries a signal (a broken model earns nothing, so every group is flat).
     const flat = [{ text: '^23+45=B2', authors }, { text: '^23+45=B2', authors }];
-    await expect(policyUpdate(model, opt, flat, [0, 0], SMALL, 8)).rejects.toBeInstanceOf(NonFiniteLossError);
+    await expect(policyUpdate({ model, optimizer: opt, episodes: flat, advantages: [0, 0], config: SMALL, step: 8 })).rejects.toBeInstanceOf(NonFiniteLossError);
     expect(await model.params['head.w']!.data()).toEqual(before);
     opt.dispose();
     model.dispose();
