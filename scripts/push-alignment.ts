@@ -15,7 +15,7 @@ import type { Author } from '../src/env/episode';
 import { ADVANTAGES } from '../src/pipeline/stages';
 import { lossMaskFor, trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
-import { alignment, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
+import { alignment, groupAlignments, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
 import { intOption, main, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop } from './lib/run-workshop';
@@ -70,14 +70,13 @@ function count(records: readonly GrpoRecord[], groupSize: number, masking: boole
     add(into.lede.batch, lede);
     add(into.objective.batch, objective);
     if (lede <= 0 || objective <= 0) console.log(`  seed ${seed} step ${r.step}: the batch's lede ${lede.toFixed(4)}, its objective's first-order change ${objective.toFixed(4)}`);
-    for (let g = 0; g < r.episodes.length; g += groupSize) {
-      const eps = r.episodes.slice(g, g + groupSize);
-      if (eps.every((e) => e.advantage === 0)) continue;
-      const score = alignment(pushed.slice(g, g + groupSize));
+    groupAlignments(pushed, groupSize).forEach((score, k) => {
+      const eps = r.episodes.slice(k * groupSize, (k + 1) * groupSize);
+      if (eps.every((e) => e.advantage === 0)) return;
       add(into.lede.group, score);
       if (r.step === 1) add(into.lede.firstStepGroup, score);
       add(into.objective.group, objectiveChange(eps, masking));
-    }
+    });
   }
 }
 

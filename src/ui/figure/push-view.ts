@@ -6,7 +6,7 @@
  * here decides it again. Pure, tested in Node.
  */
 import type { AuthorLetter, EpisodeView } from '../../protocol/episode-view';
-import { alignment, meanLogpChange, modelChars, type PushedEpisode } from '../../rl/push';
+import { alignment, modelChars, timesAsLikely, type PushedEpisode } from '../../rl/push';
 import { signed } from './group-arithmetic';
 
 /** Which way a character's probability moved: up, down, or by less than half a percent. */
@@ -82,8 +82,7 @@ export function pushChars(e: Pick<EpisodeView, 'text' | 'authors' | 'trained' | 
 /** One line per episode: how much more (or less) likely the model's characters became, on average. */
 export function episodeLine(e: Pick<EpisodeView, 'authors' | 'logp'>): string | null {
   if (!e.logp) return null;
-  const ratio = Math.exp(meanLogpChange(e.logp, modelChars(e.authors)));
-  return `its characters ${times(ratio)} on average`;
+  return `its characters ${times(timesAsLikely(e.logp, modelChars(e.authors)))} on average`;
 }
 
 /** The lede for one group: Σ advantage × mean Δ log p of the model's characters, in a sentence. */
