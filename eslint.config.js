@@ -6,7 +6,17 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // src/model/fused/assembly/ is AssemblyScript (its decorators and types are asc's), compiled by npm run build:kernels.
-  { ignores: ['bench/', 'dist/', 'dist-lib/', 'node_modules/', 'src/model/fused/assembly/', 'test-results/', 'test/sites/apps/'] },
+  {
+    ignores: [
+      'bench/',
+      'dist/',
+      'dist-lib/',
+      'node_modules/',
+      'src/model/fused/assembly/',
+      'test-results/',
+      'test/sites/apps/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,12 +25,15 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
       // `{ episodes: _, ...figures }` drops a field by name: the rest is what is used.
-      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
-    // Functions that fit on a screen (tests' describe blocks are lists, not functions to read).
+    // Functions that fit on a screen, as Prettier lays them out (tests' describe blocks are lists, not functions to read).
     files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,tsx}'],
-    rules: { 'max-lines-per-function': ['error', { max: 50, skipBlankLines: true, skipComments: true }] },
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
   },
 );

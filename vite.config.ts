@@ -8,7 +8,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * scripts, the unit tests: mode 'test') keeps the umbrella, whose CommonJS build registers the
  * gradients there. vite.lib.config.ts uses the same alias.
  */
-export const tfjsBrowserAlias = [{ find: /^@tensorflow\/tfjs$/, replacement: fileURLToPath(new URL('./src/model/tfjs-browser.ts', import.meta.url)) }];
+export const tfjsBrowserAlias = [
+  { find: /^@tensorflow\/tfjs$/, replacement: fileURLToPath(new URL('./src/model/tfjs-browser.ts', import.meta.url)) },
+];
 
 // Relative base: the built page works from any sub-path of any static host.
 export default defineConfig(({ mode }) => ({
@@ -29,7 +31,16 @@ export default defineConfig(({ mode }) => ({
     testTimeout: 60_000,
     // Each project names its own files: `extends` would concatenate a shared include list.
     projects: [
-      { extends: true, test: { name: 'unit', maxWorkers: 2, include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/sites/**'], sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          maxWorkers: 2,
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/sites/**'],
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         // Real headless Chromium (and Firefox) on one production build (test/e2e/setup.ts); runs
         // after the unit tests, files side by side as the unit files are. The tests wait on events,

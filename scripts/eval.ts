@@ -26,12 +26,20 @@ try {
 const { model, manifest } = loaded;
 const ev = await evaluateGreedy(model, SPLIT.heldOut);
 const demos = (manifest.card as { demonstrations?: unknown[] }).demonstrations?.length ?? null;
-if (a.verbose) for (const e of ev.episodes) console.log(`${e.reward ? '✓' : '✗'} ${e.text}${e.reward ? '' : `  (${e.reason})`}`);
-console.log(`held-out success ${(100 * ev.success).toFixed(1)}% (${ev.correct} of ${ev.n}), checkpoint ${a.checkpoint}`);
+if (a.verbose)
+  for (const e of ev.episodes) console.log(`${e.reward ? '✓' : '✗'} ${e.text}${e.reward ? '' : `  (${e.reason})`}`);
+console.log(
+  `held-out success ${(100 * ev.success).toFixed(1)}% (${ev.correct} of ${ev.n}), checkpoint ${a.checkpoint}`,
+);
 if (a.json) {
   const c = model.config;
-  console.log(JSON.stringify({
-    heldOut: ev.success, correct: ev.correct, n: ev.n, demonstrations: demos,
-    model: { layers: c.layers, dModel: c.dModel, heads: c.heads, context: c.context, params: countParams(c) },
-  }));
+  console.log(
+    JSON.stringify({
+      heldOut: ev.success,
+      correct: ev.correct,
+      n: ev.n,
+      demonstrations: demos,
+      model: { layers: c.layers, dModel: c.dModel, heads: c.heads, context: c.context, params: countParams(c) },
+    }),
+  );
 }

@@ -65,11 +65,18 @@ function objectiveChange(episodes: GrpoRecord['episodes'], masking: boolean): nu
 function count(records: readonly GrpoRecord[], groupSize: number, masking: boolean, into: Counts, seed: number): void {
   for (const r of records.filter((x) => x.step > 0)) {
     if (r.episodes.every((e) => e.advantage === 0)) continue;
-    const pushed: PushedEpisode[] = r.episodes.map((e) => ({ advantage: e.advantage, logp: e.logp, chars: modelChars(e.authors) }));
+    const pushed: PushedEpisode[] = r.episodes.map((e) => ({
+      advantage: e.advantage,
+      logp: e.logp,
+      chars: modelChars(e.authors),
+    }));
     const [lede, objective] = [alignment(pushed), objectiveChange(r.episodes, masking)];
     add(into.lede.batch, lede);
     add(into.objective.batch, objective);
-    if (lede <= 0 || objective <= 0) console.log(`  seed ${seed} step ${r.step}: the batch's lede ${lede.toFixed(4)}, its objective's first-order change ${objective.toFixed(4)}`);
+    if (lede <= 0 || objective <= 0)
+      console.log(
+        `  seed ${seed} step ${r.step}: the batch's lede ${lede.toFixed(4)}, its objective's first-order change ${objective.toFixed(4)}`,
+      );
     groupAlignments(pushed, groupSize).forEach((score, k) => {
       const eps = r.episodes.slice(k * groupSize, (k + 1) * groupSize);
       if (eps.every((e) => e.advantage === 0)) return;
@@ -92,7 +99,10 @@ await main(async () => {
   const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on') === 'on';
   const advantage = oneOf('advantage', a.advantage, ADVANTAGES, 'group');
   const grpo = { ...GRPO, sumsPerStep: intOption('sums-per-step', a['sums-per-step'], GRPO.sumsPerStep, 1) };
-  const counts: Counts = { lede: { batch: tally(), group: tally(), firstStepGroup: tally() }, objective: { batch: tally(), group: tally() } };
+  const counts: Counts = {
+    lede: { batch: tally(), group: tally(), firstStepGroup: tally() },
+    objective: { batch: tally(), group: tally() },
+  };
   for (const seed of range(a.seeds!)) {
     const { records } = await runWorkshop({ start: 'agent', seed, steps, faulty: a.faulty!, masking, advantage, grpo });
     count(records, grpo.episodesPerSum, masking, counts, seed);
@@ -103,5 +113,16 @@ await main(async () => {
       `  the lede (model characters, mean per episode): batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)}, groups on step 1 ${pct(counts.lede.firstStepGroup)}\n` +
       `  the objective's first-order change (trained characters, summed): batch ${pct(counts.objective.batch)}, groups ${pct(counts.objective.group)}`,
   );
-  if (a.json) console.log(JSON.stringify({ seeds: a.seeds, stepsPerRun: steps, sumsPerStep: grpo.sumsPerStep, faulty: a.faulty, masking, advantage, ...counts }));
+  if (a.json)
+    console.log(
+      JSON.stringify({
+        seeds: a.seeds,
+        stepsPerRun: steps,
+        sumsPerStep: grpo.sumsPerStep,
+        faulty: a.faulty,
+        masking,
+        advantage,
+        ...counts,
+      }),
+    );
 });

@@ -74,7 +74,9 @@ function configsFor(only: Only): Config[] {
       }
     }
   }
-  if (only !== 'plate') for (const grader of ['crash-pass', 'trusts-tool'] as const) for (const faulty of [false, true]) configs.push({ faulty, masking: true, advantage: 'group', grader });
+  if (only !== 'plate')
+    for (const grader of ['crash-pass', 'trusts-tool'] as const)
+      for (const faulty of [false, true]) configs.push({ faulty, masking: true, advantage: 'group', grader });
   return configs;
 }
 
@@ -87,7 +89,8 @@ async function runConfig(config: Config, seeds: number[], steps: number, checkpo
     const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
     const { grader, ...credit } = config;
     done.push({
-      seed, ...credit,
+      seed,
+      ...credit,
       ...(grader !== 'exact' && { grader }),
       heldOut: r.heldOut.map(round),
       meanReward: r.meanReward.map(round),
@@ -121,8 +124,16 @@ function tableRow(config: Config, done: Done[]): string {
 function mergeInto(out: string, runs: Done[]): void {
   const old = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as { runs: Done[] }) : null;
   if (!old) throw new Error(`--only bugs merges into ${out}, which does not exist; run without --only first`);
-  const same = (x: Done, y: Done) => x.seed === y.seed && x.faulty === y.faulty && x.masking === y.masking && x.advantage === y.advantage && (x.grader ?? 'exact') === (y.grader ?? 'exact');
-  writeFileSync(out, JSON.stringify({ ...old, runs: [...old.runs.filter((o) => !runs.some((n) => same(o, n))), ...runs] }) + '\n');
+  const same = (x: Done, y: Done) =>
+    x.seed === y.seed &&
+    x.faulty === y.faulty &&
+    x.masking === y.masking &&
+    x.advantage === y.advantage &&
+    (x.grader ?? 'exact') === (y.grader ?? 'exact');
+  writeFileSync(
+    out,
+    JSON.stringify({ ...old, runs: [...old.runs.filter((o) => !runs.some((n) => same(o, n))), ...runs] }) + '\n',
+  );
   console.log(`merged ${runs.length} runs into ${out}`);
 }
 
@@ -137,7 +148,9 @@ async function sftReferenceRuns(seeds: number[], checkpoints: Checkpoints) {
       if (record.heldOut) heldOut.push(round(record.heldOut.success));
       if (record.loss !== null) loss.push(round(record.loss));
     });
-    console.log(`fine-tuning the shipped worksheet model, seed ${seed}: held-out ${pct(r.sftHeldOut!)} after ${AGENT_RECIPE.sft.steps} steps`);
+    console.log(
+      `fine-tuning the shipped worksheet model, seed ${seed}: held-out ${pct(r.sftHeldOut!)} after ${AGENT_RECIPE.sft.steps} steps`,
+    );
     runs.push({ seed, heldOut, loss });
   }
   return runs;

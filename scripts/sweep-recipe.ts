@@ -97,7 +97,11 @@ async function pretrained(recipe: AgentRecipe, seed: number): Promise<CharModel>
 const score = async (model: CharModel, sums: Sum[]) => (await evaluateGreedy(model, sums)).success;
 
 /** Fine-tunes `model` in place; with traceEvery > 0 scores validation along the way. */
-async function fineTune(model: CharModel, recipe: AgentRecipe, seed: number): Promise<{ log: PhaseLog; trace: number[] }> {
+async function fineTune(
+  model: CharModel,
+  recipe: AgentRecipe,
+  seed: number,
+): Promise<{ log: PhaseLog; trace: number[] }> {
   const stage = new SupervisedStage({ model, recipe, stage: 'sft', seed, evalEvery: 0 });
   const trace: number[] = [];
   try {
@@ -147,7 +151,10 @@ for (const seed of seeds) {
   if (!done.has(key)) appendFileSync(resultsFile, JSON.stringify(line) + '\n');
   lines.push(line);
   const sel = line.selected ? `  (kept step ${line.selected.step})` : '';
-  console.log(`pre-train seed ${pretrainSeed}, fine-tune seed ${seed}: validation ${pct(line.validation)}%, held-out ${pct(line.heldOut)}%, demos ${pct(line.demonstrations)}%${sel}`);
+  console.log(
+    `pre-train seed ${pretrainSeed}, fine-tune seed ${seed}: validation ${pct(line.validation)}%, held-out ${pct(line.heldOut)}%, demos ${pct(line.demonstrations)}%${sel}`,
+  );
 }
-const row = (f: (l: RunLine) => number) => `${lines.map((l) => pct(f(l))).join(' ')} (median ${pct(median(lines.map(f)))})`;
+const row = (f: (l: RunLine) => number) =>
+  `${lines.map((l) => pct(f(l))).join(' ')} (median ${pct(median(lines.map(f)))})`;
 console.log(`${a.label || recipeKey}\n  validation ${row((l) => l.validation)}\n  held-out   ${row((l) => l.heldOut)}`);

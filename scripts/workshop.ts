@@ -44,8 +44,15 @@ const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 /** One line per GRPO step, and every 25 supervised steps. */
 function logRecord({ stage, record: r }: StageRecord): void {
   if (stage !== 'grpo') {
-    const score = r.heldOut ? `  held-out ${pct(r.heldOut.success)}` : r.worksheet ? `  single-digit sums ${pct(r.worksheet.success)}` : '';
-    if (r.step % 25 === 0 || r.step === r.steps) console.log(`${stage} ${String(r.step).padStart(3)}/${r.steps}${r.loss === null ? '' : `  loss ${r.loss.toFixed(3)}`}${score}`);
+    const score = r.heldOut
+      ? `  held-out ${pct(r.heldOut.success)}`
+      : r.worksheet
+        ? `  single-digit sums ${pct(r.worksheet.success)}`
+        : '';
+    if (r.step % 25 === 0 || r.step === r.steps)
+      console.log(
+        `${stage} ${String(r.step).padStart(3)}/${r.steps}${r.loss === null ? '' : `  loss ${r.loss.toFixed(3)}`}${score}`,
+      );
     return;
   }
   const t = r.timings;
@@ -63,7 +70,8 @@ function logRecord({ stage, record: r }: StageRecord): void {
 /** Where a GRPO step's time goes: the median of each part over steps 1..n (step 0 only evaluates), in ms to a tenth. */
 function medianSplit(records: readonly GrpoRecord[]): Record<'sampling' | 'update' | 'evaluation', number> {
   const stepped = records.slice(1);
-  const ms = (k: 'sampling' | 'update' | 'evaluation') => Math.round(10 * (median(stepped, (r) => r.timeSplit[k]) ?? NaN)) / 10;
+  const ms = (k: 'sampling' | 'update' | 'evaluation') =>
+    Math.round(10 * (median(stepped, (r) => r.timeSplit[k]) ?? NaN)) / 10;
   return { sampling: ms('sampling'), update: ms('update'), evaluation: ms('evaluation') };
 }
 
@@ -94,12 +102,28 @@ await main(async () => {
   const g = run.grpo;
   const timeSplit = { ...medianSplit(run.records), sharedBatch: grpo.shareBatch };
   const summary = {
-    start, faulty: a.faulty!, masking, advantage, temperature, grader, seed, steps, backend, ...g,
-    heldOut: run.heldOut, meanReward: run.meanReward, trueSuccess: run.trueSuccess, timeSplit,
-    sftHeldOut: run.sftHeldOut, agentDigest: run.agentDigest, stageSeconds: run.seconds,
+    start,
+    faulty: a.faulty!,
+    masking,
+    advantage,
+    temperature,
+    grader,
+    seed,
+    steps,
+    backend,
+    ...g,
+    heldOut: run.heldOut,
+    meanReward: run.meanReward,
+    trueSuccess: run.trueSuccess,
+    timeSplit,
+    sftHeldOut: run.sftHeldOut,
+    agentDigest: run.agentDigest,
+    stageSeconds: run.seconds,
   };
   const sft = run.sftHeldOut === null ? '' : `fine-tuned agent ${pct(run.sftHeldOut)} held-out; `;
-  const perStage = Object.entries(run.seconds).map(([s, sec]) => `${s} ${sec!.toFixed(1)} s`).join(', ');
+  const perStage = Object.entries(run.seconds)
+    .map(([s, sec]) => `${s} ${sec!.toFixed(1)} s`)
+    .join(', ');
   const truth = run.trueSuccess.slice(-5);
   console.log(
     `${sft}held-out ${pct(g.heldOutStart)} → ${pct(g.heldOutEnd)}; mean reward, last 5 steps ${pct(g.rewardLast5)} (first 5: ${pct(g.rewardFirst5)}); ` +

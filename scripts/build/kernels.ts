@@ -8,7 +8,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const KERNEL_SOURCES = ['src/model/fused/assembly/forward.ts', 'src/model/fused/assembly/backward.ts', 'src/model/fused/assembly/loss.ts'];
+export const KERNEL_SOURCES = [
+  'src/model/fused/assembly/forward.ts',
+  'src/model/fused/assembly/backward.ts',
+  'src/model/fused/assembly/loss.ts',
+];
 export const KERNELS_FILE = 'src/model/fused/kernels-wasm.ts';
 
 // stub runtime, no asserts, no abort: the module has no heap, no strings and no static data of

@@ -21,7 +21,16 @@ import { toBytePlanes } from '../../src/model/byte-planes';
 import { FOLDER } from '../../src/ui/assets';
 import { tfjsBrowserAlias } from '../../vite.config';
 import { main } from '../lib/args';
-import { exportedNames, noBundledBackends, prebuiltFiles, PROVIDED_KEY, providedTfjs, provideTfjs, usedNames, type ProvidedPackage } from './lib-plugins';
+import {
+  exportedNames,
+  noBundledBackends,
+  prebuiltFiles,
+  PROVIDED_KEY,
+  providedTfjs,
+  provideTfjs,
+  usedNames,
+  type ProvidedPackage,
+} from './lib-plugins';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const OUT = join(ROOT, 'dist-lib');
@@ -40,14 +49,24 @@ const base = (outDir: string): InlineConfig => ({
   logLevel: 'warn',
   publicDir: false,
   define: { 'process.env.NODE_ENV': '"production"' },
-  build: { outDir, emptyOutDir: false, target: 'es2022', minify: true, assetsInlineLimit: 0, reportCompressedSize: false, copyPublicDir: false },
+  build: {
+    outDir,
+    emptyOutDir: false,
+    target: 'es2022',
+    minify: true,
+    assetsInlineLimit: 0,
+    reportCompressedSize: false,
+    copyPublicDir: false,
+  },
 });
 
 /** Every module any build here bundled, for the third-party notices. */
 const bundled = new Set<string>();
 
 const chunks = (out: Awaited<ReturnType<typeof build>>): Rolldown.OutputChunk[] => {
-  const list = (Array.isArray(out) ? out : [out]).flatMap((o) => ('output' in o ? o.output : [])).filter((f): f is Rolldown.OutputChunk => f.type === 'chunk');
+  const list = (Array.isArray(out) ? out : [out])
+    .flatMap((o) => ('output' in o ? o.output : []))
+    .filter((f): f is Rolldown.OutputChunk => f.type === 'chunk');
   for (const c of list) for (const id of Object.keys(c.modules)) bundled.add(id);
   return list;
 };
@@ -58,18 +77,28 @@ async function buildBackends(): Promise<Record<ProvidedPackage, Set<string>>> {
   const used: Record<ProvidedPackage, Set<string>> = { core: new Set(), cpu: new Set() };
   for (const [backend, file] of Object.entries(FOLDER.backends)) {
     const pkg = `@tensorflow/tfjs-backend-${backend}`;
-    const entry = join(ROOT, 'node_modules', pkg, (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { module: string }).module);
+    const entry = join(
+      ROOT,
+      'node_modules',
+      pkg,
+      (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { module: string }).module,
+    );
     const config = base(PLATE);
     const out = await build({
       ...config,
       plugins: [providedTfjs(KEY, names)],
       build: {
         ...config.build,
-        rolldownOptions: { input: { [file.replace(/\.mjs$/, '')]: entry }, preserveEntrySignatures: 'strict', output: { format: 'es', entryFileNames: '[name].mjs', codeSplitting: false } },
+        rolldownOptions: {
+          input: { [file.replace(/\.mjs$/, '')]: entry },
+          preserveEntrySignatures: 'strict',
+          output: { format: 'es', entryFileNames: '[name].mjs', codeSplitting: false },
+        },
       },
     });
     const [chunk] = chunks(out);
-    for (const [k, list] of Object.entries(usedNames(chunk!.modules))) for (const n of list) used[k as ProvidedPackage].add(n);
+    for (const [k, list] of Object.entries(usedNames(chunk!.modules)))
+      for (const n of list) used[k as ProvidedPackage].add(n);
   }
   return used;
 }
@@ -78,46 +107,62 @@ async function buildBackends(): Promise<Record<ProvidedPackage, Set<string>>> {
 async function buildWorker(used: Record<ProvidedPackage, Set<string>>): Promise<void> {
   const config = base(PLATE);
   const entry = src('worker/training.worker.ts');
-  const list = Object.fromEntries(Object.entries(used).map(([k, s]) => [k, [...s].sort()])) as Record<ProvidedPackage, string[]>;
-  chunks(await build({
-    ...config,
-    resolve: { alias: tfjsBrowserAlias },
-    plugins: [provideTfjs(KEY, entry, list), noBundledBackends(src('worker/backend-modules.ts'))],
-    build: {
-      ...config.build,
-      rolldownOptions: { input: { [FOLDER.worker.replace(/\.mjs$/, '')]: entry }, output: { format: 'es', entryFileNames: '[name].mjs', codeSplitting: false } },
-    },
-  }));
+  const list = Object.fromEntries(Object.entries(used).map(([k, s]) => [k, [...s].sort()])) as Record<
+    ProvidedPackage,
+    string[]
+  >;
+  chunks(
+    await build({
+      ...config,
+      resolve: { alias: tfjsBrowserAlias },
+      plugins: [provideTfjs(KEY, entry, list), noBundledBackends(src('worker/backend-modules.ts'))],
+      build: {
+        ...config.build,
+        rolldownOptions: {
+          input: { [FOLDER.worker.replace(/\.mjs$/, '')]: entry },
+          output: { format: 'es', entryFileNames: '[name].mjs', codeSplitting: false },
+        },
+      },
+    }),
+  );
 }
 
 /** The page's code as a library: the entry for bundlers (React external) or the folder's element (React inside). */
 async function buildPageCode(kind: 'entry' | 'element'): Promise<void> {
   const entry = kind === 'entry';
   const config = base(entry ? OUT : PLATE);
-  chunks(await build({
-    ...config,
-    plugins: [
-      react(),
-      prebuiltFiles({ module: src('ui/bundled-assets.ts'), dir: entry ? `./${FOLDER_NAME}/` : './', folder: `${FOLDER_NAME}/`, home: 'multi-turn-rl-plate/dist-lib/', root: ROOT }),
-    ],
-    build: {
-      ...config.build,
-      cssCodeSplit: false,
-      lib: {
-        entry: entry ? src('ui/lib.ts') : src('ui/element-folder.ts'),
-        formats: ['es'],
-        fileName: () => (entry ? 'multi-turn-rl-plate.js' : FOLDER.element),
-        cssFileName: entry ? 'style' : FOLDER.stylesheet.replace(/\.css$/, ''),
+  chunks(
+    await build({
+      ...config,
+      plugins: [
+        react(),
+        prebuiltFiles({
+          module: src('ui/bundled-assets.ts'),
+          dir: entry ? `./${FOLDER_NAME}/` : './',
+          folder: `${FOLDER_NAME}/`,
+          home: 'multi-turn-rl-plate/dist-lib/',
+          root: ROOT,
+        }),
+      ],
+      build: {
+        ...config.build,
+        cssCodeSplit: false,
+        lib: {
+          entry: entry ? src('ui/lib.ts') : src('ui/element-folder.ts'),
+          formats: ['es'],
+          fileName: () => (entry ? 'multi-turn-rl-plate.js' : FOLDER.element),
+          cssFileName: entry ? 'style' : FOLDER.stylesheet.replace(/\.css$/, ''),
+        },
+        rolldownOptions: {
+          // React is the site's (a peer) in the entry; the folder brings its own.
+          external: entry ? (id: string) => /^react(-dom)?(\/|$)/.test(id) : [],
+          // A Server Components page imports the component directly (Next.js's app router).
+          // Lib mode keeps whitespace unless told; the site's bundler minifies again anyway.
+          output: { minify: true, ...(entry && { banner: "'use client';" }) },
+        },
       },
-      rolldownOptions: {
-        // React is the site's (a peer) in the entry; the folder brings its own.
-        external: entry ? (id: string) => /^react(-dom)?(\/|$)/.test(id) : [],
-        // A Server Components page imports the component directly (Next.js's app router).
-        // Lib mode keeps whitespace unless told; the site's bundler minifies again anyway.
-        output: { minify: true, ...(entry && { banner: "'use client';" }) },
-      },
-    },
-  }));
+    }),
+  );
 }
 
 /**
@@ -133,10 +178,15 @@ function writeNotices(): string[] {
   const names = [...packages.keys()].sort();
   const sections = names.map((name) => {
     const dir = packages.get(name)!;
-    const { version, license } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; license?: string };
+    const { version, license } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      version: string;
+      license?: string;
+    };
     const file = readdirSync(dir).find((f) => /^licen[cs]e(\.(md|txt))?$/i.test(f));
     if (!license && !file) throw new Error(`lib-build: ${name} names no licence`);
-    const text = file ? readFileSync(join(dir, file), 'utf8').trim() : `(The package ships no licence file; its package.json names ${license}.)`;
+    const text = file
+      ? readFileSync(join(dir, file), 'utf8').trim()
+      : `(The package ships no licence file; its package.json names ${license}.)`;
     return `${name} ${version} (${license ?? 'see below'})\n\n${text}\n`;
   });
   const head = `Packages bundled into multi-turn-rl-plate ${VERSION}'s files, with their licences.\n`;
@@ -151,14 +201,22 @@ function copyFiles(): void {
     mkdirSync(dir, { recursive: true });
     copyFileSync(join(ROOT, 'public', FOLDER.checkpoints[k], 'manifest.json'), join(dir, 'manifest.json'));
     const plain = readFileSync(join(ROOT, 'public', FOLDER.checkpoints[k], 'weights.bin'));
-    writeFileSync(join(dir, 'weights.bin'), new Uint8Array(toBytePlanes(plain.buffer.slice(plain.byteOffset, plain.byteOffset + plain.byteLength) as ArrayBuffer)));
+    writeFileSync(
+      join(dir, 'weights.bin'),
+      new Uint8Array(
+        toBytePlanes(plain.buffer.slice(plain.byteOffset, plain.byteOffset + plain.byteLength) as ArrayBuffer),
+      ),
+    );
   }
   copyFileSync(join(ROOT, 'public', FOLDER.referenceRuns), join(PLATE, FOLDER.referenceRuns));
   copyFileSync(join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist', FOLDER.wasm), join(PLATE, FOLDER.wasm));
 }
 
 /** Every file under `dir`, relative. */
-const listing = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+const listing = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
 
 await main(async () => {
   const t0 = performance.now();
@@ -170,12 +228,20 @@ await main(async () => {
   await buildPageCode('element');
   copyFiles();
   // A stylesheet has no exports; its declaration lets TypeScript resolve the import (noUncheckedSideEffectImports, attw).
-  writeFileSync(join(OUT, 'style.d.ts'), '// The plate\'s stylesheet: imported for its rules, it exports nothing.\nexport {};\n');
+  writeFileSync(
+    join(OUT, 'style.d.ts'),
+    "// The plate's stylesheet: imported for its rules, it exports nothing.\nexport {};\n",
+  );
   const notices = writeNotices();
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-  if (pkg.exports['./plate/*'] !== `./dist-lib/${FOLDER_NAME}/*`) throw new Error(`lib-build: package.json's exports["./plate/*"] should be "./dist-lib/${FOLDER_NAME}/*"`);
+  if (pkg.exports['./plate/*'] !== `./dist-lib/${FOLDER_NAME}/*`)
+    throw new Error(`lib-build: package.json's exports["./plate/*"] should be "./dist-lib/${FOLDER_NAME}/*"`);
   const files = listing(OUT).sort();
-  const unexpected = files.filter((f) => !f.startsWith(`${FOLDER_NAME}/`) && !['multi-turn-rl-plate.js', 'style.css', 'style.d.ts'].includes(f));
+  const unexpected = files.filter(
+    (f) => !f.startsWith(`${FOLDER_NAME}/`) && !['multi-turn-rl-plate.js', 'style.css', 'style.d.ts'].includes(f),
+  );
   if (unexpected.length) throw new Error(`lib-build: unexpected files in dist-lib/: ${unexpected.join(', ')}`);
-  console.log(`lib-build: ${files.length} files in dist-lib/ (tfjs provided to the backends: ${used.core.size} names of tfjs-core, ${used.cpu.size} of the CPU backend's kernels; ${notices.length} packages' licences) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `lib-build: ${files.length} files in dist-lib/ (tfjs provided to the backends: ${used.core.size} names of tfjs-core, ${used.cpu.size} of the CPU backend's kernels; ${notices.length} packages' licences) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 });

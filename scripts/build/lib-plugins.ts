@@ -23,7 +23,9 @@ export type ProvidedPackage = keyof typeof PROVIDED;
 
 /** Every name each provided package exports. */
 export function exportedNames(root: string): Record<ProvidedPackage, string[]> {
-  const core = Object.keys(createRequire(resolve(root, 'package.json'))(PROVIDED.core) as object).filter((n) => n !== 'default' && n !== '__esModule');
+  const core = Object.keys(createRequire(resolve(root, 'package.json'))(PROVIDED.core) as object).filter(
+    (n) => n !== 'default' && n !== '__esModule',
+  );
   const shared = readFileSync(resolve(root, 'node_modules', `${PROVIDED.cpu}.js`), 'utf8');
   const cpu = [...shared.matchAll(/^export \{([^}]+)\} from/gm)].flatMap((m) => m[1]!.split(',').map((n) => n.trim()));
   return { core, cpu };
@@ -43,7 +45,10 @@ export function providedTfjs(key: string, names: Record<ProvidedPackage, string[
     enforce: 'pre',
     resolveId(id) {
       if (byId[id]) return VIRTUAL + byId[id];
-      if (/^@tensorflow\/tfjs-(core|backend-cpu)(\/|$)/.test(id)) this.error(`a backend imports ${id}, which the worker does not provide (scripts/build/lib-plugins.ts, PROVIDED)`);
+      if (/^@tensorflow\/tfjs-(core|backend-cpu)(\/|$)/.test(id))
+        this.error(
+          `a backend imports ${id}, which the worker does not provide (scripts/build/lib-plugins.ts, PROVIDED)`,
+        );
       return null;
     },
     load(id) {
@@ -57,7 +62,9 @@ export function providedTfjs(key: string, names: Record<ProvidedPackage, string[
 
 /** The names a backend's output uses of each provided package. */
 export function usedNames(modules: Record<string, { renderedExports: string[] }>): Record<ProvidedPackage, string[]> {
-  return Object.fromEntries((Object.keys(PROVIDED) as ProvidedPackage[]).map((k) => [k, modules[VIRTUAL + k]?.renderedExports ?? []])) as Record<ProvidedPackage, string[]>;
+  return Object.fromEntries(
+    (Object.keys(PROVIDED) as ProvidedPackage[]).map((k) => [k, modules[VIRTUAL + k]?.renderedExports ?? []]),
+  ) as Record<ProvidedPackage, string[]>;
 }
 
 /**
@@ -72,8 +79,12 @@ export function provideTfjs(key: string, entry: string, used: Record<ProvidedPac
     resolveId: (source) => (source === id ? id : null),
     load(source) {
       if (source !== id) return null;
-      const lines = (Object.keys(PROVIDED) as ProvidedPackage[]).map((k) => `import { ${used[k].map((n) => `${n} as ${k}_${n}`).join(', ')} } from ${JSON.stringify(PROVIDED[k])};`);
-      const object = (Object.keys(PROVIDED) as ProvidedPackage[]).map((k) => `${k}: { ${used[k].map((n) => `${n}: ${k}_${n}`).join(', ')} }`);
+      const lines = (Object.keys(PROVIDED) as ProvidedPackage[]).map(
+        (k) => `import { ${used[k].map((n) => `${n} as ${k}_${n}`).join(', ')} } from ${JSON.stringify(PROVIDED[k])};`,
+      );
+      const object = (Object.keys(PROVIDED) as ProvidedPackage[]).map(
+        (k) => `${k}: { ${used[k].map((n) => `${n}: ${k}_${n}`).join(', ')} }`,
+      );
       return `${lines.join('\n')}\nglobalThis[Symbol.for(${JSON.stringify(key)})] = { ${object.join(', ')} };\n`;
     },
     transform(code, file) {
@@ -89,7 +100,8 @@ export function noBundledBackends(file: string): Plugin {
     enforce: 'pre',
     load(id) {
       if (id !== file) return null;
-      const none = (b: string) => `${b}: () => Promise.reject(new Error('the package’s worker bundles no ${b} backend: the page names its module’s URL'))`;
+      const none = (b: string) =>
+        `${b}: () => Promise.reject(new Error('the package’s worker bundles no ${b} backend: the page names its module’s URL'))`;
       return `export const BUNDLED_BACKENDS = { ${['wasm', 'webgl', 'webgpu'].map(none).join(', ')} };\n`;
     },
   };
@@ -102,7 +114,13 @@ export function noBundledBackends(file: string): Plugin {
  * beside the script where nothing bundles it. The manifests travel inside the bundle, as the page's do.
  * The literal is written after minification, from a placeholder the minifier cannot reshape.
  */
-export function prebuiltFiles(opts: { module: string; dir: string; folder: string; home: string; root: string }): Plugin {
+export function prebuiltFiles(opts: {
+  module: string;
+  dir: string;
+  folder: string;
+  home: string;
+  root: string;
+}): Plugin {
   const { module, dir, folder, home, root } = opts;
   const at = (file: string) => `file(new URL(__PLATE_FILE__(${JSON.stringify(file)}), import.meta.url))`;
   const src = (p: string) => JSON.stringify(resolve(root, p));
@@ -134,8 +152,11 @@ export const BUNDLED = {
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
-        chunk.code = chunk.code.replace(/__PLATE_FILE__\((["'`])([^"'`]+)\1\)/g, (_m, _q, file: string) => JSON.stringify(dir + file));
-        if (chunk.code.includes('__PLATE_FILE__')) this.error(`${chunk.fileName}: a file's URL was minified into a form this plugin cannot restore`);
+        chunk.code = chunk.code.replace(/__PLATE_FILE__\((["'`])([^"'`]+)\1\)/g, (_m, _q, file: string) =>
+          JSON.stringify(dir + file),
+        );
+        if (chunk.code.includes('__PLATE_FILE__'))
+          this.error(`${chunk.fileName}: a file's URL was minified into a form this plugin cannot restore`);
       }
     },
   };

@@ -10,7 +10,9 @@ const ENTRY = 'src/ui/lib.ts';
 const OUT = 'dist-lib/multi-turn-rl-plate.d.ts';
 
 await main(async () => {
-  const [bundle] = generateDtsBundle([{ filePath: ENTRY, output: { noBanner: true } }], { preferredConfigPath: 'tsconfig.lib.json' });
+  const [bundle] = generateDtsBundle([{ filePath: ENTRY, output: { noBanner: true } }], {
+    preferredConfigPath: 'tsconfig.lib.json',
+  });
   const augmentation = /^declare module 'react' \{[\s\S]*?^\}$/m.exec(readFileSync(ENTRY, 'utf8'));
   if (!bundle || !augmentation) throw new Error(`lib-types: no declarations, or no JSX declaration in ${ENTRY}`);
   writeFileSync(OUT, `${bundle.trimEnd()}\n\n${augmentation[0]}\n`);

@@ -16,9 +16,15 @@ export function numberOption(name: string, value: string | undefined, fallback: 
   return n;
 }
 
-export function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+export function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
-  if (!allowed.includes(value as T)) fail(`--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!allowed.includes(value as T))
+    fail(`--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
   return value as T;
 }
 

@@ -3,8 +3,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKPOINTS } from '../../src/config';
 import {
-  checkWeights, CheckpointError, decodeCheckpoint, encodeCheckpoint, MANIFEST_FILE, parseManifest,
-  weightsDigest, type CheckpointCard, type CheckpointFiles, type Manifest,
+  checkWeights,
+  CheckpointError,
+  decodeCheckpoint,
+  encodeCheckpoint,
+  MANIFEST_FILE,
+  parseManifest,
+  weightsDigest,
+  type CheckpointCard,
+  type CheckpointFiles,
+  type Manifest,
 } from '../../src/model/checkpoint';
 import type { CharModel } from '../../src/model/gpt';
 
@@ -24,7 +32,10 @@ function readOrThrow(path: string): Buffer {
     return readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CheckpointError(path, code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? (e as Error).message})`);
+    throw new CheckpointError(
+      path,
+      code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? (e as Error).message})`,
+    );
   }
 }
 

@@ -8,7 +8,8 @@ import type { GrpoRecord } from '../../src/rl/grpo';
 import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 
 /** A run's config; the GRPO settings default to the plate's (masking on, group-relative, temperature 1, the exact grader). */
-export interface WorkshopOptions extends Omit<RunConfig, keyof typeof PLATE_SETTINGS>, Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
+export interface WorkshopOptions
+  extends Omit<RunConfig, keyof typeof PLATE_SETTINGS>, Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
   /** Checkpoint folders; default: the shipped ones under public/. */
   checkpoints?: { agent: string; pretrained: string };
   grpo?: GrpoConfig;
@@ -41,7 +42,7 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
   const run = new PipelineRun(1, { start, seed, steps, ...settings }, stagesFrom(start), sources, null);
   const records: GrpoRecord[] = [];
   try {
-    for (let complete = false; !complete; ) {
+    for (let complete = false; !complete;) {
       const out = await run.step();
       complete = out.complete;
       const { complete: _, ...record } = out;
@@ -63,5 +64,7 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
 /** The GRPO settings `opts` gives (undefined ones left out, so the defaults stand). */
 function pick(opts: WorkshopOptions): Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
   const { faulty, masking, advantage, temperature, grader } = opts;
-  return Object.fromEntries(Object.entries({ faulty, masking, advantage, temperature, grader }).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(
+    Object.entries({ faulty, masking, advantage, temperature, grader }).filter(([, v]) => v !== undefined),
+  );
 }

@@ -121,14 +121,21 @@ export class SupervisedStage {
     const weightDecay = this.stage === 'pretrain' ? 0 : this.recipe.sft.weightDecay;
     let loss: number;
     try {
-      loss = await supervisedStep(this.model, this.optimizer, batch, { dropoutSeed: this.rng.seed(), lr, weightDecay, step, stage: this.stage === 'sft' ? 'fine-tuning' : 'pre-training' });
+      loss = await supervisedStep(this.model, this.optimizer, batch, {
+        dropoutSeed: this.rng.seed(),
+        lr,
+        weightDecay,
+        step,
+        stage: this.stage === 'sft' ? 'fine-tuning' : 'pre-training',
+      });
     } finally {
       disposeBatch(batch);
     }
     if (step === 1) this.firstLoss = loss;
     this.lastLoss = loss;
     const every = this.recipe.sft.selectEvery;
-    if (this.stage === 'sft' && every > 0 && (step % every === 0 || step === this.steps)) await this.best.consider(this.model, step);
+    if (this.stage === 'sft' && every > 0 && (step % every === 0 || step === this.steps))
+      await this.best.consider(this.model, step);
     const due = step === this.steps || (this.evalEvery > 0 && step % this.evalEvery === 0);
     const scores = due ? await this.measure() : { heldOut: null, worksheet: null };
     const ms = now() - t0;
@@ -143,7 +150,13 @@ export class SupervisedStage {
   finish(): PhaseLog {
     const selected = this.best.restoreInto(this.model);
     this.dispose();
-    return { steps: this.stepIndex, firstLoss: this.firstLoss, lastLoss: this.lastLoss, seconds: this.ms / 1000, ...(selected && { selected }) };
+    return {
+      steps: this.stepIndex,
+      firstLoss: this.firstLoss,
+      lastLoss: this.lastLoss,
+      seconds: this.ms / 1000,
+      ...(selected && { selected }),
+    };
   }
 
   dispose(): void {
@@ -163,7 +176,9 @@ export class SupervisedStage {
 
   /** Worksheet rows of the full context; every character after `^` is a target. */
   private worksheetRows(n: number): { rows: string[]; weight: (row: number, j: number) => number } {
-    const rows = Array.from({ length: n }, () => worksheetRow(this.rng, this.recipe.model.context, this.recipe.pretrain.format));
+    const rows = Array.from({ length: n }, () =>
+      worksheetRow(this.rng, this.recipe.model.context, this.recipe.pretrain.format),
+    );
     return { rows, weight: (row, j) => (rows[row]![j + 1] !== PAD ? 1 : 0) };
   }
 

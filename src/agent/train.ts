@@ -10,7 +10,8 @@ import { stageRng, SupervisedStage, type PhaseLog, type SupervisedRecord, type S
 export type { PhaseLog, SupervisedRecord, SupervisedStageName } from './stage';
 
 /** Fresh weights for a run from random weights: their own stream of the seed. */
-export const initialModel = (recipe: AgentRecipe, seed = recipe.seed): CharModel => CharModel.create(recipe.model, stageRng(seed, 'init').seed());
+export const initialModel = (recipe: AgentRecipe, seed = recipe.seed): CharModel =>
+  CharModel.create(recipe.model, stageRng(seed, 'init').seed());
 
 /** Runs one stage to its end on `model` (which it changes in place). */
 export async function runStage(
@@ -19,7 +20,13 @@ export async function runStage(
   stage: SupervisedStageName,
   opts: { seed?: number; evalEvery?: number; onRecord?: (r: SupervisedRecord) => void } = {},
 ): Promise<PhaseLog> {
-  const runner = new SupervisedStage({ model, recipe, stage, seed: opts.seed ?? recipe.seed, evalEvery: opts.evalEvery ?? 0 });
+  const runner = new SupervisedStage({
+    model,
+    recipe,
+    stage,
+    seed: opts.seed ?? recipe.seed,
+    evalEvery: opts.evalEvery ?? 0,
+  });
   try {
     // Not `onRecord?.(await runner.next())`: without a callback that skips the step itself.
     const first = await runner.initial();
@@ -42,7 +49,11 @@ export interface AgentRun {
 
 export async function trainAgent(
   recipe: AgentRecipe,
-  hooks: { evalEvery?: number; onRecord?: (r: SupervisedRecord) => void; afterPretrain?: (model: CharModel, log: PhaseLog) => Promise<void> } = {},
+  hooks: {
+    evalEvery?: number;
+    onRecord?: (r: SupervisedRecord) => void;
+    afterPretrain?: (model: CharModel, log: PhaseLog) => Promise<void>;
+  } = {},
 ): Promise<AgentRun> {
   const model = initialModel(recipe);
   const opts = { evalEvery: hooks.evalEvery, onRecord: hooks.onRecord };

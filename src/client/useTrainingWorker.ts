@@ -8,9 +8,27 @@
  */
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import type { KernelsMode } from '../protocol/backends';
-import type { AskQuestion, BackendModules, BackendName, CalibrateMode, CheckpointUrls, Command, RunConfig, WasmFiles, WorkerEvent } from '../protocol/messages';
+import type {
+  AskQuestion,
+  BackendModules,
+  BackendName,
+  CalibrateMode,
+  CheckpointUrls,
+  Command,
+  RunConfig,
+  WasmFiles,
+  WorkerEvent,
+} from '../protocol/messages';
 import { FIX_WORKER, notServed } from '../protocol/files';
-import { INITIAL_STATE, pageTransition, restarted, type ClientEvent, type Holder, type PageAction, type WorkerState } from './worker-state';
+import {
+  INITIAL_STATE,
+  pageTransition,
+  restarted,
+  type ClientEvent,
+  type Holder,
+  type PageAction,
+  type WorkerState,
+} from './worker-state';
 import { loadRace, saveRace } from './race-store';
 import { RedrawPace } from './redraw-pace';
 import { Watchdog } from './watchdog';
@@ -65,12 +83,18 @@ export type TrainingWorker = WorkerState & WorkerCommands;
 
 /** The worker's script URL where there is one (the page's bundler hides its own in the factory). */
 const scriptOf = (source: WorkerSource, workerUrl?: string): { url: string; fix: string } | null =>
-  workerUrl !== undefined ? { url: new URL(workerUrl, document.baseURI).href, fix: FIX_WORKER } : 'url' in source ? { url: source.url, fix: FIX_WORKER } : null;
+  workerUrl !== undefined
+    ? { url: new URL(workerUrl, document.baseURI).href, fix: FIX_WORKER }
+    : 'url' in source
+      ? { url: source.url, fix: FIX_WORKER }
+      : null;
 
 /** `workerUrl`: a worker script the site hosts itself; else the source's own. */
 export function createTrainingWorker(source: WorkerSource, workerUrl?: string): Worker {
   const script = scriptOf(source, workerUrl);
-  return script ? new Worker(script.url, { type: 'module', name: 'training' }) : (source as { start: () => Worker }).start();
+  return script
+    ? new Worker(script.url, { type: 'module', name: 'training' })
+    : (source as { start: () => Worker }).start();
 }
 
 /** Why the worker stopped before it said anything: its script did not load (named, with the fix), or it failed as it started. */
@@ -85,7 +109,17 @@ const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
-  const { checkpoints, backend, calibrate, kernels, wasm, worker: source, backends, workerUrl, enabled = true } = options;
+  const {
+    checkpoints,
+    backend,
+    calibrate,
+    kernels,
+    wasm,
+    worker: source,
+    backends,
+    workerUrl,
+    enabled = true,
+  } = options;
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
@@ -108,13 +142,27 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       worker = createTrainingWorker(source, workerUrl);
     } catch (e) {
       // A worker URL the browser refuses outright (another origin, not a URL).
-      folded.current = { ...restarted(folded.current), status: 'dead', loading: null, error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` } };
+      folded.current = {
+        ...restarted(folded.current),
+        status: 'dead',
+        loading: null,
+        error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` },
+      };
       setState(folded.current);
       return;
     }
     folded.current = restarted(folded.current);
     setState(folded.current);
-    const init: Command = { type: 'init', checkpoints: { agent, pretrained }, backend, calibrate, kernels, race: loadRace(), wasm, backends };
+    const init: Command = {
+      type: 'init',
+      checkpoints: { agent, pretrained },
+      backend,
+      calibrate,
+      kernels,
+      race: loadRace(),
+      wasm,
+      backends,
+    };
     const wired = wire(worker, { folded, setState, init, script: scriptOf(source, workerUrl) });
     dispatchRef.current = wired.dispatch;
     return () => {
@@ -123,7 +171,14 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     };
   }, [agent, pretrained, backend, calibrate, kernels, wasm, source, backends, workerUrl, enabled, generation, between]);
 
-  const actions = useMemo(() => commands((a) => dispatchRef.current(a), () => setGeneration((g) => g + 1)), []);
+  const actions = useMemo(
+    () =>
+      commands(
+        (a) => dispatchRef.current(a),
+        () => setGeneration((g) => g + 1),
+      ),
+    [],
+  );
   return useMemo(() => ({ ...state, ...actions }), [state, actions]);
 }
 
@@ -139,7 +194,10 @@ interface Wiring {
  * A started worker, wired: its events folded with the page's actions (`dispatch`), the reducer's
  * commands posted, the redraws paced, its silence watched; `stop` ends it all and the worker.
  */
-function wire(worker: Worker, { folded, setState, init, script }: Wiring): { dispatch: (e: ClientEvent) => void; stop: () => void } {
+function wire(
+  worker: Worker,
+  { folded, setState, init, script }: Wiring,
+): { dispatch: (e: ClientEvent) => void; stop: () => void } {
   let dead = false;
   let heard = false;
   const pace = new RedrawPace((batch) => {
@@ -165,7 +223,10 @@ function wire(worker: Worker, { folded, setState, init, script }: Wiring): { dis
   const die = (why: string) => {
     if (dead) return;
     stop();
-    dispatch({ type: 'died', message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.` });
+    dispatch({
+      type: 'died',
+      message: `The training worker stopped: ${why.replace(/\.+$/, '')}. The charts keep what it sent; Restart brings back a fresh trainer with your settings.`,
+    });
     pace.flush();
   };
   const watchdog = new Watchdog(performance.now());

@@ -34,11 +34,24 @@
  */
 import type { KernelsMode } from '../protocol/backends';
 import type {
-  AskAnswer, AskQuestion, BackendName, Command, ErrorKind, RunConfig, RunSummary, SkippedBackend, Stage, GrpoStepView, SupervisedRecord, WorkerEvent, WorkerMemory,
+  AskAnswer,
+  AskQuestion,
+  BackendName,
+  Command,
+  ErrorKind,
+  RunConfig,
+  RunSummary,
+  SkippedBackend,
+  Stage,
+  GrpoStepView,
+  SupervisedRecord,
+  WorkerEvent,
+  WorkerMemory,
 } from '../protocol/messages';
 
 /** stepping: a Step was taken; the run pauses after one more step. */
-export type WorkerStatus = 'loading' | 'ready' | 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'error' | 'dead';
+export type WorkerStatus =
+  'loading' | 'ready' | 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'error' | 'dead';
 
 /** Who holds the run paused; the status names each. */
 export type Holder = 'reader' | 'out of view' | 'tab hidden';
@@ -149,12 +162,26 @@ export const MAX_PREVIOUS = 6;
 const RATE_WINDOW = 5;
 
 export const INITIAL_STATE: WorkerState = {
-  status: 'loading', holders: [], ready: null, backend: null, loading: 'Starting the training worker…', run: null, startSent: false, previous: [],
-  error: null, lastSwitch: null, stepsPerSecond: null, memory: null, asks: { waiting: [], answer: null },
+  status: 'loading',
+  holders: [],
+  ready: null,
+  backend: null,
+  loading: 'Starting the training worker…',
+  run: null,
+  startSent: false,
+  previous: [],
+  error: null,
+  lastSwitch: null,
+  stepsPerSecond: null,
+  memory: null,
+  asks: { waiting: [], answer: null },
 };
 
 /** A fresh worker's state: what the page holds stays held (the figure is still out of view), the reader's hold goes with the runs. */
-export const restarted = (s: WorkerState): WorkerState => ({ ...INITIAL_STATE, holders: s.holders.filter((h) => h !== 'reader') });
+export const restarted = (s: WorkerState): WorkerState => ({
+  ...INITIAL_STATE,
+  holders: s.holders.filter((h) => h !== 'reader'),
+});
 
 /** Folds one event or action: the next state and the commands to post, in order. */
 export function pageTransition(s: WorkerState, e: ClientEvent): Folded {
@@ -167,12 +194,29 @@ export function pageTransitions(state: WorkerState, events: readonly ClientEvent
   return events.reduce((s, e) => pageTransition(s, e).state, state);
 }
 
-const ACTIONS: ReadonlySet<string> = new Set<PageAction['type']>(['hold', 'release', 'pause', 'resume', 'run', 'single-step', 'configure', 'clear', 'ask']);
+const ACTIONS: ReadonlySet<string> = new Set<PageAction['type']>([
+  'hold',
+  'release',
+  'pause',
+  'resume',
+  'run',
+  'single-step',
+  'configure',
+  'clear',
+  'ask',
+]);
 const isAction = (e: ClientEvent): e is PageAction => ACTIONS.has(e.type);
 
 const held = (s: WorkerState): boolean => s.holders.length > 0;
-const withHolders = (s: WorkerState, holders: readonly Holder[]): WorkerState => ({ ...s, holders: HOLDERS.filter((h) => holders.includes(h)) });
-const without = (s: WorkerState, h: Holder): WorkerState => withHolders(s, s.holders.filter((x) => x !== h));
+const withHolders = (s: WorkerState, holders: readonly Holder[]): WorkerState => ({
+  ...s,
+  holders: HOLDERS.filter((h) => holders.includes(h)),
+});
+const without = (s: WorkerState, h: Holder): WorkerState =>
+  withHolders(
+    s,
+    s.holders.filter((x) => x !== h),
+  );
 
 function act(s: WorkerState, a: PageAction): Folded {
   switch (a.type) {
@@ -190,12 +234,19 @@ function act(s: WorkerState, a: PageAction): Folded {
       return { state: withHolders(s, []), commands: held(s) ? [{ type: 'resume' }] : [] };
     case 'run': {
       const next = { ...without(s, 'reader'), startSent: true };
-      return { state: next, commands: [{ type: 'start', config: a.config }, ...(held(next) ? [{ type: 'pause' } as const] : [])] };
+      return {
+        state: next,
+        commands: [{ type: 'start', config: a.config }, ...(held(next) ? [{ type: 'pause' } as const] : [])],
+      };
     }
     case 'single-step': {
       const next = withHolders(s, [...s.holders, 'reader']);
       if (s.status === 'paused') return { state: next, commands: [{ type: 'step' }] };
-      if (s.status === 'ready' || s.status === 'done' || s.status === 'error') return { state: { ...next, startSent: true }, commands: [{ type: 'start', config: a.config }, { type: 'step' }] };
+      if (s.status === 'ready' || s.status === 'done' || s.status === 'error')
+        return {
+          state: { ...next, startSent: true },
+          commands: [{ type: 'start', config: a.config }, { type: 'step' }],
+        };
       return { state: s, commands: [] }; // a step is on its way, or nothing can step
     }
     case 'configure': {
@@ -206,9 +257,15 @@ function act(s: WorkerState, a: PageAction): Folded {
       return { state: next, commands: [{ type: 'configure', config: a.config }, ...then] };
     }
     case 'clear':
-      return { state: { ...without(s, 'reader'), run: null, startSent: false, previous: [], stepsPerSecond: null }, commands: [{ type: 'reset' }] };
+      return {
+        state: { ...without(s, 'reader'), run: null, startSent: false, previous: [], stepsPerSecond: null },
+        commands: [{ type: 'reset' }],
+      };
     case 'ask':
-      return { state: { ...s, asks: { ...s.asks, waiting: [...s.asks.waiting, a.question] } }, commands: [{ type: 'ask', question: a.question }] };
+      return {
+        state: { ...s, asks: { ...s.asks, waiting: [...s.asks.waiting, a.question] } },
+        commands: [{ type: 'ask', question: a.question }],
+      };
     default:
       return a satisfies never;
   }
@@ -229,7 +286,13 @@ function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
       return { ...s, status: 'loading', loading: e.message };
     case 'ready': {
       const { backend, reason, skipped, loadMs, checkpointHeldOut, kernels } = e;
-      return { ...s, status: 'ready', loading: null, ready: { backend, reason, skipped, loadMs, checkpointHeldOut, kernels }, backend: { backend, reason, skipped } };
+      return {
+        ...s,
+        status: 'ready',
+        loading: null,
+        ready: { backend, reason, skipped, loadMs, checkpointHeldOut, kernels },
+        backend: { backend, reason, skipped },
+      };
     }
     case 'warmed':
       return s.ready ? { ...s, ready: { ...s.ready, warmUp: { ms: e.ms, complete: e.complete } } } : s;
@@ -254,11 +317,25 @@ function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
     }
     case 'error': {
       const run = s.run && e.runId === s.run.runId ? { ...s.run, end: 'error' as const } : s.run;
-      return { ...s, status: 'error', loading: null, error: { kind: e.kind, message: e.message }, run, startSent: false };
+      return {
+        ...s,
+        status: 'error',
+        loading: null,
+        error: { kind: e.kind, message: e.message },
+        run,
+        startSent: false,
+      };
     }
     case 'died':
       // No answer will come from a dead worker: the asks waiting for one are dropped.
-      return { ...s, status: 'dead', loading: null, error: { kind: 'worker', message: e.message }, asks: { ...s.asks, waiting: [] }, startSent: false };
+      return {
+        ...s,
+        status: 'dead',
+        loading: null,
+        error: { kind: 'worker', message: e.message },
+        asks: { ...s.asks, waiting: [] },
+        startSent: false,
+      };
     default:
       return e satisfies never;
   }
@@ -266,10 +343,16 @@ function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
 
 /** A run begins: the one before it is retired; a pause that travelled with the start holds, so the run pauses after its first record. */
 function started(s: WorkerState, e: Extract<WorkerEvent, { type: 'started' }>): WorkerState {
-  const origin = e.from === null ? null : [s.run, ...s.previous].find((r) => r?.runId === e.from) ?? null;
+  const origin = e.from === null ? null : ([s.run, ...s.previous].find((r) => r?.runId === e.from) ?? null);
   const run: RunView = {
-    runId: e.runId, config: e.config, stages: e.stages, from: e.from, stage: e.stages[0]!,
-    pretrain: origin?.pretrain ?? [], sft: origin?.sft ?? [], steps: [],
+    runId: e.runId,
+    config: e.config,
+    stages: e.stages,
+    from: e.from,
+    stage: e.stages[0]!,
+    pretrain: origin?.pretrain ?? [],
+    sft: origin?.sft ?? [],
+    steps: [],
   };
   return { ...retire(s, 'stopped'), status: e.begin, error: null, stepsPerSecond: null, run, startSent: false };
 }
@@ -313,8 +396,14 @@ function withRecord(s: WorkerState, e: Extract<WorkerEvent, { type: 'step' }>): 
 function rate(run: RunView): number | null {
   const ms =
     run.stage === 'grpo'
-      ? run.steps.filter((r) => r.step > 0).slice(-RATE_WINDOW).map((r) => r.timings.total)
-      : run[run.stage].filter((r) => r.step > 0).slice(-RATE_WINDOW).map((r) => r.ms);
+      ? run.steps
+          .filter((r) => r.step > 0)
+          .slice(-RATE_WINDOW)
+          .map((r) => r.timings.total)
+      : run[run.stage]
+          .filter((r) => r.step > 0)
+          .slice(-RATE_WINDOW)
+          .map((r) => r.ms);
   const total = ms.reduce((t, m) => t + m, 0);
   return ms.length === 0 || total <= 0 ? null : (1000 * ms.length) / total;
 }
@@ -322,7 +411,10 @@ function rate(run: RunView): number | null {
 const NO_EPISODES: GrpoStepView['episodes'] = [];
 
 /** An earlier run as the charts draw it: its figures, not its episodes (64 a step, the bulk of a run). */
-const compact = (r: RunView): RunView => ({ ...r, steps: r.steps.map((step) => (step.episodes.length === 0 ? step : { ...step, episodes: NO_EPISODES })) });
+const compact = (r: RunView): RunView => ({
+  ...r,
+  steps: r.steps.map((step) => (step.episodes.length === 0 ? step : { ...step, episodes: NO_EPISODES })),
+});
 
 /** Moves the live run (if it has records) to `previous`, compacted. */
 function retire(s: WorkerState, end: RunEnd): WorkerState {

@@ -18,7 +18,8 @@ export const LIE_OFFSETS = [-10, -2, -1, 1, 2, 10] as const;
 export const reliableCalculator: Calculator = (a, b) => ({ value: a + b, lied: false });
 
 export function faultyCalculator(rng: Rng, faultyRate: number): Calculator {
-  if (!(faultyRate >= 0 && faultyRate <= 1)) throw new Error(`faultyCalculator: faultyRate must be in [0, 1], got ${faultyRate}`);
+  if (!(faultyRate >= 0 && faultyRate <= 1))
+    throw new Error(`faultyCalculator: faultyRate must be in [0, 1], got ${faultyRate}`);
   return (a, b) => {
     const truth = a + b;
     if (rng.next() >= faultyRate) return { value: truth, lied: false };

@@ -73,7 +73,10 @@ export class Episode {
 
   /** The final answer is the true sum (whatever the grader paid). */
   get correct(): boolean {
-    return this.reason !== null && isTrueAnswer({ sum: this.sum, reason: this.reason, answer: this.answer, result: this.result });
+    return (
+      this.reason !== null &&
+      isTrueAnswer({ sum: this.sum, reason: this.reason, answer: this.answer, result: this.result })
+    );
   }
 
   feed(ch: string): string {

@@ -61,4 +61,5 @@ export function grade(grader: Grader, o: Outcome): number {
 }
 
 /** The grader paid for an episode that is not truly right: a reward only a bug gives. */
-export const rewardedByBug = (e: { reward: number; correct: boolean }): boolean => e.reward > (e.correct ? REWARD_CORRECT : REWARD_WRONG);
+export const rewardedByBug = (e: { reward: number; correct: boolean }): boolean =>
+  e.reward > (e.correct ? REWARD_CORRECT : REWARD_WRONG);

@@ -55,7 +55,10 @@ export function drawSplit(seed: number): SumSplit {
 export const SPLIT: SumSplit = data as SumSplit;
 
 /** Where a sum stands in the split: one of the 70 training sums, the 30 held-out ones, or neither. */
-export function sumKind(s: Sum, split: SumSplit = SPLIT): { kind: 'training' | 'held-out' | 'new'; demonstration: boolean } {
+export function sumKind(
+  s: Sum,
+  split: SumSplit = SPLIT,
+): { kind: 'training' | 'held-out' | 'new'; demonstration: boolean } {
   const key = sumKey(s);
   const has = (list: readonly Sum[]) => list.some((x) => sumKey(x) === key);
   const kind = has(split.train) ? 'training' : has(split.heldOut) ? 'held-out' : 'new';

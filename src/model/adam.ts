@@ -57,7 +57,9 @@ export class CpuAdam extends tf.Optimizer {
   }
 
   applyGradients(variableGradients: tf.NamedTensorMap | { name: string; tensor: tf.Tensor }[]): void {
-    const named = Array.isArray(variableGradients) ? variableGradients : Object.entries(variableGradients).map(([name, tensor]) => ({ name, tensor }));
+    const named = Array.isArray(variableGradients)
+      ? variableGradients
+      : Object.entries(variableGradients).map(([name, tensor]) => ({ name, tensor }));
     const present = named.flatMap(({ name, tensor }) => {
       if (tensor == null) return [];
       const variable = tf.engine().registeredVariables[name];
@@ -114,7 +116,11 @@ export class WasmAdam extends CpuAdam {
 
   private readonly heap = new HeapMoments();
 
-  protected override update(named: { name: string; variable: tf.Variable; grad: tf.Tensor }[], c1: number, c2: number): void {
+  protected override update(
+    named: { name: string; variable: tf.Variable; grad: tf.Tensor }[],
+    c1: number,
+    c2: number,
+  ): void {
     const { beta1, beta2, oneMinusBeta1, oneMinusBeta2, negLr, epsilon } = this;
     adamStepFused(named, this.heap, { beta1, beta2, oneMinusBeta1, oneMinusBeta2, negLr, epsilon, c1, c2 });
   }

@@ -34,7 +34,9 @@ function groupMatMul(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
 export function groupMatMulByConv(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
   const [M, K, C] = a.shape as [number, number, number];
   const N = b.shape[2]!;
-  return tf.depthwiseConv2d(a.reshape([1, M, K, C]) as tf.Tensor4D, b.reshape([1, K, C, N]) as tf.Tensor4D, 1, 'valid').reshape([M, C, N]);
+  return tf
+    .depthwiseConv2d(a.reshape([1, M, K, C]) as tf.Tensor4D, b.reshape([1, K, C, N]) as tf.Tensor4D, 1, 'valid')
+    .reshape([M, C, N]);
 }
 
 export function groupMatMulBatched(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
@@ -94,7 +96,12 @@ export interface LayerCache {
  * [T·B, D] (before the output projection), and the layer's cache grown by these positions.
  * Scores come as keys·queryᵀ [S, C, T] (the cache's layout), the same sums as query·keyᵀ.
  */
-export function attend(x: tf.Tensor, qkv: Projection[], heads: Heads, past: LayerCache | undefined): { y: tf.Tensor2D; cache: LayerCache } {
+export function attend(
+  x: tf.Tensor,
+  qkv: Projection[],
+  heads: Heads,
+  past: LayerCache | undefined,
+): { y: tf.Tensor2D; cache: LayerCache } {
   const [q, kNew, vNew] = project(x, qkv, heads); // [T, C, hd] each
   const kRows = kNew!.transpose([0, 2, 1]); // [T, hd, C]
   const k = (past ? tf.concat([past.k, kRows], 0) : kRows) as tf.Tensor3D; // [S, hd, C]
@@ -110,18 +117,36 @@ export function attend(x: tf.Tensor, qkv: Projection[], heads: Heads, past: Laye
  * projection included; the weights must be variables (the backward reads them, unsaved).
  * Backward through softmax: dS = P ⊙ (dP − Σ dP ⊙ P).
  */
-export function attentionBlock(x: tf.Tensor, wqkv: tf.Tensor, bqkv: tf.Tensor, wo: tf.Tensor, bo: tf.Tensor, heads: Heads): tf.Tensor {
+export function attentionBlock(
+  x: tf.Tensor,
+  wqkv: tf.Tensor,
+  bqkv: tf.Tensor,
+  wo: tf.Tensor,
+  bo: tf.Tensor,
+  heads: Heads,
+): tf.Tensor {
   const f = tf.customGrad((...inputs: Array<tf.Tensor | tf.GradSaveFunc>) => {
     const [xs, save] = [inputs[0] as tf.Tensor2D, inputs[5] as tf.GradSaveFunc];
     const [N, D] = xs.shape;
-    const [q, k, v] = project(xs, [0, 1, 2].map((i) => projection(wqkv, bqkv, i)), heads); // [T, C, hd] each
+    const [q, k, v] = project(
+      xs,
+      [0, 1, 2].map((i) => projection(wqkv, bqkv, i)),
+      heads,
+    ); // [T, C, hd] each
     const p = weights(groupMatMul(q!.transpose([0, 2, 1]), k!.transpose([2, 1, 0])), heads.hd); // [T, hd, C] · [hd, C, T] → [T, C, T]
     const merged = groupMatMul(p.transpose([0, 2, 1]), v!).reshape([N, D]) as tf.Tensor2D; // [T, C, hd] → [T·B, D]
     save([xs, q!, k!, v!, p, merged]);
     return {
       value: tf.add(tf.matMul(merged, wo as tf.Tensor2D), bo),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const [xt, qs, ks, vs, ps, ms] = saved as [tf.Tensor2D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor2D];
+        const [xt, qs, ks, vs, ps, ms] = saved as [
+          tf.Tensor2D,
+          tf.Tensor3D,
+          tf.Tensor3D,
+          tf.Tensor3D,
+          tf.Tensor3D,
+          tf.Tensor2D,
+        ];
         const d = dy as tf.Tensor2D;
         const dY = tf.matMul(d, tf.transpose(wo as tf.Tensor2D)).reshape(qs.shape); // [T, C, hd]
         const dp = groupMatMul(dY.transpose([0, 2, 1]), vs.transpose([2, 1, 0])); // dY·Vᵀ: [T, C, S]
@@ -129,8 +154,17 @@ export function attentionBlock(x: tf.Tensor, wqkv: tf.Tensor, bqkv: tf.Tensor, w
         const ds = tf.mul(tf.mul(ps, tf.sub(dp, tf.sum(tf.mul(dp, ps), -1, true))), 1 / Math.sqrt(heads.hd)); // [T, C, S]
         const dq = groupMatMul(ds.transpose([0, 2, 1]), ks); // dS·K: [T, C, hd]
         const dk = groupMatMul(ds.transpose([2, 0, 1]), qs); // dSᵀ·Q: [S, C, hd]
-        const dqkv = tf.concat([dq, dk, dv].map((g) => g.reshape([N, D])), 1) as tf.Tensor2D; // [T·B, 3D]
-        return [tf.matMul(dqkv, tf.transpose(wqkv as tf.Tensor2D)), tf.matMul(tf.transpose(xt), dqkv), sumRows(dqkv), tf.matMul(tf.transpose(ms), d), sumRows(d)];
+        const dqkv = tf.concat(
+          [dq, dk, dv].map((g) => g.reshape([N, D])),
+          1,
+        ) as tf.Tensor2D; // [T·B, 3D]
+        return [
+          tf.matMul(dqkv, tf.transpose(wqkv as tf.Tensor2D)),
+          tf.matMul(tf.transpose(xt), dqkv),
+          sumRows(dqkv),
+          tf.matMul(tf.transpose(ms), d),
+          sumRows(d),
+        ];
       },
     };
   });

@@ -16,7 +16,8 @@ export function isBytePlanes(file: ArrayBuffer): boolean {
 }
 
 export function toBytePlanes(plain: ArrayBuffer): ArrayBuffer {
-  if (plain.byteLength % WIDTH !== 0) throw new Error(`toBytePlanes: ${plain.byteLength} bytes is not a whole number of float32s`);
+  if (plain.byteLength % WIDTH !== 0)
+    throw new Error(`toBytePlanes: ${plain.byteLength} bytes is not a whole number of float32s`);
   const src = new Uint8Array(plain);
   const n = src.length / WIDTH;
   const out = new Uint8Array(TAG.length + src.length);

@@ -60,7 +60,10 @@ export class CheckpointError extends Error {
   }
 }
 
-export async function encodeCheckpoint(model: CharModel, card: CheckpointCard): Promise<{ manifest: Manifest; weights: ArrayBuffer }> {
+export async function encodeCheckpoint(
+  model: CharModel,
+  card: CheckpointCard,
+): Promise<{ manifest: Manifest; weights: ArrayBuffer }> {
   const named = Object.entries(model.params).map(([name, tensor]) => ({ name, tensor }));
   const { data, specs } = await tf.io.encodeWeights(named);
   const manifest: Manifest = {
@@ -101,7 +104,8 @@ export function parseManifest(text: string, where = ''): Manifest {
 export function checkManifest(m: unknown, file: string): Manifest {
   if (typeof m !== 'object' || m === null) throw new CheckpointError(file, 'is not a JSON object');
   const man = m as Partial<Manifest>;
-  if (man.format !== CHECKPOINT_FORMAT) throw new CheckpointError(file, `has format ${JSON.stringify(man.format)}, expected "${CHECKPOINT_FORMAT}"`);
+  if (man.format !== CHECKPOINT_FORMAT)
+    throw new CheckpointError(file, `has format ${JSON.stringify(man.format)}, expected "${CHECKPOINT_FORMAT}"`);
   if (typeof man.model !== 'object' || man.model === null) throw new CheckpointError(file, 'has no "model" config');
   checkModel(man.model, file);
   if (!Array.isArray(man.weights)) throw new CheckpointError(file, 'has no "weights" list');
@@ -109,22 +113,30 @@ export function checkManifest(m: unknown, file: string): Manifest {
   if (typeof man.weightsFile !== 'string') throw new CheckpointError(file, 'has no "weightsFile"');
   // A plain file name in the same folder: nothing that reaches another folder or host.
   if (!/^[\w.-]+$/.test(man.weightsFile) || /^\.+$/.test(man.weightsFile)) {
-    throw new CheckpointError(file, `weightsFile ${JSON.stringify(man.weightsFile)} is not a plain file name in the checkpoint's folder`);
+    throw new CheckpointError(
+      file,
+      `weightsFile ${JSON.stringify(man.weightsFile)} is not a plain file name in the checkpoint's folder`,
+    );
   }
   if (man.model.vocabSize !== VOCAB.length) {
-    throw new CheckpointError(file, `model.vocabSize is ${man.model.vocabSize}, but the vocabulary "${VOCAB}" has ${VOCAB.length} characters`);
+    throw new CheckpointError(
+      file,
+      `model.vocabSize is ${man.model.vocabSize}, but the vocabulary "${VOCAB}" has ${VOCAB.length} characters`,
+    );
   }
   const expected = paramShapes(man.model);
   const names = new Set(man.weights.map((w) => w.name));
   for (const [name, shape] of Object.entries(expected)) {
     const spec = man.weights.find((w) => w.name === name);
     if (!spec) throw new CheckpointError(file, `lists no weight "${name}"`);
-    if (spec.dtype !== 'float32') throw new CheckpointError(file, `weight "${name}" has dtype ${spec.dtype}, expected float32`);
+    if (spec.dtype !== 'float32')
+      throw new CheckpointError(file, `weight "${name}" has dtype ${spec.dtype}, expected float32`);
     if (spec.shape.join(',') !== shape.join(',')) {
       throw new CheckpointError(file, `weight "${name}" has shape [${spec.shape}], the model config needs [${shape}]`);
     }
   }
-  for (const name of names) if (!(name in expected)) throw new CheckpointError(file, `lists an unknown weight "${name}"`);
+  for (const name of names)
+    if (!(name in expected)) throw new CheckpointError(file, `lists an unknown weight "${name}"`);
   return man as Manifest;
 }
 
@@ -132,16 +144,20 @@ function checkModel(model: Partial<Record<keyof ModelConfig, unknown>>, file: st
   for (const [f, [lo, hi]] of Object.entries(MODEL_BOUNDS)) {
     const v = model[f as keyof ModelConfig];
     if (typeof v !== 'number') throw new CheckpointError(file, `model.${f} is missing or not a number`);
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new CheckpointError(file, `model.${f} is ${v}, expected a whole number from ${lo} to ${hi}`);
+    if (!Number.isInteger(v) || v < lo || v > hi)
+      throw new CheckpointError(file, `model.${f} is ${v}, expected a whole number from ${lo} to ${hi}`);
   }
   const { dropout, dModel, heads } = model as ModelConfig;
-  if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1)) throw new CheckpointError(file, `model.dropout is ${JSON.stringify(dropout)}, expected a rate from 0 up to 1`);
-  if (dModel % heads !== 0) throw new CheckpointError(file, `model.dModel (${dModel}) does not split into ${heads} heads`);
+  if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1))
+    throw new CheckpointError(file, `model.dropout is ${JSON.stringify(dropout)}, expected a rate from 0 up to 1`);
+  if (dModel % heads !== 0)
+    throw new CheckpointError(file, `model.dModel (${dModel}) does not split into ${heads} heads`);
 }
 
 /** A weight entry: an object with a name, a shape of whole numbers and a dtype. */
 function checkWeightSpec(w: unknown, i: number, file: string): void {
-  if (typeof w !== 'object' || w === null) throw new CheckpointError(file, `weights[${i}] is ${JSON.stringify(w)}, not a weight entry`);
+  if (typeof w !== 'object' || w === null)
+    throw new CheckpointError(file, `weights[${i}] is ${JSON.stringify(w)}, not a weight entry`);
   const { name, shape } = w as Partial<WeightSpec>;
   if (typeof name !== 'string') throw new CheckpointError(file, `weights[${i}] has no name`);
   if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
@@ -162,10 +178,18 @@ export function decodeCheckpoint(manifest: Manifest, weights: ArrayBuffer, where
 }
 
 /** Throws a CheckpointError unless the binary holds exactly the manifest's weights, all finite. */
-export function checkWeights(manifest: Manifest, weights: ArrayBuffer, where = '', file = where + manifest.weightsFile): void {
+export function checkWeights(
+  manifest: Manifest,
+  weights: ArrayBuffer,
+  where = '',
+  file = where + manifest.weightsFile,
+): void {
   const needed = manifest.weights.reduce((n, w) => n + 4 * w.shape.reduce((a, b) => a * b, 1), 0);
   if (weights.byteLength !== needed) {
-    throw new CheckpointError(file, `has ${weights.byteLength} bytes, the manifest needs ${needed} (${weights.byteLength < needed ? 'truncated' : 'too long'})`);
+    throw new CheckpointError(
+      file,
+      `has ${weights.byteLength} bytes, the manifest needs ${needed} (${weights.byteLength < needed ? 'truncated' : 'too long'})`,
+    );
   }
   // Check the raw floats here, before any backend sees them (dataSync() is unreliable on WebGPU).
   const floats = new Float32Array(weights);

@@ -63,12 +63,18 @@ export function paramShapes(c: ModelConfig): ParamShapes {
   const shapes: ParamShapes = { wte: [c.vocabSize, d], wpe: [c.context, d] };
   for (let l = 0; l < c.layers; l++) {
     Object.assign(shapes, {
-      [`h${l}.ln1.g`]: [d], [`h${l}.ln1.b`]: [d],
-      [`h${l}.attn.qkv.w`]: [d, 3 * d], [`h${l}.attn.qkv.b`]: [3 * d],
-      [`h${l}.attn.proj.w`]: [d, d], [`h${l}.attn.proj.b`]: [d],
-      [`h${l}.ln2.g`]: [d], [`h${l}.ln2.b`]: [d],
-      [`h${l}.mlp.fc.w`]: [d, 4 * d], [`h${l}.mlp.fc.b`]: [4 * d],
-      [`h${l}.mlp.proj.w`]: [4 * d, d], [`h${l}.mlp.proj.b`]: [d],
+      [`h${l}.ln1.g`]: [d],
+      [`h${l}.ln1.b`]: [d],
+      [`h${l}.attn.qkv.w`]: [d, 3 * d],
+      [`h${l}.attn.qkv.b`]: [3 * d],
+      [`h${l}.attn.proj.w`]: [d, d],
+      [`h${l}.attn.proj.b`]: [d],
+      [`h${l}.ln2.g`]: [d],
+      [`h${l}.ln2.b`]: [d],
+      [`h${l}.mlp.fc.w`]: [d, 4 * d],
+      [`h${l}.mlp.fc.b`]: [4 * d],
+      [`h${l}.mlp.proj.w`]: [4 * d, d],
+      [`h${l}.mlp.proj.b`]: [d],
     });
   }
   Object.assign(shapes, { 'lnf.g': [d], 'lnf.b': [d], 'head.w': [d, c.vocabSize], 'head.b': [c.vocabSize] });
@@ -107,7 +113,8 @@ export class CharModel {
     readonly config: ModelConfig,
     readonly params: Params,
   ) {
-    if (config.dModel % config.heads !== 0) throw new Error(`CharModel: dModel ${config.dModel} is not divisible by heads ${config.heads}`);
+    if (config.dModel % config.heads !== 0)
+      throw new Error(`CharModel: dModel ${config.dModel} is not divisible by heads ${config.heads}`);
     this.headSize = config.dModel / config.heads;
   }
 
@@ -130,8 +137,11 @@ export class CharModel {
    */
   frozen(): FrozenModel {
     // The fused decoder reads the weights where they are: nothing to slice ahead.
-    if (canDecodeFused(this.config, 0, undefined)) return { config: this.config, forward: (tokens, opts) => this.forward(tokens, opts), dispose: () => {} };
-    const projections = this.layers().map((l) => [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i)));
+    if (canDecodeFused(this.config, 0, undefined))
+      return { config: this.config, forward: (tokens, opts) => this.forward(tokens, opts), dispose: () => {} };
+    const projections = this.layers().map((l) =>
+      [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i)),
+    );
     return {
       config: this.config,
       forward: (tokens, opts = {}) => this.forward(tokens, { ...opts, projections }),
@@ -147,12 +157,16 @@ export class CharModel {
    */
   forward(tokens: tf.Tensor2D, opts: ForwardOptions = {}): { logits: tf.Tensor3D; cache: KvCache } {
     const start = opts.start ?? 0;
-    if (canDecodeFused(this.config, start, opts.cache)) return decodeFused(this.config, this.params, tokens, start, opts.cache as FusedCache | undefined);
-    if (opts.cache?.kind === 'fused') throw new Error('CharModel.forward: a fused cache, but the fused kernels are off or cannot run here');
+    if (canDecodeFused(this.config, start, opts.cache))
+      return decodeFused(this.config, this.params, tokens, start, opts.cache as FusedCache | undefined);
+    if (opts.cache?.kind === 'fused')
+      throw new Error('CharModel.forward: a fused cache, but the fused kernels are off or cannot run here');
     const cache: LayerCaches = { kind: 'layers', k: [], v: [] };
     const heads = this.heads(tokens.shape[0]);
     const logits = this.run(tokens, start, undefined, (x, l) => {
-      const qkv = opts.projections?.[l] ?? [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i));
+      const qkv =
+        opts.projections?.[l] ??
+        [0, 1, 2].map((i) => projection(this.p(`h${l}.attn.qkv.w`), this.p(`h${l}.attn.qkv.b`), i));
       const past = opts.cache?.kind === 'layers' ? { k: opts.cache.k[l]!, v: opts.cache.v[l]! } : undefined;
       const { y, cache: grown } = attend(x, qkv, heads, past);
       cache.k.push(grown.k);
@@ -171,7 +185,14 @@ export class CharModel {
     const heads = this.heads(tokens.shape[0]);
     return this.run(tokens, 0, opts.dropoutSeed, (x, l) => {
       const h = `h${l}`;
-      return attentionBlock(x, this.p(`${h}.attn.qkv.w`), this.p(`${h}.attn.qkv.b`), this.p(`${h}.attn.proj.w`), this.p(`${h}.attn.proj.b`), heads);
+      return attentionBlock(
+        x,
+        this.p(`${h}.attn.qkv.w`),
+        this.p(`${h}.attn.qkv.b`),
+        this.p(`${h}.attn.proj.w`),
+        this.p(`${h}.attn.proj.b`),
+        heads,
+      );
     });
   }
 
@@ -190,10 +211,16 @@ export class CharModel {
   }
 
   /** The network around its attention sublayers: x [T·B, D] throughout (time-major), logits [B, T, V] out. */
-  private run(tokens: tf.Tensor2D, start: number, dropoutSeed: number | undefined, attention: (x: tf.Tensor, l: number) => tf.Tensor): tf.Tensor3D {
+  private run(
+    tokens: tf.Tensor2D,
+    start: number,
+    dropoutSeed: number | undefined,
+    attention: (x: tf.Tensor, l: number) => tf.Tensor,
+  ): tf.Tensor3D {
     const [B, T] = tokens.shape;
     const { context, dModel: D, vocabSize: V, dropout: rate } = this.config;
-    if (start + T > context) throw new Error(`CharModel.forward: positions ${start}..${start + T - 1} exceed the context ${context}`);
+    if (start + T > context)
+      throw new Error(`CharModel.forward: positions ${start}..${start + T - 1} exceed the context ${context}`);
     let seed = dropoutSeed;
     const drop = (x: tf.Tensor): tf.Tensor => (seed === undefined || rate === 0 ? x : dropout(x, rate, seed++));
 
@@ -208,7 +235,18 @@ export class CharModel {
       const h = `h${l}`;
       x = residual(x, drop(attention(layerNorm(x, this.p(`${h}.ln1.g`), this.p(`${h}.ln1.b`)), l)));
       const n2 = layerNorm(x, this.p(`${h}.ln2.g`), this.p(`${h}.ln2.b`));
-      x = residual(x, drop(mlp(n2, this.p(`${h}.mlp.fc.w`), this.p(`${h}.mlp.fc.b`), this.p(`${h}.mlp.proj.w`), this.p(`${h}.mlp.proj.b`)))); // [T·B, D]
+      x = residual(
+        x,
+        drop(
+          mlp(
+            n2,
+            this.p(`${h}.mlp.fc.w`),
+            this.p(`${h}.mlp.fc.b`),
+            this.p(`${h}.mlp.proj.w`),
+            this.p(`${h}.mlp.proj.b`),
+          ),
+        ),
+      ); // [T·B, D]
     }
     x = layerNorm(x, this.p('lnf.g'), this.p('lnf.b'));
     const logits = linear(x, this.p('head.w'), this.p('head.b')); // [T·B, V]

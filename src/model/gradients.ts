@@ -6,7 +6,10 @@ import * as tf from '@tensorflow/tfjs';
  * backward pass so far: tfjs frees those only after a backward pass, so a forward that throws
  * partway (a broken model, a bad batch) would leak them.
  */
-export function variableGrads(f: () => tf.Scalar, variables: tf.Variable[]): { value: tf.Scalar; grads: tf.NamedTensorMap } {
+export function variableGrads(
+  f: () => tf.Scalar,
+  variables: tf.Variable[],
+): { value: tf.Scalar; grads: tf.NamedTensorMap } {
   try {
     return tf.variableGrads(f, variables);
   } catch (e) {

@@ -32,7 +32,11 @@ export function shiftTokens(tokens: tf.Tensor2D): { inputs: tf.Tensor2D; targets
  * texts[i], so out[i] has texts[i].length − 1 entries. One forward pass (the training path,
  * no dropout) over the distinct transcripts only: a GRPO step's 64 episodes hold ~14–32.
  */
-export async function transcriptLogProbs(model: CharModel, texts: readonly string[], temperature: number): Promise<Float32Array[]> {
+export async function transcriptLogProbs(
+  model: CharModel,
+  texts: readonly string[],
+  temperature: number,
+): Promise<Float32Array[]> {
   const unique = [...new Set(texts)];
   if (unique.length === 0) return [];
   const L = Math.max(...unique.map((t) => t.length));

@@ -6,7 +6,9 @@ export class NonFiniteLossError extends Error {
     /** The stage, when it is not GRPO's: "fine-tuning", "pre-training". */
     readonly stage?: string,
   ) {
-    super(`the loss became ${value} at ${stage ? `${stage} ` : ''}step ${step}; the run stopped before applying that update`);
+    super(
+      `the loss became ${value} at ${stage ? `${stage} ` : ''}step ${step}; the run stopped before applying that update`,
+    );
     this.name = 'NonFiniteLossError';
   }
 }

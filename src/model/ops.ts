@@ -26,7 +26,10 @@ export function sumRows(g: tf.Tensor): tf.Tensor {
 
 /** For y = x [M, K] @ w [K, N] and dy [M, N]: dx = dy @ wᵀ [M, K], dw = xᵀ @ dy [K, N] (transposes first: see above). */
 function matmulGrads(dy: tf.Tensor, x: tf.Tensor, w: tf.Tensor): [tf.Tensor2D, tf.Tensor2D] {
-  return [tf.matMul(dy as tf.Tensor2D, tf.transpose(w as tf.Tensor2D)), tf.matMul(tf.transpose(x as tf.Tensor2D), dy as tf.Tensor2D)];
+  return [
+    tf.matMul(dy as tf.Tensor2D, tf.transpose(w as tf.Tensor2D)),
+    tf.matMul(tf.transpose(x as tf.Tensor2D), dy as tf.Tensor2D),
+  ];
 }
 
 /** x: [M, K] @ w: [K, N] → [M, N]. */
@@ -112,7 +115,10 @@ export const layerNorm = tf.customGrad(((...inputs) => {
     gradFunc: (dy, saved) => {
       const [xh, rs, gs] = restore(saved) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D];
       const dxhat = tf.mul(dy, gs);
-      const dx = tf.mul(rs, tf.sub(tf.sub(dxhat, tf.mean(dxhat, -1, true)), tf.mul(xh, tf.mean(tf.mul(dxhat, xh), -1, true))));
+      const dx = tf.mul(
+        rs,
+        tf.sub(tf.sub(dxhat, tf.mean(dxhat, -1, true)), tf.mul(xh, tf.mean(tf.mul(dxhat, xh), -1, true))),
+      );
       return [dx, sumRows(tf.mul(dy, xh)), sumRows(dy)];
     },
   };
@@ -142,7 +148,14 @@ function geluSlope(x: tf.Tensor, s: tf.Tensor): tf.Tensor {
 
 /** The MLP of a block: linear → GELU → linear, [M, D] → [M, D]. */
 export const mlp = tf.customGrad(((...inputs) => {
-  const [x, w1, b1, w2, b2, save] = inputs as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
+  const [x, w1, b1, w2, b2, save] = inputs as [
+    tf.Tensor2D,
+    tf.Tensor2D,
+    tf.Tensor1D,
+    tf.Tensor2D,
+    tf.Tensor1D,
+    tf.GradSaveFunc,
+  ];
   const h = tf.add(tf.matMul(x, w1), b1); // [M, 4D]
   const { y: a, s } = geluParts(h);
   const restore = saveSome(save, [x, h, s, a, w1, w2]);

@@ -56,7 +56,13 @@ export type BucketBatch = TokenBatch & { rows: number[] };
 
 /** makeTokenBatch per length bucket; `weightOf(row, j)` gets the row's index in `rows`. */
 export function makeTokenBatches(rows: readonly string[], weightOf: (row: number, j: number) => number): BucketBatch[] {
-  return lengthBuckets(rows.map((r) => r.length)).map((group) => ({ ...makeTokenBatch(group.map((i) => rows[i]!), (k, j) => weightOf(group[k]!, j)), rows: group }));
+  return lengthBuckets(rows.map((r) => r.length)).map((group) => ({
+    ...makeTokenBatch(
+      group.map((i) => rows[i]!),
+      (k, j) => weightOf(group[k]!, j),
+    ),
+    rows: group,
+  }));
 }
 
 export function disposeBatch(batch: TokenBatch | TokenBatch[]): void {
@@ -72,7 +78,9 @@ export function supervisedLoss(model: CharModel, batch: TokenBatch | TokenBatch[
     const batches = [batch].flat();
     const sums = batches.map((b, i) => {
       const { inputs, targets } = shiftTokens(b.tokens);
-      const logits = model.logits(inputs, { dropoutSeed: dropoutSeed === undefined ? undefined : dropoutSeed + 7919 * i }); // [N, L-1, V]
+      const logits = model.logits(inputs, {
+        dropoutSeed: dropoutSeed === undefined ? undefined : dropoutSeed + 7919 * i,
+      }); // [N, L-1, V]
       return tf.sum(tf.mul(targetLogProbs(logits, targets), b.weights)); // Σ weight · log p
     });
     const count = tf.maximum(tf.addN(batches.map((b) => tf.sum(b.weights))), 1);
@@ -90,7 +98,12 @@ export interface SupervisedStepOptions {
 }
 
 /** One optimiser step; returns the loss before the step. Decoupled weight decay on matrices (AdamW). */
-export async function supervisedStep(model: CharModel, optimizer: tf.Optimizer, batch: TokenBatch | TokenBatch[], opts: SupervisedStepOptions): Promise<number> {
+export async function supervisedStep(
+  model: CharModel,
+  optimizer: tf.Optimizer,
+  batch: TokenBatch | TokenBatch[],
+  opts: SupervisedStepOptions,
+): Promise<number> {
   const { value, grads } = variableGrads(() => supervisedLoss(model, batch, opts.dropoutSeed), model.trainable);
   const loss = (await value.data())[0]!;
   value.dispose();

@@ -36,7 +36,8 @@ export interface PipelineSummary {
 }
 
 /** A step of any stage: GRPO's GrpoRecord or a supervised stage's record. */
-export type StageRecord = { stage: 'grpo'; record: GrpoRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };
+export type StageRecord =
+  { stage: 'grpo'; record: GrpoRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };
 
 type StageRunner = SupervisedStage | GrpoStage;
 
@@ -96,7 +97,8 @@ export class PipelineRun {
    * settings it was built with (the worker's command table restarts GRPO instead).
    */
   reconfigure(config: RunConfig): void {
-    if (this.runner instanceof GrpoStage) throw new Error('PipelineRun.reconfigure: GRPO has begun; restart it from the agent instead');
+    if (this.runner instanceof GrpoStage)
+      throw new Error('PipelineRun.reconfigure: GRPO has begun; restart it from the agent instead');
     this.config = config;
   }
 
@@ -143,8 +145,14 @@ export class PipelineRun {
 
   summary(): PipelineSummary {
     const seconds = this.grpoCurve.reduce((t, r) => t + r.timings.total, 0) / 1000;
-    const agentDigest = this.stages.includes('sft') && this.agentWeights ? weightsDigest(this.agentWeights.weights) : null;
-    return { grpo: summarise(this.grpoCurve, seconds), sftHeldOut: this.sftHeldOut, agentDigest, seconds: { ...this.seconds } };
+    const agentDigest =
+      this.stages.includes('sft') && this.agentWeights ? weightsDigest(this.agentWeights.weights) : null;
+    return {
+      grpo: summarise(this.grpoCurve, seconds),
+      sftHeldOut: this.sftHeldOut,
+      agentDigest,
+      seconds: { ...this.seconds },
+    };
   }
 
   dispose(): void {
@@ -181,7 +189,10 @@ export class PipelineRun {
     if (this.stageIndex < 0) return next === 'sft' ? this.sources.pretrained() : this.agent!;
     // Leaving a supervised stage: early stopping (if on) restores its best weights first.
     (this.runner as SupervisedStage).finish();
-    const { manifest, weights } = await encodeCheckpoint(this.model!, { kind: next === 'sft' ? 'pretrained' : 'agent', seed: this.config.seed });
+    const { manifest, weights } = await encodeCheckpoint(this.model!, {
+      kind: next === 'sft' ? 'pretrained' : 'agent',
+      seed: this.config.seed,
+    });
     return { manifest, weights, where: '' };
   }
 
@@ -214,8 +225,18 @@ export class PipelineRun {
 }
 
 /** The GRPO config a run's settings make: its length, masking, advantage, temperature and grader. */
-function grpoConfig(base: GrpoConfig, run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature' | 'grader'>): GrpoConfig {
-  return { ...base, steps: run.steps, lossMask: lossMaskFor(run.masking), advantage: run.advantage, temperature: run.temperature, grader: run.grader };
+function grpoConfig(
+  base: GrpoConfig,
+  run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature' | 'grader'>,
+): GrpoConfig {
+  return {
+    ...base,
+    steps: run.steps,
+    lossMask: lossMaskFor(run.masking),
+    advantage: run.advantage,
+    temperature: run.temperature,
+    grader: run.grader,
+  };
 }
 
 /** Thrown into a step that a backend switch abandoned. */

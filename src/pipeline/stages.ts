@@ -36,7 +36,10 @@ export interface RunConfig {
 }
 
 /** The GRPO settings of a run, as the plate sets them: masking on, group-relative, temperature 1, the exact grader. */
-export const PLATE_SETTINGS = { faulty: false, masking: true, advantage: 'group', temperature: 1, grader: 'exact' } as const satisfies Pick<
-  RunConfig,
-  'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'
->;
+export const PLATE_SETTINGS = {
+  faulty: false,
+  masking: true,
+  advantage: 'group',
+  temperature: 1,
+  grader: 'exact',
+} as const satisfies Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>;

@@ -33,7 +33,8 @@ export const PLATE: PlateText = {
       ', pre-trained only on single-digit worksheets, is fine-tuned in the page to call a calculator — it writes “B23+45|”, the environment appends the result “68|”, and the model answers “68|”. The workshop starts from the agent fine-tuned on 30 demonstrations and runs GRPO on the 70 training sums — 8 sums per step, 8 episodes per sum, sampled at temperature 1 — rewarding an exact final answer, with a reliable calculator or one that is wrong 30% of the time.',
     ],
   ],
-  caption: 'Below: held-out success during training and the mean reward of the sampled episodes; readouts give the start and end.',
+  caption:
+    'Below: held-out success during training and the mean reward of the sampled episodes; readouts give the start and end.',
   whatYouWillLearn: 'What you will learn',
   workshop: {
     heading: 'Workshop',
@@ -70,36 +71,97 @@ export const PLATE: PlateText = {
   terms: {
     heading: 'Terms',
     items: [
-      { id: 'multi-turn-rl', name: 'Multi-turn RL', definition: 'Reinforcement learning over episodes of several actions and observations.' },
+      {
+        id: 'multi-turn-rl',
+        name: 'Multi-turn RL',
+        definition: 'Reinforcement learning over episodes of several actions and observations.',
+      },
       { id: 'outcome-reward', name: 'Outcome reward', definition: 'A score given only at the end of the episode.' },
-      { id: 'group-relative-advantage', name: 'Group-relative advantage', definition: 'An episode’s reward compared with others for the same task.' },
-      { id: 'observation-masking', name: 'Observation masking', definition: 'Applying the policy gradient only to the model’s own tokens.' },
+      {
+        id: 'group-relative-advantage',
+        name: 'Group-relative advantage',
+        definition: 'An episode’s reward compared with others for the same task.',
+      },
+      {
+        id: 'observation-masking',
+        name: 'Observation masking',
+        definition: 'Applying the policy gradient only to the model’s own tokens.',
+      },
     ],
   },
   takeaway: {
     heading: 'Takeaway',
-    text: ['Multi-turn RL samples whole episodes, scores the outcome and updates the model’s own actions; a noisy environment caps what it can learn from.'],
+    text: [
+      'Multi-turn RL samples whole episodes, scores the outcome and updates the model’s own actions; a noisy environment caps what it can learn from.',
+    ],
   },
   sources: {
     heading: 'Sources',
     items: [
-      ['Shao et al., “DeepSeekMath” (GRPO), ', { kind: 'link', href: 'https://arxiv.org/abs/2402.03300', text: 'arXiv:2402.03300' }, ', 2024.'],
+      [
+        'Shao et al., “DeepSeekMath” (GRPO), ',
+        { kind: 'link', href: 'https://arxiv.org/abs/2402.03300', text: 'arXiv:2402.03300' },
+        ', 2024.',
+      ],
       [
         'Zhou et al., ',
-        { kind: 'link', href: 'https://arxiv.org/abs/2402.19446', text: '“ArCHer: Training Language Model Agents via Hierarchical Multi-Turn RL”' },
+        {
+          kind: 'link',
+          href: 'https://arxiv.org/abs/2402.19446',
+          text: '“ArCHer: Training Language Model Agents via Hierarchical Multi-Turn RL”',
+        },
         ', ICML 2024.',
       ],
-      ['Kimi Team, “Kimi K2: Open Agentic Intelligence”, ', { kind: 'link', href: 'https://arxiv.org/abs/2507.20534', text: 'arXiv:2507.20534' }, ', 2025 (large-scale agentic RL).'],
+      [
+        'Kimi Team, “Kimi K2: Open Agentic Intelligence”, ',
+        { kind: 'link', href: 'https://arxiv.org/abs/2507.20534', text: 'arXiv:2507.20534' },
+        ', 2025 (large-scale agentic RL).',
+      ],
     ],
   },
   numbers: {
     heading: 'The numbers the plate states',
     rows: [
-      { readout: 'held-out success of the fine-tuned agent (start)', plate: '77% (23 of 30)', chart: 'heldOut', calculator: 'reliable', step: 0, value: 23 / 30 },
-      { readout: 'held-out success after 40 GRPO steps, reliable calculator', plate: '83% (25 of 30)', chart: 'heldOut', calculator: 'reliable', step: 40, value: 25 / 30 },
-      { readout: 'mean reward of the sampled episodes at the end, reliable', plate: '81%', chart: 'reward', calculator: 'reliable', step: 40, value: 0.81 },
-      { readout: 'mean reward of the sampled episodes, faulty calculator', plate: 'capped near 50%', chart: 'reward', calculator: 'faulty', step: 40, value: 0.5 },
-      { readout: 'held-out success after 40 GRPO steps, faulty calculator', plate: '83%', chart: 'heldOut', calculator: 'faulty', step: 40, value: 25 / 30 },
+      {
+        readout: 'held-out success of the fine-tuned agent (start)',
+        plate: '77% (23 of 30)',
+        chart: 'heldOut',
+        calculator: 'reliable',
+        step: 0,
+        value: 23 / 30,
+      },
+      {
+        readout: 'held-out success after 40 GRPO steps, reliable calculator',
+        plate: '83% (25 of 30)',
+        chart: 'heldOut',
+        calculator: 'reliable',
+        step: 40,
+        value: 25 / 30,
+      },
+      {
+        readout: 'mean reward of the sampled episodes at the end, reliable',
+        plate: '81%',
+        chart: 'reward',
+        calculator: 'reliable',
+        step: 40,
+        value: 0.81,
+      },
+      {
+        readout: 'mean reward of the sampled episodes, faulty calculator',
+        plate: 'capped near 50%',
+        chart: 'reward',
+        calculator: 'faulty',
+        step: 40,
+        value: 0.5,
+      },
+      {
+        readout: 'held-out success after 40 GRPO steps, faulty calculator',
+        plate: '83%',
+        chart: 'heldOut',
+        calculator: 'faulty',
+        step: 40,
+        value: 25 / 30,
+      },
     ],
   },
 };

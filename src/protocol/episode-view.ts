@@ -42,7 +42,8 @@ export interface EpisodeView {
 export type AskEpisode = Pick<EpisodeView, 'sum' | 'text' | 'authors' | 'reward' | 'lied' | 'reason'>;
 
 /** Authors as one letter each ('pad' never appears in a transcript). */
-export const codes = (authors: readonly Author[]): string => authors.map((a) => CODE[a as Exclude<Author, 'pad'>]).join('');
+export const codes = (authors: readonly Author[]): string =>
+  authors.map((a) => CODE[a as Exclude<Author, 'pad'>]).join('');
 
 /** What a view needs of an episode. */
 export interface EpisodeLike {
@@ -57,12 +58,20 @@ export interface EpisodeLike {
 }
 
 /** '1' per character the loss covers under `mask` (character 0, `^`, is never predicted). */
-export const trainedFlags = (authors: readonly Author[], mask: LossMask): string => authors.map((a, i) => (i > 0 && trainedOn(a, mask) ? '1' : '0')).join('');
+export const trainedFlags = (authors: readonly Author[], mask: LossMask): string =>
+  authors.map((a, i) => (i > 0 && trainedOn(a, mask) ? '1' : '0')).join('');
 
 export function toView(e: EpisodeLike, advantage: number, mask: LossMask): EpisodeView {
   const view: EpisodeView = {
-    sum: e.sum, text: e.text, authors: codes(e.authors), trained: trainedFlags(e.authors, mask),
-    reward: e.reward, correct: e.correct, advantage, lied: e.result?.lied ?? false, reason: e.reason,
+    sum: e.sum,
+    text: e.text,
+    authors: codes(e.authors),
+    trained: trainedFlags(e.authors, mask),
+    reward: e.reward,
+    correct: e.correct,
+    advantage,
+    lied: e.result?.lied ?? false,
+    reason: e.reason,
   };
   // Float32Array: compact in the page's memory (40 steps × 64 episodes) and in postMessage.
   if (e.logp) view.logp = { before: Float32Array.from(e.logp.before), after: Float32Array.from(e.logp.after) };
@@ -71,14 +80,26 @@ export function toView(e: EpisodeLike, advantage: number, mask: LossMask): Episo
 
 /** An asked episode for the page. */
 export const askView = (e: Omit<EpisodeLike, 'logp'>): AskEpisode => ({
-  sum: e.sum, text: e.text, authors: codes(e.authors), reward: e.reward, lied: e.result?.lied ?? false, reason: e.reason,
+  sum: e.sum,
+  text: e.text,
+  authors: codes(e.authors),
+  reward: e.reward,
+  lied: e.result?.lied ?? false,
+  reason: e.reason,
 });
 
 /** A stage's record for the page: a GRPO step's episodes as views (trained as `config` says), the rest as it is. */
 export function stageView(r: StageRecord, config: Pick<RunConfig, 'masking'>): StageView {
   if (r.stage !== 'grpo') return r;
   const mask = lossMaskFor(config.masking);
-  return { stage: 'grpo', record: { ...r.record, sampled: r.record.episodes.length, episodes: r.record.episodes.map((e) => toView(e, e.advantage, mask)) } };
+  return {
+    stage: 'grpo',
+    record: {
+      ...r.record,
+      sampled: r.record.episodes.length,
+      episodes: r.record.episodes.map((e) => toView(e, e.advantage, mask)),
+    },
+  };
 }
 
 /**

@@ -8,7 +8,8 @@ import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
 type Loose = Record<string, unknown>;
 /** Seeds are 31-bit: the page's URL option and the PRNG take 0 to 2^31 − 1. */
 export const MAX_SEED = 2 ** 31 - 1;
-const isWhole = (x: unknown, min: number, max: number): boolean => Number.isInteger(x) && (x as number) >= min && (x as number) <= max;
+const isWhole = (x: unknown, min: number, max: number): boolean =>
+  Number.isInteger(x) && (x as number) >= min && (x as number) <= max;
 const isObject = (x: unknown): x is Loose => typeof x === 'object' && x !== null;
 const isUrl = (x: unknown): boolean => typeof x === 'string' && x.length > 0;
 const isSource = (x: unknown): boolean => isUrl(x) || (isObject(x) && isObject(x.manifest) && isUrl(x.weights));
@@ -30,7 +31,12 @@ function isRunConfig(x: unknown): x is RunConfig {
 /** A sum of the world's range, a calculator setting and a temperature the figure offers. */
 function isAskQuestion(x: unknown): x is AskQuestion {
   if (!isObject(x) || !isObject(x.sum)) return false;
-  return Number.isInteger(x.id) && inRange(x.sum as { a: number; b: number }) && typeof x.faulty === 'boolean' && (TEMPERATURES as readonly unknown[]).includes(x.temperature);
+  return (
+    Number.isInteger(x.id) &&
+    inRange(x.sum as { a: number; b: number }) &&
+    typeof x.faulty === 'boolean' &&
+    (TEMPERATURES as readonly unknown[]).includes(x.temperature)
+  );
 }
 
 export function isCommand(x: unknown): x is Command {
@@ -43,7 +49,8 @@ export function isCommand(x: unknown): x is Command {
         isSource(x.checkpoints.pretrained) &&
         isObject(x.wasm) &&
         WASM_FILES.every((f) => isUrl((x.wasm as Loose)[f])) &&
-        (x.backends === undefined || (isObject(x.backends) && BACKEND_MODULES.every((b) => isUrl((x.backends as Loose)[b])))) &&
+        (x.backends === undefined ||
+          (isObject(x.backends) && BACKEND_MODULES.every((b) => isUrl((x.backends as Loose)[b])))) &&
         (x.backend === undefined || isBackendName(x.backend)) &&
         (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate)) &&
         (x.kernels === undefined || (KERNELS_MODES as readonly unknown[]).includes(x.kernels))

@@ -15,7 +15,6 @@ export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from
 export type { BackendName, CalibrateMode, RunSummary, SupervisedRecord };
 export type { GrpoStepView } from './episode-view';
 
-
 /**
  * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it
  * names), or — as the library bundles them — its manifest (parsed JSON, checked in the worker)
@@ -38,7 +37,11 @@ export interface WasmFiles {
   /** Never fetched (one thread only), but tfjs wants an entry for it. */
   'tfjs-backend-wasm-threaded-simd.wasm': string;
 }
-export const WASM_FILES: readonly (keyof WasmFiles)[] = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];
+export const WASM_FILES: readonly (keyof WasmFiles)[] = [
+  'tfjs-backend-wasm.wasm',
+  'tfjs-backend-wasm-simd.wasm',
+  'tfjs-backend-wasm-threaded-simd.wasm',
+];
 
 /**
  * Absolute URLs of tfjs's WASM, WebGL and WebGPU backends as modules of their own: the package's
@@ -59,7 +62,16 @@ export type Command =
    * 'auto'); race: the page's stored outcome of an earlier race, unchecked (the worker checks it);
    * kernels: the model's kernels on WASM (default 'fused'); backends: where a prebuilt worker's backend modules are.
    */
-  | { type: 'init'; checkpoints: CheckpointUrls; wasm: WasmFiles; backends?: BackendModules; backend?: BackendName; calibrate?: CalibrateMode; race?: unknown; kernels?: KernelsMode }
+  | {
+      type: 'init';
+      checkpoints: CheckpointUrls;
+      wasm: WasmFiles;
+      backends?: BackendModules;
+      backend?: BackendName;
+      calibrate?: CalibrateMode;
+      race?: unknown;
+      kernels?: KernelsMode;
+    }
   /** A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. */
   | { type: 'start'; config: RunConfig }
   /**
@@ -160,7 +172,14 @@ export type WorkerEvent =
    * start (the run pauses after its first record), 'stepping' when a Step did (it pauses after
    * its first step).
    */
-  | { type: 'started'; runId: number; config: RunConfig; stages: Stage[]; from: number | null; begin: 'running' | 'pausing' | 'stepping' }
+  | {
+      type: 'started';
+      runId: number;
+      config: RunConfig;
+      stages: Stage[];
+      from: number | null;
+      begin: 'running' | 'pausing' | 'stepping';
+    }
   /** One record; config: the settings its stage was built with, which are what trained it. */
   | ({ type: 'step'; runId: number; config: RunConfig; memory: WorkerMemory } & StageView)
   /** New GRPO settings for a run that has not built its GRPO stage yet (taken at a step boundary). */
@@ -176,7 +195,14 @@ export type WorkerEvent =
    * the agent it fine-tuned (null if it fine-tuned none), agentDigest: that agent's weights digest;
    * stageSeconds: computing per stage.
    */
-  | { type: 'done'; runId: number; summary: RunSummary; sftHeldOut: number | null; agentDigest: string | null; stageSeconds: Partial<Record<Stage, number>> }
+  | {
+      type: 'done';
+      runId: number;
+      summary: RunSummary;
+      sftHeldOut: number | null;
+      agentDigest: string | null;
+      stageSeconds: Partial<Record<Stage, number>>;
+    }
   /**
    * The backend failed (e.g. a lost GPU device); a live run goes on from its last completed
    * `step` of `stage` on `to`, after replaying that stage's steps there (`replayed`).

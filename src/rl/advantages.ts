@@ -33,8 +33,10 @@ export function groupAdvantages(rewards: readonly number[], opts: AdvantageOptio
 
 /** Advantages for consecutive groups of `groupSize` episodes. */
 export function batchAdvantages(rewards: readonly number[], groupSize: number, opts: AdvantageOptions): number[] {
-  if (rewards.length % groupSize !== 0) throw new Error(`batchAdvantages: ${rewards.length} rewards do not split into groups of ${groupSize}`);
+  if (rewards.length % groupSize !== 0)
+    throw new Error(`batchAdvantages: ${rewards.length} rewards do not split into groups of ${groupSize}`);
   const out: number[] = [];
-  for (let g = 0; g < rewards.length; g += groupSize) out.push(...groupAdvantages(rewards.slice(g, g + groupSize), opts));
+  for (let g = 0; g < rewards.length; g += groupSize)
+    out.push(...groupAdvantages(rewards.slice(g, g + groupSize), opts));
   return out;
 }

@@ -57,7 +57,9 @@ export const settled = (ms: number, passes: readonly number[]): boolean => ms > 
 
 /** The update's batch: one group per training sum, demonstration-shaped, advantages ±1. */
 export function updateBatch(): { episodes: ReturnType<typeof demonstrationFor>[]; advantages: number[] } {
-  const episodes = Array.from({ length: GRPO.sumsPerStep * GRPO.episodesPerSum }, (_, i) => demonstrationFor(SPLIT.train[i % SPLIT.train.length]!));
+  const episodes = Array.from({ length: GRPO.sumsPerStep * GRPO.episodesPerSum }, (_, i) =>
+    demonstrationFor(SPLIT.train[i % SPLIT.train.length]!),
+  );
   return { episodes, advantages: episodes.map((_, i) => (i % 2 === 0 ? 1 : -1)) };
 }
 
@@ -87,7 +89,14 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
       return { ms, cut: 'warm-up', warmUpMs: ms, passes: [], readbacks };
     };
     if (!(await sample(model, 1, slowStart, counted)) || slowStart()) return gaveUp();
-    await policyUpdate({ model, optimizer, episodes: episodes.slice(0, 2), advantages: [1, -1], config: GRPO, step: 0 });
+    await policyUpdate({
+      model,
+      optimizer,
+      episodes: episodes.slice(0, 2),
+      advantages: [1, -1],
+      config: GRPO,
+      step: 0,
+    });
     const warmUpMs = now() - t0;
     if (slowStart()) return gaveUp();
     // Timed passes until one is no longer clearly faster than the best before it: WebAssembly
@@ -96,7 +105,8 @@ export async function calibrate(opts: CalibrationOptions = {}): Promise<Calibrat
     for (let k = 0; k < PASSES; k++) {
       const t1 = now();
       const over = () => opts.bound !== undefined && now() - t1 > opts.bound;
-      if (!(await sample(model, positions, over, counted))) return { ms: now() - t1, cut: 'pass', warmUpMs, passes, readbacks };
+      if (!(await sample(model, positions, over, counted)))
+        return { ms: now() - t1, cut: 'pass', warmUpMs, passes, readbacks };
       await policyUpdate({ model, optimizer, episodes, advantages, config: GRPO, step: k + 1 });
       const ms = now() - t1;
       if (over()) return { ms, cut: 'pass', warmUpMs, passes, readbacks };
@@ -128,7 +138,12 @@ async function roundTrip(V: number): Promise<number> {
  * The rollout's model calls: the prompts' common length in one forward, then `positions` single
  * positions on the growing cache, each read back as the rollout reads it. False if `over` said stop.
  */
-export async function sample(model: CharModel, positions: number, over: () => boolean, readBack: () => void): Promise<boolean> {
+export async function sample(
+  model: CharModel,
+  positions: number,
+  over: () => boolean,
+  readBack: () => void,
+): Promise<boolean> {
   const frozen = model.frozen();
   const temperatures = Array<number>(ROWS).fill(GRPO.temperature);
   const prompt = encode(promptFor(SPLIT.train[0]!));
@@ -139,7 +154,9 @@ export async function sample(model: CharModel, positions: number, over: () => bo
     for (let p = 0, start = 0; p <= positions; p++) {
       const past = cache;
       const T = ids[0]!.length;
-      const out = tf.tidy(() => nextProbs(frozen, tf.tensor2d(ids.flat(), [ROWS, T], 'int32'), start, past, temperatures));
+      const out = tf.tidy(() =>
+        nextProbs(frozen, tf.tensor2d(ids.flat(), [ROWS, T], 'int32'), start, past, temperatures),
+      );
       cache = out.cache;
       if (past) disposeCache(past);
       start += T;

@@ -39,7 +39,8 @@ export function trainedOn(author: Author | undefined, mask: LossMask): boolean {
 }
 
 /** Characters 1.. of an episode the loss covers (character 0, `^`, is never predicted). */
-export const trainedCount = (authors: readonly Author[], mask: LossMask): number => authors.slice(1).filter((a) => trainedOn(a, mask)).length;
+export const trainedCount = (authors: readonly Author[], mask: LossMask): number =>
+  authors.slice(1).filter((a) => trainedOn(a, mask)).length;
 
 /** Each episode's advantage, in the order of `rewards` (groups of `episodesPerSum` consecutive episodes). */
 export function episodeAdvantages(rewards: readonly number[], c: CreditConfig): number[] {

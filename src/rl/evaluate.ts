@@ -16,11 +16,14 @@ export interface Evaluation {
 }
 
 export async function evaluateGreedy(model: Policy, sums: Sum[]): Promise<Evaluation> {
-  return scoreEvaluation(await rollout(model, sums, { calculator: reliableCalculator, grader: 'exact', temperature: 1, greedy: true }));
+  return scoreEvaluation(
+    await rollout(model, sums, { calculator: reliableCalculator, grader: 'exact', temperature: 1, greedy: true }),
+  );
 }
 
 /** The rows of an evaluation, for a batch it shares with other rows. */
-export const evaluationRows = (sums: readonly Sum[]): RolloutRow[] => sums.map((sum) => ({ sum, calculator: reliableCalculator, grader: 'exact', greedy: true }));
+export const evaluationRows = (sums: readonly Sum[]): RolloutRow[] =>
+  sums.map((sum) => ({ sum, calculator: reliableCalculator, grader: 'exact', greedy: true }));
 
 export function scoreEvaluation(episodes: EpisodeRecord[]): Evaluation {
   const correct = episodes.filter((e) => e.reward === REWARD_CORRECT).length;

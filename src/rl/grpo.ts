@@ -149,11 +149,16 @@ export class GrpoStage {
     this.model = opts.model;
     this.rng = createRng(opts.seed);
     // The calculator draws from its own stream, so switching it on does not reshuffle the sums.
-    this.calculator = opts.faulty ? faultyCalculator(createRng(opts.seed ^ 0x5eed), opts.config.faultyRate) : reliableCalculator;
+    this.calculator = opts.faulty
+      ? faultyCalculator(createRng(opts.seed ^ 0x5eed), opts.config.faultyRate)
+      : reliableCalculator;
     this.optimizer = adam(opts.config.lr);
     this.trainSums = opts.trainSums ?? SPLIT.train;
     this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
-    if (this.trainSums.length < opts.config.sumsPerStep) throw new Error(`GrpoStage: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`);
+    if (this.trainSums.length < opts.config.sumsPerStep)
+      throw new Error(
+        `GrpoStage: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`,
+      );
   }
 
   get step(): number {
@@ -176,9 +181,24 @@ export class GrpoStage {
     const { ev, ms: evaluation } = await this.evaluate(0);
     const ms = now() - t0;
     return {
-      step: 0, heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
-      meanReward: null, trueSuccess: null, rewardedByBug: 0, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
-      modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
+      step: 0,
+      heldOut: ev.success,
+      heldOutCorrect: ev.correct,
+      heldOutN: ev.n,
+      meanReward: null,
+      trueSuccess: null,
+      rewardedByBug: 0,
+      rewardStd: null,
+      zeroSpreadGroups: null,
+      clipFraction: null,
+      loss: null,
+      modelChars: 0,
+      envChars: 0,
+      trainedChars: 0,
+      lies: 0,
+      calls: 0,
+      copied: 0,
+      malformed: 0,
       timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, push: 0, total: ms },
       timeSplit: { sampling: 0, update: 0, evaluation },
       episodes: [],
@@ -192,7 +212,9 @@ export class GrpoStage {
     const t0 = now();
     const ahead = this.ahead;
     this.ahead = null;
-    const episodes = ahead?.episodes ?? (await rolloutRows(this.model, this.sampleRows(), { temperature: c.temperature, rng: this.rng }));
+    const episodes =
+      ahead?.episodes ??
+      (await rolloutRows(this.model, this.sampleRows(), { temperature: c.temperature, rng: this.rng }));
     const t1 = now();
 
     const rewards = episodes.map((e) => e.reward);
@@ -201,9 +223,20 @@ export class GrpoStage {
     // and after it, one forward pass over the step's distinct transcripts.
     const skipped = await this.logpOfSkipped(episodes, advantages);
     const t2 = now();
-    const { update, before, timings } = await policyUpdate({ model: this.model, optimizer: this.optimizer, episodes, advantages, config: c, step });
+    const { update, before, timings } = await policyUpdate({
+      model: this.model,
+      optimizer: this.optimizer,
+      episodes,
+      advantages,
+      config: c,
+      step,
+    });
     const t3 = now();
-    const after = await transcriptLogProbs(this.model, episodes.map((e) => e.text), c.temperature);
+    const after = await transcriptLogProbs(
+      this.model,
+      episodes.map((e) => e.text),
+      c.temperature,
+    );
     const te = now();
     const pushMs = t2 - t1 + timings.before + (te - t3);
 
@@ -214,22 +247,36 @@ export class GrpoStage {
 
     const all = groupStats(rewards);
     let zeroSpread = 0;
-    for (let g = 0; g < rewards.length; g += c.episodesPerSum) if (groupStats(rewards.slice(g, g + c.episodesPerSum)).zeroSpread) zeroSpread++;
+    for (let g = 0; g < rewards.length; g += c.episodesPerSum)
+      if (groupStats(rewards.slice(g, g + c.episodesPerSum)).zeroSpread) zeroSpread++;
     const count = (who: string) => episodes.reduce((n, e) => n + e.authors.filter((a) => a === who).length, 0);
     return {
       step,
-      heldOut: ev.success, heldOutCorrect: ev.correct, heldOutN: ev.n,
-      meanReward: all.mean, rewardStd: all.std,
+      heldOut: ev.success,
+      heldOutCorrect: ev.correct,
+      heldOutN: ev.n,
+      meanReward: all.mean,
+      rewardStd: all.std,
       trueSuccess: episodes.filter((e) => e.correct).length / episodes.length,
       rewardedByBug: episodes.filter(rewardedByBug).length,
       zeroSpreadGroups: zeroSpread / c.sumsPerStep,
-      clipFraction: update.clipFraction, loss: update.loss,
-      modelChars: count('model'), envChars: count('env'), trainedChars: update.trainedChars,
+      clipFraction: update.clipFraction,
+      loss: update.loss,
+      modelChars: count('model'),
+      envChars: count('env'),
+      trainedChars: update.trainedChars,
       lies: episodes.filter((e) => e.result?.lied).length,
       calls: episodes.filter((e) => e.result !== null).length,
       copied: episodes.filter(copiesTool).length,
       malformed: episodes.filter((e) => e.reason !== 'answered').length,
-      timings: { sample: t1 - t0, logprobs: timings.logprobs, gradient: timings.gradient, evaluate: t4 - te, push: pushMs, total: t4 - t0 },
+      timings: {
+        sample: t1 - t0,
+        logprobs: timings.logprobs,
+        gradient: timings.gradient,
+        evaluate: t4 - te,
+        push: pushMs,
+        total: t4 - t0,
+      },
       timeSplit: { sampling: ahead?.ms ?? t1 - t0, update: te - t1, evaluation },
       episodes: episodes.map((e, i) => ({ ...e, advantage: advantages[i]!, logp: logp(i) })),
     };
@@ -239,10 +286,17 @@ export class GrpoStage {
    * Log-probs before the update of the episodes the update leaves out (advantage 0): it reads
    * the others' itself. Keyed by episode index.
    */
-  private async logpOfSkipped(episodes: readonly EpisodeRecord[], advantages: readonly number[]): Promise<Map<number, Float32Array>> {
+  private async logpOfSkipped(
+    episodes: readonly EpisodeRecord[],
+    advantages: readonly number[],
+  ): Promise<Map<number, Float32Array>> {
     const ran = new Set(updateRows(advantages));
     const skipped = episodes.flatMap((_, i) => (ran.has(i) ? [] : [i]));
-    const logp = await transcriptLogProbs(this.model, skipped.map((i) => episodes[i]!.text), this.config.temperature);
+    const logp = await transcriptLogProbs(
+      this.model,
+      skipped.map((i) => episodes[i]!.text),
+      this.config.temperature,
+    );
     return new Map(skipped.map((i, k) => [i, logp[k]!]));
   }
 
@@ -250,7 +304,14 @@ export class GrpoStage {
   private sampleRows(): RolloutRow[] {
     const c = this.config;
     const sums = shuffled(this.trainSums, this.rng).slice(0, c.sumsPerStep);
-    return sums.flatMap((sum) => Array.from({ length: c.episodesPerSum }, () => ({ sum, calculator: this.calculator, grader: c.grader, greedy: false })));
+    return sums.flatMap((sum) =>
+      Array.from({ length: c.episodesPerSum }, () => ({
+        sum,
+        calculator: this.calculator,
+        grader: c.grader,
+        greedy: false,
+      })),
+    );
   }
 
   /**
@@ -261,7 +322,10 @@ export class GrpoStage {
     const held = evaluationRows(this.heldOutSums);
     const ahead = step < this.config.steps && this.config.shareBatch ? this.sampleRows() : [];
     const t0 = now();
-    const episodes = await rolloutRows(this.model, [...held, ...ahead], { temperature: this.config.temperature, rng: this.rng });
+    const episodes = await rolloutRows(this.model, [...held, ...ahead], {
+      temperature: this.config.temperature,
+      rng: this.rng,
+    });
     const ms = now() - t0;
     const share = held.length / (held.length + ahead.length);
     if (ahead.length > 0) this.ahead = { episodes: episodes.slice(held.length), ms: ms * (1 - share) };

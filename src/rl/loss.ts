@@ -37,7 +37,12 @@ export interface ClippedLoss {
 }
 
 /** logits: [N, L-1, V] from the policy being trained. */
-export function clippedLoss(logits: tf.Tensor3D, batch: PolicyBatch, clipEps: number, temperature: number): ClippedLoss {
+export function clippedLoss(
+  logits: tf.Tensor3D,
+  batch: PolicyBatch,
+  clipEps: number,
+  temperature: number,
+): ClippedLoss {
   return tf.tidy(() => {
     const logp = targetLogProbs(logits, batch.targets, temperature); // [N, L-1]
     // With no stored old log-probs the old policy is the current one, detached: ratio ≡ 1.
@@ -47,7 +52,10 @@ export function clippedLoss(logits: tf.Tensor3D, batch: PolicyBatch, clipEps: nu
     const unclipped = tf.mul(ratio, adv);
     const clipped = tf.mul(tf.clipByValue(ratio, 1 - clipEps, 1 + clipEps), adv);
     const objective = tf.minimum(unclipped, clipped); // [N, L-1]
-    const count = batch.trainedChars === undefined ? tf.maximum(tf.sum(batch.weights), 1) : tf.scalar(Math.max(batch.trainedChars, 1));
+    const count =
+      batch.trainedChars === undefined
+        ? tf.maximum(tf.sum(batch.weights), 1)
+        : tf.scalar(Math.max(batch.trainedChars, 1));
     const loss = tf.div(tf.neg(tf.sum(tf.mul(objective, batch.weights))), count) as tf.Scalar;
     const isClipped = tf.cast(tf.less(clipped, unclipped), 'float32'); // the min took the clipped side
     const clipFraction = tf.div(tf.sum(tf.mul(isClipped, batch.weights)), count) as tf.Scalar;

@@ -21,7 +21,11 @@ export interface AskOptions {
   rng: Rng;
 }
 
-export async function playSum(model: Policy, sum: Sum, o: AskOptions): Promise<{ greedy: EpisodeRecord; samples: EpisodeRecord[] }> {
+export async function playSum(
+  model: Policy,
+  sum: Sum,
+  o: AskOptions,
+): Promise<{ greedy: EpisodeRecord; samples: EpisodeRecord[] }> {
   const sampling = createRng(o.rng.seed());
   const calculator = o.faulty ? faultyCalculator(createRng(o.rng.seed()), o.faultyRate) : reliableCalculator;
   const rows: RolloutRow[] = [

@@ -45,7 +45,8 @@ export function meanLogpChange(logp: EpisodeLogp, chars: readonly number[]): num
  * How many times as likely the characters became, on average (the geometric mean of their
  * probability ratios): exp(mean Δ log p). 1.8 reads "1.8× as likely".
  */
-export const timesAsLikely = (logp: EpisodeLogp, chars: readonly number[]): number => Math.exp(meanLogpChange(logp, chars));
+export const timesAsLikely = (logp: EpisodeLogp, chars: readonly number[]): number =>
+  Math.exp(meanLogpChange(logp, chars));
 
 /** Σ_i A_i · mean Δ log p_i: positive when the update pushed the way the advantages say. */
 export const alignment = (episodes: readonly PushedEpisode[]): number =>

@@ -68,11 +68,19 @@ export const disposeCache = (c: KvCache): void => tf.dispose(cacheTensors(c));
 
 /** Runs one episode per sum, as one batch. */
 export function rollout(model: Policy, sums: readonly Sum[], opts: RolloutOptions): Promise<EpisodeRecord[]> {
-  return rolloutRows(model, sums.map((sum) => ({ sum, calculator: opts.calculator, grader: opts.grader ?? 'exact', greedy: opts.greedy })), opts);
+  return rolloutRows(
+    model,
+    sums.map((sum) => ({ sum, calculator: opts.calculator, grader: opts.grader ?? 'exact', greedy: opts.greedy })),
+    opts,
+  );
 }
 
 /** Runs one episode per row, as one batch; rows may mix greedy and sampled decoding. */
-export async function rolloutRows(model: Policy, rows: readonly RolloutRow[], opts: { temperature: number; rng?: Rng }): Promise<EpisodeRecord[]> {
+export async function rolloutRows(
+  model: Policy,
+  rows: readonly RolloutRow[],
+  opts: { temperature: number; rng?: Rng },
+): Promise<EpisodeRecord[]> {
   if (rows.some((r) => !r.greedy) && !opts.rng) throw new Error('rollout: sampling needs an rng');
   const B = rows.length;
   const context = model.config.context;
@@ -89,7 +97,9 @@ export async function rolloutRows(model: Policy, rows: readonly RolloutRow[], op
     for (;;) {
       const T = chunk[0]!.length;
       const past = cache;
-      ({ probs, cache } = tf.tidy(() => nextProbs(policy, tf.tensor2d(chunk.flat(), [B, T], 'int32'), start, past, temperatures)));
+      ({ probs, cache } = tf.tidy(() =>
+        nextProbs(policy, tf.tensor2d(chunk.flat(), [B, T], 'int32'), start, past, temperatures),
+      ));
       if (past) disposeCache(past);
       start += T;
       const p = await probs.data(); // [B * V], the one readback per model call
@@ -195,7 +205,13 @@ class Transcripts {
  * ids: [B, T] at positions start..start+T-1 → probabilities of the character after the last
  * [B, V], at each row's temperature, and the grown cache.
  */
-export function nextProbs(model: Policy, ids: tf.Tensor2D, start: number, cache: KvCache | undefined, temperatures: number[]): { probs: tf.Tensor2D; cache: KvCache } {
+export function nextProbs(
+  model: Policy,
+  ids: tf.Tensor2D,
+  start: number,
+  cache: KvCache | undefined,
+  temperatures: number[],
+): { probs: tf.Tensor2D; cache: KvCache } {
   const { logits, cache: grown } = model.forward(ids, { start, cache }); // logits: [B, T, V]
   const [B, T, V] = logits.shape;
   const last = T === 1 ? logits.reshape([B, V]) : logits.slice([0, T - 1, 0], [B, 1, V]).reshape([B, V]); // [B, V]

@@ -64,7 +64,14 @@ interface Bucket {
 }
 
 /** Throws NonFiniteLossError (weights untouched) if the loss is NaN or infinite. */
-export async function policyUpdate({ model, optimizer, episodes, advantages, config: c, step }: UpdateRequest): Promise<UpdateResult> {
+export async function policyUpdate({
+  model,
+  optimizer,
+  episodes,
+  advantages,
+  config: c,
+  step,
+}: UpdateRequest): Promise<UpdateResult> {
   const now = () => performance.now();
   // Targets are characters 1.. of each transcript (character 0, `^`, is never predicted).
   const trainedChars = episodes.reduce((n, e) => n + trainedCount(e.authors, c.lossMask), 0);
@@ -81,10 +88,12 @@ export async function policyUpdate({ model, optimizer, episodes, advantages, con
     if (c.updatesPerBatch > 1) {
       // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
       // ratio measures how far the later updates moved away from it and the clip can bite.
-      for (const b of buckets) b.policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(b.inputs), b.policy.targets, c.temperature));
+      for (const b of buckets)
+        b.policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(b.inputs), b.policy.targets, c.temperature));
     }
     tg = now();
-    for (let k = 0; k < c.updatesPerBatch; k++) result = await gradientStep(model, optimizer, buckets, c, step, k === 0 ? firstLogp : null);
+    for (let k = 0; k < c.updatesPerBatch; k++)
+      result = await gradientStep(model, optimizer, buckets, c, step, k === 0 ? firstLogp : null);
     const tb = now();
     await readBefore(buckets, firstLogp, (k) => kept[k]!, episodes, before);
     beforeMs = now() - tb;
@@ -95,24 +104,49 @@ export async function policyUpdate({ model, optimizer, episodes, advantages, con
       disposeBatch(b.batch);
     }
   }
-  return { update: { ...result, trainedChars }, before, timings: { logprobs: tg - tl, gradient: now() - tg - beforeMs, before: beforeMs } };
+  return {
+    update: { ...result, trainedChars },
+    before,
+    timings: { logprobs: tg - tl, gradient: now() - tg - beforeMs, before: beforeMs },
+  };
 }
 
 /**
  * The kept rows padded to one length, or to two when that pays (see lengthBuckets); each
  * bucket's loss is a sum over its characters divided by all of them, so the buckets' losses add up.
  */
-function updateBuckets(episodes: UpdateRequest['episodes'], kept: readonly number[], advantages: readonly number[], mask: UpdateConfig['lossMask'], trainedChars: number): Bucket[] {
+function updateBuckets(
+  episodes: UpdateRequest['episodes'],
+  kept: readonly number[],
+  advantages: readonly number[],
+  mask: UpdateConfig['lossMask'],
+  trainedChars: number,
+): Bucket[] {
   const rows = kept.map((i) => episodes[i]!);
-  return makeTokenBatches(rows.map((e) => e.text), (r, j) => (trainedOn(rows[r]!.authors[j + 1], mask) ? 1 : 0)).map((batch) => {
+  return makeTokenBatches(
+    rows.map((e) => e.text),
+    (r, j) => (trainedOn(rows[r]!.authors[j + 1], mask) ? 1 : 0),
+  ).map((batch) => {
     const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-    const policy: PolicyBatch = { targets, weights: batch.weights, advantages: tf.tensor1d(batch.rows.map((k) => advantages[kept[k]!]!)), trainedChars };
+    const policy: PolicyBatch = {
+      targets,
+      weights: batch.weights,
+      advantages: tf.tensor1d(batch.rows.map((k) => advantages[kept[k]!]!)),
+      trainedChars,
+    };
     return { batch, inputs, policy };
   });
 }
 
 /** One Adam step on every bucket's loss; `keepLogp` receives its log-probs (the first step's are the policy before the update). */
-async function gradientStep(model: CharModel, optimizer: tf.Optimizer, buckets: readonly Bucket[], c: UpdateConfig, step: number, keepLogp: tf.Tensor2D[] | null): Promise<{ loss: number; clipFraction: number }> {
+async function gradientStep(
+  model: CharModel,
+  optimizer: tf.Optimizer,
+  buckets: readonly Bucket[],
+  c: UpdateConfig,
+  step: number,
+  keepLogp: tf.Tensor2D[] | null,
+): Promise<{ loss: number; clipFraction: number }> {
   let clip: tf.Scalar | undefined;
   const { value, grads } = variableGrads(() => {
     const parts = buckets.map((b) => clippedLoss(model.logits(b.inputs), b.policy, c.clipEps, c.temperature)); // logits: [N, L-1, V]

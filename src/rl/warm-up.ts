@@ -42,7 +42,9 @@ export class IdleWarmUp {
   /** Every slice has run: the last pass was no faster than the best before it, or the passes ran out. */
   get finished(): boolean {
     const passes = this.slices.slice(FIRST);
-    return this.disposed || passes.length >= PASSES || (passes.length > 1 && settled(passes.at(-1)!, passes.slice(0, -1)));
+    return (
+      this.disposed || passes.length >= PASSES || (passes.length > 1 && settled(passes.at(-1)!, passes.slice(0, -1)))
+    );
   }
 
   /**
@@ -55,9 +57,31 @@ export class IdleWarmUp {
     const t0 = performance.now();
     const k = this.slices.length;
     const { episodes, advantages } = this.batch;
-    if (k !== 1) await sample(this.model, k === 0 ? 1 : POSITIONS, () => false, () => {});
-    if (k === 1) await policyUpdate({ model: this.model, optimizer: this.optimizer, episodes: episodes.slice(0, 2), advantages: advantages.slice(0, 2), config: GRPO, step: 0 });
-    else if (k > 1) await policyUpdate({ model: this.model, optimizer: this.optimizer, episodes, advantages, config: GRPO, step: k - 1 });
+    if (k !== 1)
+      await sample(
+        this.model,
+        k === 0 ? 1 : POSITIONS,
+        () => false,
+        () => {},
+      );
+    if (k === 1)
+      await policyUpdate({
+        model: this.model,
+        optimizer: this.optimizer,
+        episodes: episodes.slice(0, 2),
+        advantages: advantages.slice(0, 2),
+        config: GRPO,
+        step: 0,
+      });
+    else if (k > 1)
+      await policyUpdate({
+        model: this.model,
+        optimizer: this.optimizer,
+        episodes,
+        advantages,
+        config: GRPO,
+        step: k - 1,
+      });
     this.slices.push(performance.now() - t0);
     return !this.finished;
   }

@@ -34,7 +34,16 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
   // Nothing is fetched until the figure comes near: a page of ten plates costs nothing until read.
   const near = useNear(box);
   const { checkpoints, wasm, worker: source, backends } = assets;
-  const worker = useTrainingWorker({ checkpoints, wasm, worker: source, backends, backend: options.backend, calibrate: options.calibrate, workerUrl: options.workerUrl, enabled: near });
+  const worker = useTrainingWorker({
+    checkpoints,
+    wasm,
+    worker: source,
+    backends,
+    backend: options.backend,
+    calibrate: options.calibrate,
+    workerUrl: options.workerUrl,
+    enabled: near,
+  });
   const reference = useReferenceRuns(near ? assets.referenceRuns : null);
   usePageHolds(box, worker.hold, worker.release);
   const controls = useReaderControls(worker, options);

@@ -32,14 +32,25 @@ export function MultiTurnRLPlate({ notes = [], reproduceUrl, ...props }: MultiTu
   const base = documentBase();
   const checked = checkOptions(props, 'prop', base);
   const { options } = checked;
-  const assets = useMemo(() => (options.assetBase === undefined ? BUNDLED : assetsAt(options.assetBase, base, BUNDLED)), [options.assetBase, base]);
+  const assets = useMemo(
+    () => (options.assetBase === undefined ? BUNDLED : assetsAt(options.assetBase, base, BUNDLED)),
+    [options.assetBase, base],
+  );
   const shown = [...notes, ...checked.notes];
   return (
     <div className={`mtrl-plate${options.embed ? ' embed' : ''}`}>
       <Plate
         plate={PLATE}
         xrefPattern={options.xrefPattern}
-        figure={<LiveFigure plate={PLATE} options={options} notes={shown} assets={assets} reproduceUrl={typeof reproduceUrl === 'function' ? reproduceUrl : undefined} />}
+        figure={
+          <LiveFigure
+            plate={PLATE}
+            options={options}
+            notes={shown}
+            assets={assets}
+            reproduceUrl={typeof reproduceUrl === 'function' ? reproduceUrl : undefined}
+          />
+        }
       />
     </div>
   );

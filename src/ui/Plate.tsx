@@ -87,7 +87,19 @@ function Paragraphs({ of }: { of: readonly Paragraph[] }) {
 }
 
 /** A section labelled by its own heading (h2 unless `level` says otherwise). */
-function Section({ id, heading, level = 2, className, children }: { id: string; heading: string; level?: 2 | 3; className?: string; children: ReactNode }) {
+function Section({
+  id,
+  heading,
+  level = 2,
+  className,
+  children,
+}: {
+  id: string;
+  heading: string;
+  level?: 2 | 3;
+  className?: string;
+  children: ReactNode;
+}) {
   const H = level === 3 ? 'h3' : 'h2';
   return (
     <section className={className} aria-labelledby={id}>

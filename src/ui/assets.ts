@@ -36,7 +36,11 @@ export const FOLDER = {
   notices: 'THIRD-PARTY-LICENSES.txt',
 } as const;
 
-export const wasmFiles = (simd: string): WasmFiles => ({ 'tfjs-backend-wasm.wasm': simd, 'tfjs-backend-wasm-simd.wasm': simd, 'tfjs-backend-wasm-threaded-simd.wasm': simd });
+export const wasmFiles = (simd: string): WasmFiles => ({
+  'tfjs-backend-wasm.wasm': simd,
+  'tfjs-backend-wasm-simd.wasm': simd,
+  'tfjs-backend-wasm-threaded-simd.wasm': simd,
+});
 
 /**
  * The files under `base` (absolute, or relative to `documentUrl`) instead of `bundled`. Where the
@@ -54,6 +58,12 @@ export function assetsAt(base: string, documentUrl: string, bundled: PlateAssets
     referenceRuns: at(FOLDER.referenceRuns),
     wasm: wasmFiles(at(FOLDER.wasm)),
     worker: prebuilt && sameOrigin ? { url: at(FOLDER.worker) } : bundled.worker,
-    ...(bundled.backends && { backends: { wasm: at(FOLDER.backends.wasm), webgl: at(FOLDER.backends.webgl), webgpu: at(FOLDER.backends.webgpu) } }),
+    ...(bundled.backends && {
+      backends: {
+        wasm: at(FOLDER.backends.wasm),
+        webgl: at(FOLDER.backends.webgl),
+        webgpu: at(FOLDER.backends.webgpu),
+      },
+    }),
   };
 }

@@ -22,5 +22,8 @@ export const BUNDLED: PlateAssets = {
   referenceRuns: absolute(referenceRuns),
   wasm: wasmFiles(absolute(WASM_SIMD)),
   // The form Vite recognises: it builds the worker, splitting tfjs's backends into chunks of their own.
-  worker: { start: () => new Worker(new URL('../worker/training.worker.ts', import.meta.url), { type: 'module', name: 'training' }) },
+  worker: {
+    start: () =>
+      new Worker(new URL('../worker/training.worker.ts', import.meta.url), { type: 'module', name: 'training' }),
+  },
 };

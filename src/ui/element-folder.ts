@@ -8,7 +8,10 @@ import { definePlateElement } from './element';
 
 // Not a literal: no bundler should take this for a file of its own to emit.
 const sheet = new URL(FOLDER.stylesheet, import.meta.url).href;
-if (typeof document !== 'undefined' && ![...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].some((l) => l.href === sheet)) {
+if (
+  typeof document !== 'undefined' &&
+  ![...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].some((l) => l.href === sheet)
+) {
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = sheet;

@@ -30,7 +30,9 @@ export interface PlateElementAttributes {
   'worker-url'?: string;
 }
 
-export const ATTRIBUTES = Object.values(NAMES).flatMap((n) => (n.attribute === null ? [] : [n.attribute])) as (keyof PlateElementAttributes)[];
+export const ATTRIBUTES = Object.values(NAMES).flatMap((n) =>
+  n.attribute === null ? [] : [n.attribute],
+) as (keyof PlateElementAttributes)[];
 
 /** Reads the element's attributes through the option checks, so bad values get the same notes. */
 export function propsFromAttributes(get: (name: string) => string | null, base: string): MultiTurnRLPlateProps {

@@ -16,7 +16,8 @@ export const TextOptions = createContext<TextContext>({ terms: [], idPrefix: 'pl
 export const termElementId = (prefix: string, id: TermId): string => `${prefix}-term-${id}`;
 
 /** The text of a paragraph, as the editors wrote it. */
-export const plainText = (p: Paragraph): string => p.map((piece) => (typeof piece === 'string' ? piece : piece.text)).join('');
+export const plainText = (p: Paragraph): string =>
+  p.map((piece) => (typeof piece === 'string' ? piece : piece.text)).join('');
 
 function xrefUrl(pattern: string | undefined, ref: string): string | null {
   if (!pattern || !pattern.includes('{ref}')) return null;
@@ -40,7 +41,14 @@ function Piece({ piece }: { piece: Inline }) {
     case 'term': {
       const term = ctx.terms.find((t) => t.id === piece.term);
       if (!term) return piece.text;
-      return <Term text={piece.text} definition={term.definition} name={term.name} describedBy={termElementId(ctx.idPrefix, term.id)} />;
+      return (
+        <Term
+          text={piece.text}
+          definition={term.definition}
+          name={term.name}
+          describedBy={termElementId(ctx.idPrefix, term.id)}
+        />
+      );
     }
     case 'link':
       return (

@@ -24,7 +24,11 @@ export type { PlateHeightMessage } from './useEmbedHeight';
 export type { RunConfig } from '../protocol/messages';
 
 /** What `<plate-multi-turn-rl>` takes in TSX: an element's usual props and the plate's attributes. */
-export type PlateElementProps = Omit<DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElement>, keyof PlateElementAttributes> & PlateElementAttributes;
+export type PlateElementProps = Omit<
+  DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElement>,
+  keyof PlateElementAttributes
+> &
+  PlateElementAttributes;
 
 // Kept in the published declarations by scripts/build/lib-types.ts (the bundler drops augmentations).
 declare module 'react' {

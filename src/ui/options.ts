@@ -78,7 +78,9 @@ const whole =
   (min: number, max: number): Check<number> =>
   (x, source) => {
     const n = source === 'prop' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : NaN;
-    return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max ? { ok: n } : { expected: `a whole number from ${min} to ${max}` };
+    return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max
+      ? { ok: n }
+      : { expected: `a whole number from ${min} to ${max}` };
   };
 
 const masking: Check<boolean> = (x, source) => {
@@ -103,23 +105,28 @@ const xref: Check<string> = (x, source, base) => {
   const site = new URL(base).origin;
   // `/%09/evil.example/{ref}` reads as a path, but a tab is dropped as the URL is parsed.
   if (source === 'url' && url.origin !== site) {
-    return { expected: `a link on this site (${site}); it leads to ${url.host}. A site that embeds the plate may link elsewhere with its xref-pattern attribute or xrefPattern prop` };
+    return {
+      expected: `a link on this site (${site}); it leads to ${url.host}. A site that embeds the plate may link elsewhere with its xref-pattern attribute or xrefPattern prop`,
+    };
   }
   return { ok: x };
 };
 
 const folder: Check<string> = (x, _source, base) => {
   const url = typeof x === 'string' && x !== '' ? resolve(x, base) : null;
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) return { expected: 'an http(s) or relative folder URL, without ?query or #fragment' };
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash)
+    return { expected: 'an http(s) or relative folder URL, without ?query or #fragment' };
   return { ok: x as string };
 };
 
 const worker: Check<string> = (x, _source, base) => {
   const url = typeof x === 'string' && x !== '' ? resolve(x, base) : null;
   const site = new URL(base).origin;
-  if (!url || !['https:', 'http:', 'blob:'].includes(url.protocol)) return { expected: 'the URL of a JavaScript module' };
+  if (!url || !['https:', 'http:', 'blob:'].includes(url.protocol))
+    return { expected: 'the URL of a JavaScript module' };
   // Browsers refuse a worker script from another origin (a SecurityError at `new Worker`).
-  if (url.origin !== site) return { expected: `a script from this page’s origin (${site}), as browsers start no worker from another` };
+  if (url.origin !== site)
+    return { expected: `a script from this page’s origin (${site}), as browsers start no worker from another` };
   return { ok: x as string };
 };
 
@@ -175,7 +182,11 @@ function quote(name: string, x: unknown, source: Source): string {
  * Checks the options in `given` (keyed by PlateOptions' names; values as `source` writes them)
  * against `base`, the document's URL; `undefined` means not given.
  */
-export function checkOptions(given: Partial<Record<keyof PlateOptions, unknown>>, source: Source, base: string): ParsedOptions {
+export function checkOptions(
+  given: Partial<Record<keyof PlateOptions, unknown>>,
+  source: Source,
+  base: string,
+): ParsedOptions {
   const options: Record<string, unknown> = {};
   const notes: string[] = [];
   // In the order given (the URL's order), so the notes read as the address does.

@@ -13,27 +13,81 @@ export interface PropDoc {
 }
 
 export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
-  xrefPattern: { attribute: 'xref-pattern', type: 'string', doc: 'URL pattern for cross-references, `{ref}` replaced by e.g. `XIX.5`; without one they are plain text' },
+  xrefPattern: {
+    attribute: 'xref-pattern',
+    type: 'string',
+    doc: 'URL pattern for cross-references, `{ref}` replaced by e.g. `XIX.5`; without one they are plain text',
+  },
   autorun: { attribute: 'autorun', type: 'boolean', doc: 'start training as soon as the trainer is ready' },
-  start: { attribute: 'start', type: "'agent' \\| 'pretrained' \\| 'scratch'", doc: 'where a run begins: the fine-tuned agent (default), the worksheet model, random weights' },
+  start: {
+    attribute: 'start',
+    type: "'agent' \\| 'pretrained' \\| 'scratch'",
+    doc: 'where a run begins: the fine-tuned agent (default), the worksheet model, random weights',
+  },
   faulty: { attribute: 'faulty', type: 'boolean', doc: 'begin with the faulty calculator' },
-  masking: { attribute: 'masking', type: "boolean (attribute: 'on' \\| 'off')", doc: 'observation masking; off trains on the calculator’s result characters too' },
-  advantage: { attribute: 'advantage', type: "'group' \\| 'raw'", doc: 'group-relative advantage (default) or the raw reward' },
-  temperature: { attribute: 'temperature', type: '0.5 \\| 1 \\| 1.5', doc: 'sampling temperature of GRPO’s episodes (default 1, the plate’s)' },
-  grader: { attribute: 'grader', type: "'exact' \\| 'crash-pass' \\| 'trusts-tool'", doc: 'who pays GRPO’s training episodes: the exact answer (default, the plate’s), or a bug — a crash counts as a pass, or the calculator is trusted; held-out success is always graded exactly' },
+  masking: {
+    attribute: 'masking',
+    type: "boolean (attribute: 'on' \\| 'off')",
+    doc: 'observation masking; off trains on the calculator’s result characters too',
+  },
+  advantage: {
+    attribute: 'advantage',
+    type: "'group' \\| 'raw'",
+    doc: 'group-relative advantage (default) or the raw reward',
+  },
+  temperature: {
+    attribute: 'temperature',
+    type: '0.5 \\| 1 \\| 1.5',
+    doc: 'sampling temperature of GRPO’s episodes (default 1, the plate’s)',
+  },
+  grader: {
+    attribute: 'grader',
+    type: "'exact' \\| 'crash-pass' \\| 'trusts-tool'",
+    doc: 'who pays GRPO’s training episodes: the exact answer (default, the plate’s), or a bug — a crash counts as a pass, or the calculator is trusted; held-out success is always graded exactly',
+  },
   seed: { attribute: 'seed', type: 'number', doc: 'seeds every stage of a run (default 1)' },
   steps: { attribute: 'steps', type: 'number', doc: 'GRPO steps of a run, 1 to 40 (default 40)' },
-  backend: { attribute: 'backend', type: "'webgpu' \\| 'webgl' \\| 'wasm' \\| 'cpu'", doc: 'try this tfjs backend first' },
-  calibrate: { attribute: 'calibrate', type: "'auto' \\| 'all' \\| 'off'", doc: 'how the worker chooses a backend: `auto` (default) times a calibration step on each backend that runs on hardware and keeps the fastest, remembered per browser and hardware; `all` races software GPUs too and remembers nothing; `off` keeps the fixed order WebGPU, WebGL, WASM, CPU' },
-  embed: { attribute: null, type: 'boolean', doc: 'inside an iframe: no page chrome (the standalone page sets it from `?embed=1`)' },
-  assetBase: { attribute: 'asset-base', type: 'string', doc: 'where your site serves a copy of the package’s folder `dist-lib/plate-<version>/`: the plate loads its files from there (the worker too, when on the page’s own origin) instead of from beside its script; http(s), absolute or relative to the page' },
-  workerUrl: { attribute: 'worker-url', type: 'string', doc: 'where your site serves the folder’s `training.worker.mjs`, if not with the rest of the folder; from the page’s own origin' },
-  notes: { attribute: null, type: 'readonly string[]', doc: 'sentences shown in the status line (the standalone page uses it for ignored URL options)' },
-  reproduceUrl: { attribute: null, type: '(config: RunConfig) => string', doc: 'makes the link that sets a run’s configuration up again in your page; without it the plate offers no such link' },
+  backend: {
+    attribute: 'backend',
+    type: "'webgpu' \\| 'webgl' \\| 'wasm' \\| 'cpu'",
+    doc: 'try this tfjs backend first',
+  },
+  calibrate: {
+    attribute: 'calibrate',
+    type: "'auto' \\| 'all' \\| 'off'",
+    doc: 'how the worker chooses a backend: `auto` (default) times a calibration step on each backend that runs on hardware and keeps the fastest, remembered per browser and hardware; `all` races software GPUs too and remembers nothing; `off` keeps the fixed order WebGPU, WebGL, WASM, CPU',
+  },
+  embed: {
+    attribute: null,
+    type: 'boolean',
+    doc: 'inside an iframe: no page chrome (the standalone page sets it from `?embed=1`)',
+  },
+  assetBase: {
+    attribute: 'asset-base',
+    type: 'string',
+    doc: 'where your site serves a copy of the package’s folder `dist-lib/plate-<version>/`: the plate loads its files from there (the worker too, when on the page’s own origin) instead of from beside its script; http(s), absolute or relative to the page',
+  },
+  workerUrl: {
+    attribute: 'worker-url',
+    type: 'string',
+    doc: 'where your site serves the folder’s `training.worker.mjs`, if not with the rest of the folder; from the page’s own origin',
+  },
+  notes: {
+    attribute: null,
+    type: 'readonly string[]',
+    doc: 'sentences shown in the status line (the standalone page uses it for ignored URL options)',
+  },
+  reproduceUrl: {
+    attribute: null,
+    type: '(config: RunConfig) => string',
+    doc: 'makes the link that sets a run’s configuration up again in your page; without it the plate offers no such link',
+  },
 };
 
 /** docs/embedding.md's table, as markdown. */
 export function propsTable(): string {
-  const rows = Object.entries(PROPS).map(([prop, d]) => `| \`${prop}\` | ${d.attribute ? `\`${d.attribute}\`` : '—'} | \`${d.type}\` | ${d.doc} |`);
+  const rows = Object.entries(PROPS).map(
+    ([prop, d]) => `| \`${prop}\` | ${d.attribute ? `\`${d.attribute}\`` : '—'} | \`${d.type}\` | ${d.doc} |`,
+  );
   return ['| prop | attribute | type | what it does |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -6,8 +6,10 @@ import { useCallback, useEffect, type RefObject } from 'react';
 import type { Holder } from '../client/worker-state';
 
 /** Whether the latest of a batch's entries for `target` intersects; undefined if it has none. */
-export const latestIntersecting = (entries: readonly Pick<IntersectionObserverEntry, 'target' | 'isIntersecting'>[], target: Element): boolean | undefined =>
-  entries.filter((e) => e.target === target).at(-1)?.isIntersecting;
+export const latestIntersecting = (
+  entries: readonly Pick<IntersectionObserverEntry, 'target' | 'isIntersecting'>[],
+  target: Element,
+): boolean | undefined => entries.filter((e) => e.target === target).at(-1)?.isIntersecting;
 
 /**
  * Calls `onChange` with whether `target` is within the viewport (grown by `rootMargin`): once
@@ -16,22 +18,36 @@ export const latestIntersecting = (entries: readonly Pick<IntersectionObserverEn
  * two deliveries — and only the latest says where it is now. `onChange` should be stable
  * (useCallback): a new one restarts the observer.
  */
-export function useInView(target: RefObject<Element | null>, onChange: (inView: boolean) => void, rootMargin = '0px'): void {
+export function useInView(
+  target: RefObject<Element | null>,
+  onChange: (inView: boolean) => void,
+  rootMargin = '0px',
+): void {
   useEffect(() => {
     const el = target.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      const now = latestIntersecting(entries, el);
-      if (now !== undefined) onChange(now);
-    }, { threshold: 0, rootMargin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const now = latestIntersecting(entries, el);
+        if (now !== undefined) onChange(now);
+      },
+      { threshold: 0, rootMargin },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [target, onChange, rootMargin]);
 }
 
 /** Holds the run while `target` is out of view and while the tab is hidden; `hold` and `release` must be stable. */
-export function usePageHolds(target: RefObject<Element | null>, hold: (h: Holder) => void, release: (h: Holder) => void): void {
-  const onView = useCallback((inView: boolean) => (inView ? release('out of view') : hold('out of view')), [hold, release]);
+export function usePageHolds(
+  target: RefObject<Element | null>,
+  hold: (h: Holder) => void,
+  release: (h: Holder) => void,
+): void {
+  const onView = useCallback(
+    (inView: boolean) => (inView ? release('out of view') : hold('out of view')),
+    [hold, release],
+  );
   useInView(target, onView);
   useEffect(() => {
     if (typeof document === 'undefined') return;

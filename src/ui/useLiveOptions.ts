@@ -39,25 +39,46 @@ export interface LiveActions {
 
 /** Acts on changed options; returns the note about a replaced worker, if one was replaced. */
 export function useLiveOptions(options: PlateOptions, act: LiveActions): string | null {
-  const seen = useRef({ settings: settingsOf(options), autorun: options.autorun ?? false, worker: pickWorker(options) });
+  const seen = useRef({
+    settings: settingsOf(options),
+    autorun: options.autorun ?? false,
+    worker: pickWorker(options),
+  });
   const [note, setNote] = useState<string | null>(null);
-  const { start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl } = options;
+  const { start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl } =
+    options;
   // The actions change on every render; only a changed option acts, with the actions of its render.
   const onChange = useEffectEvent((now: typeof seen.current) => {
     const was = seen.current;
     seen.current = now;
-    const patch = Object.fromEntries(Object.entries(now.settings).filter(([k, v]) => was.settings[k as keyof Settings] !== v)) as Partial<Settings>;
+    const patch = Object.fromEntries(
+      Object.entries(now.settings).filter(([k, v]) => was.settings[k as keyof Settings] !== v),
+    ) as Partial<Settings>;
     if (Object.keys(patch).length > 0) act.settings(patch);
     if (now.autorun && !was.autorun) act.autorun();
     const changed = WORKER_OPTIONS.filter((k) => now.worker[k] !== was.worker[k]);
     if (changed.length > 0) {
       const what = changed.map((k) => CHANGE[k](now.worker[k])).join(' and ');
-      setNote(`The host page changed ${what}: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.`);
+      setNote(
+        `The host page changed ${what}: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.`,
+      );
     }
   });
 
   useEffect(() => {
-    const now = { start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl };
+    const now = {
+      start,
+      faulty,
+      masking,
+      advantage,
+      temperature,
+      grader,
+      autorun,
+      backend,
+      calibrate,
+      assetBase,
+      workerUrl,
+    };
     onChange({ settings: settingsOf(now), autorun: autorun ?? false, worker: pickWorker(now) });
   }, [start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl]);
 

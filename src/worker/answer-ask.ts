@@ -25,13 +25,25 @@ export interface AskContext {
   rng: Rng;
 }
 
-export async function answerAsk(q: AskQuestion, ctx: AskContext, guard: <T>(p: Promise<T>) => Promise<T> = (p) => p): Promise<AskAnswer> {
+export async function answerAsk(
+  q: AskQuestion,
+  ctx: AskContext,
+  guard: <T>(p: Promise<T>) => Promise<T> = (p) => p,
+): Promise<AskAnswer> {
   let shipped: CharModel | null = null;
   try {
     shipped = ctx.policy ? null : decodeCheckpoint(ctx.agent.manifest, ctx.agent.weights, ctx.agent.where);
     const model = ctx.policy?.model ?? shipped!;
-    const by: AnsweredBy = ctx.policy ? { kind: 'run', runId: ctx.runId, stage: ctx.policy.stage, step: ctx.policy.step } : { kind: 'shipped' };
-    const play = playSum(model, q.sum, { faulty: q.faulty, faultyRate: ctx.grpo.faultyRate, temperature: q.temperature, samples: ctx.grpo.episodesPerSum, rng: ctx.rng });
+    const by: AnsweredBy = ctx.policy
+      ? { kind: 'run', runId: ctx.runId, stage: ctx.policy.stage, step: ctx.policy.step }
+      : { kind: 'shipped' };
+    const play = playSum(model, q.sum, {
+      faulty: q.faulty,
+      faultyRate: ctx.grpo.faultyRate,
+      temperature: q.temperature,
+      samples: ctx.grpo.episodesPerSum,
+      rng: ctx.rng,
+    });
     // The decoded agent is freed once its play settles, not before: an ask abandoned on a lost
     // device may still be running on those weights. (Registered first, so it runs first.)
     const decoded = shipped;
@@ -40,8 +52,14 @@ export async function answerAsk(q: AskQuestion, ctx: AskContext, guard: <T>(p: P
     play.then(release, release);
     const played = await guard(play);
     return {
-      id: q.id, sum: q.sum, ...sumKind(q.sum), by, faulty: q.faulty, temperature: q.temperature,
-      greedy: askView(played.greedy), samples: played.samples.map(askView),
+      id: q.id,
+      sum: q.sum,
+      ...sumKind(q.sum),
+      by,
+      faulty: q.faulty,
+      temperature: q.temperature,
+      greedy: askView(played.greedy),
+      samples: played.samples.map(askView),
     };
   } catch (e) {
     return { id: q.id, sum: q.sum, error: `The agent could not answer: ${(e as Error).message}` };

@@ -23,8 +23,16 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import {
-  BACKEND_LABEL, BACKENDS, CUTS, MEASURED_STEP_MS, RACE_VERSION,
-  type BackendName, type CalibrateMode, type Cut, type RaceEntry, type RaceRecord,
+  BACKEND_LABEL,
+  BACKENDS,
+  CUTS,
+  MEASURED_STEP_MS,
+  RACE_VERSION,
+  type BackendName,
+  type CalibrateMode,
+  type Cut,
+  type RaceEntry,
+  type RaceRecord,
 } from '../protocol/backends';
 import type { BackendModules, SkippedBackend, WasmFiles } from '../protocol/messages';
 import { calibrate, type Calibration, type CalibrationOptions } from '../rl/calibrate';
@@ -151,7 +159,9 @@ async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware:
     watchDevice(only.device, req.onLost);
     const why = skipped.length ? ` (${skipped.map((s) => `${BACKEND_LABEL[s.backend]}: ${s.reason}`).join('; ')})` : '';
     return {
-      backend: only.backend, skipped, ranking: rankingOf([], only.backend),
+      backend: only.backend,
+      skipped,
+      ranking: rankingOf([], only.backend),
       reason: `${only.what}: the only backend that runs on hardware here${why}, so there was nothing to race.`,
     };
   }
@@ -159,8 +169,16 @@ async function race(req: BackendRequest, d: BackendDeps, all: boolean, hardware:
   for (const s of started) {
     await d.use(s.backend);
     const best = fastest(entries);
-    const c = await d.measure(best ? { bound: CUT_MARGIN * best.ms, warmUpBound: WARM_UP_ALLOWANCE_MS + 2 * best.total } : {});
-    entries.push({ backend: s.backend, what: s.what, ms: round(c.ms), cut: c.cut, total: c.warmUpMs + c.passes.reduce((a, b) => a + b, 0) });
+    const c = await d.measure(
+      best ? { bound: CUT_MARGIN * best.ms, warmUpBound: WARM_UP_ALLOWANCE_MS + 2 * best.total } : {},
+    );
+    entries.push({
+      backend: s.backend,
+      what: s.what,
+      ms: round(c.ms),
+      cut: c.cut,
+      total: c.warmUpMs + c.passes.reduce((a, b) => a + b, 0),
+    });
   }
   const clean = entries.map(({ backend, what, ms, cut }) => ({ backend, what, ms, cut }));
   const win = fastest(entries)!;
@@ -184,8 +202,11 @@ function fastest<T extends RaceEntry>(entries: readonly T[]): T | undefined {
 
 /** "WASM (SIMD, one thread) 38 ms · WebGPU on nvidia ampere > 57 ms", fastest first; a cut one as a lower bound. */
 function figures(entries: readonly RaceEntry[]): string {
-  const time = (e: RaceEntry) => `${e.cut === 'warm-up' ? 'not warmed up after ' : e.cut ? '> ' : ''}${Math.round(e.ms)} ms`;
-  return sortRace(entries).map((e) => `${e.what} ${time(e)}`).join(' · ');
+  const time = (e: RaceEntry) =>
+    `${e.cut === 'warm-up' ? 'not warmed up after ' : e.cut ? '> ' : ''}${Math.round(e.ms)} ms`;
+  return sortRace(entries)
+    .map((e) => `${e.what} ${time(e)}`)
+    .join(' · ');
 }
 
 const CUT_SAYS: Record<Cut, (ms: number) => string> = {
@@ -206,7 +227,8 @@ function losers(entries: readonly RaceEntry[], win: RaceEntry, when: string): Sk
     }));
 }
 
-const sortRace = (entries: readonly RaceEntry[]): RaceEntry[] => [...entries].sort((a, b) => Number(a.cut !== false) - Number(b.cut !== false) || a.ms - b.ms);
+const sortRace = (entries: readonly RaceEntry[]): RaceEntry[] =>
+  [...entries].sort((a, b) => Number(a.cut !== false) - Number(b.cut !== false) || a.ms - b.ms);
 
 /** The measured order, then the rest in the fixed order: who takes over after a lost device. */
 function rankingOf(entries: readonly RaceEntry[], first?: BackendName): BackendName[] {
@@ -219,13 +241,16 @@ function rankingOf(entries: readonly RaceEntry[], first?: BackendName): BackendN
 export function readRace(x: unknown, hardware: string): RaceRecord | null {
   if (typeof x !== 'object' || x === null) return null;
   const r = x as Partial<RaceRecord>;
-  if (r.version !== RACE_VERSION || r.hardware !== hardware || !Array.isArray(r.entries) || r.entries.length === 0) return null;
+  if (r.version !== RACE_VERSION || r.hardware !== hardware || !Array.isArray(r.entries) || r.entries.length === 0)
+    return null;
   const sound = r.entries.every(
     (e: unknown) =>
-      typeof e === 'object' && e !== null &&
+      typeof e === 'object' &&
+      e !== null &&
       BACKENDS.includes((e as RaceEntry).backend) &&
       typeof (e as RaceEntry).what === 'string' &&
-      Number.isFinite((e as RaceEntry).ms) && (e as RaceEntry).ms >= 0 &&
+      Number.isFinite((e as RaceEntry).ms) &&
+      (e as RaceEntry).ms >= 0 &&
       ((e as RaceEntry).cut === false || CUTS.includes((e as RaceEntry).cut as Cut)),
   );
   return sound && r.entries.some((e) => !e.cut) ? (r as RaceRecord) : null;
@@ -235,7 +260,12 @@ export function readRace(x: unknown, hardware: string): RaceRecord | null {
  * Tries the backends in order, the first that starts and computes right winning. ranking: who
  * takes over after it (default: the rest of the order); skipped: those already ruled out.
  */
-async function inOrder(req: BackendRequest, d: BackendDeps, ranking?: BackendName[], skipped: SkippedBackend[] = []): Promise<BackendChoice> {
+async function inOrder(
+  req: BackendRequest,
+  d: BackendDeps,
+  ranking?: BackendName[],
+  skipped: SkippedBackend[] = [],
+): Promise<BackendChoice> {
   const base = req.order ?? BACKENDS;
   const from = req.after === undefined ? 0 : base.indexOf(req.after) + 1;
   const order = base.slice(from).filter((b) => b !== req.forced && b !== req.after);
@@ -248,7 +278,9 @@ async function inOrder(req: BackendRequest, d: BackendDeps, ranking?: BackendNam
       watchDevice(started.device, req.onLost);
       const rest = ranking ?? [...base.slice(base.indexOf(backend)), ...BACKENDS.filter((b) => !base.includes(b))];
       return {
-        backend, skipped, ranking: rest,
+        backend,
+        skipped,
+        ranking: rest,
         reason: reasonFor(backend, started.what, forced, skipped, req.after === undefined ? req.forced : undefined),
       };
     } catch (e) {
@@ -258,11 +290,19 @@ async function inOrder(req: BackendRequest, d: BackendDeps, ranking?: BackendNam
   throw new Error(`no tfjs backend could start: ${skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')}`);
 }
 
-function reasonFor(backend: BackendName, what: string, forced: boolean, skipped: SkippedBackend[], asked?: BackendName): string {
+function reasonFor(
+  backend: BackendName,
+  what: string,
+  forced: boolean,
+  skipped: SkippedBackend[],
+  asked?: BackendName,
+): string {
   if (forced) return `${what}, as asked for with ?backend=${backend}.`;
   const names = (list: SkippedBackend[]) => list.map((s) => BACKEND_LABEL[s.backend]).join(' and ');
   if (asked !== undefined && asked !== backend) {
-    const why = skipped.find((s) => s.backend === asked)?.reason.replace(/^asked for with \?backend=\w+, but /, '') ?? 'it could not start';
+    const why =
+      skipped.find((s) => s.backend === asked)?.reason.replace(/^asked for with \?backend=\w+, but /, '') ??
+      'it could not start';
     return `${what}: ?backend=${asked} was asked for, but ${why}; ${BACKEND_LABEL[backend]} runs instead${slower(backend, asked)}.`;
   }
   if (skipped.length === 0) return `${what}: the first choice, and it works here.`;
@@ -302,16 +342,24 @@ const SOFTWARE = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render/i
 /** Newer browsers put the facts on adapter.info (isFallbackAdapter included), older ones on the adapter. */
 async function adapterName(adapter: GPUAdapter): Promise<{ name: string; software: boolean }> {
   const legacy = adapter as GPUAdapter & { info?: GPUAdapterInfo; isFallbackAdapter?: boolean };
-  const info = (legacy.info ?? (await legacy.requestAdapterInfo?.()) ?? {}) as Partial<GPUAdapterInfo> & { isFallbackAdapter?: boolean };
+  const info = (legacy.info ?? (await legacy.requestAdapterInfo?.()) ?? {}) as Partial<GPUAdapterInfo> & {
+    isFallbackAdapter?: boolean;
+  };
   const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'an unnamed adapter';
-  return { name, software: info.isFallbackAdapter === true || legacy.isFallbackAdapter === true || SOFTWARE.test(name) };
+  return {
+    name,
+    software: info.isFallbackAdapter === true || legacy.isFallbackAdapter === true || SOFTWARE.test(name),
+  };
 }
 
 /**
  * A backend's module: from its URL where the page gave one, else from this worker's own bundle.
  * A module that does not load is named with its URL and the setting that fixes it.
  */
-async function backendModule<K extends keyof BackendModules>(kind: K, req: BackendRequest): Promise<Awaited<ReturnType<(typeof BUNDLED_BACKENDS)[K]>>> {
+async function backendModule<K extends keyof BackendModules>(
+  kind: K,
+  req: BackendRequest,
+): Promise<Awaited<ReturnType<(typeof BUNDLED_BACKENDS)[K]>>> {
   const url = req.modules?.[kind];
   if (url === undefined) return (await BUNDLED_BACKENDS[kind]()) as Awaited<ReturnType<(typeof BUNDLED_BACKENDS)[K]>>;
   try {
@@ -320,7 +368,6 @@ async function backendModule<K extends keyof BackendModules>(kind: K, req: Backe
     throw new MissingFile(url, (await notServed(url)) ?? (e as Error).message);
   }
 }
-
 
 async function startWebGpu(forced: boolean, req: BackendRequest): Promise<Started> {
   if (typeof navigator === 'undefined' || !('gpu' in navigator)) throw new Skip('this browser has no WebGPU');
@@ -339,7 +386,8 @@ async function startWebGpu(forced: boolean, req: BackendRequest): Promise<Starte
 async function startWebGl(forced: boolean, req: BackendRequest): Promise<Started> {
   const renderer = webGlRenderer();
   if (renderer === null) throw new Skip('no WebGL2 context');
-  if (SOFTWARE.test(renderer) && !forced) throw new Skip(`software WebGL renderer (${renderer}), slower than WASM on the same CPU`);
+  if (SOFTWARE.test(renderer) && !forced)
+    throw new Skip(`software WebGL renderer (${renderer}), slower than WASM on the same CPU`);
   await backendModule('webgl', req);
   await setBackend('webgl');
   return { what: `WebGL on ${renderer}` };
@@ -357,7 +405,10 @@ function webGlRenderer(): string | null {
 
 /** The browser, its WebGPU adapter and its WebGL renderer, without starting any backend. */
 async function describeHardware(): Promise<string> {
-  const gpu = typeof navigator !== 'undefined' && 'gpu' in navigator ? await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null) : null;
+  const gpu =
+    typeof navigator !== 'undefined' && 'gpu' in navigator
+      ? await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null)
+      : null;
   return [
     typeof navigator !== 'undefined' ? navigator.userAgent : 'no navigator',
     `WebGPU: ${gpu ? (await adapterName(gpu)).name : 'none'}`,
@@ -371,7 +422,8 @@ async function startWasm(_forced: boolean, req: BackendRequest): Promise<Started
   // crashed in our probe (tfjs #4107): stay on the single-threaded SIMD build.
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   // Only the SIMD binary comes with the plate (src/ui/wasm-files.ts says why).
-  if (!(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'))) throw new Skip('this browser’s WebAssembly has no SIMD, and the plate ships only tfjs’s SIMD build');
+  if (!(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')))
+    throw new Skip('this browser’s WebAssembly has no SIMD, and the plate ships only tfjs’s SIMD build');
   // The page passes the binaries' URLs (its bundler emitted them): nothing from a CDN.
   wasm.setWasmPaths({ ...req.wasm });
   try {
@@ -395,7 +447,9 @@ async function startCpu(): Promise<Started> {
 const whyNot = (e: unknown): string => (e instanceof Skip ? e.message : `failed to start (${(e as Error).message})`);
 
 const skip = (backend: BackendName, e: unknown, prefix = ''): SkippedBackend => ({
-  backend, reason: prefix + whyNot(e), ...(e instanceof MissingFile && { file: e.url }),
+  backend,
+  reason: prefix + whyNot(e),
+  ...(e instanceof MissingFile && { file: e.url }),
 });
 
 /** Calls `onLost` once if the chosen backend's GPU device is lost (no device or no listener: nothing to watch). */
@@ -403,6 +457,7 @@ function watchDevice(device: GPUDevice | undefined, onLost: ((reason: string) =>
   if (!device || !onLost) return;
   void device.lost.then((info) => {
     // 'destroyed' is our own doing (tfjs disposing the backend), not a failure.
-    if (info.reason !== 'destroyed' || tf.getBackend() === 'webgpu') onLost(`the GPU device was lost (${info.message || info.reason || 'no reason given'})`);
+    if (info.reason !== 'destroyed' || tf.getBackend() === 'webgpu')
+      onLost(`the GPU device was lost (${info.message || info.reason || 'no reason given'})`);
   });
 }

@@ -1,12 +1,24 @@
 // Reading a checkpoint over HTTP, as scripts/lib/checkpoint-fs.ts reads one from disk, and checking
 // it. Every failure is a CheckpointError naming the file's URL; the checks live in model/.
 import { fromBytePlanes, isBytePlanes } from '../model/byte-planes';
-import { CheckpointError, checkManifest, checkWeights, MANIFEST_FILE, parseManifest, weightsDigest, type CheckpointFiles, type Manifest } from '../model/checkpoint';
+import {
+  CheckpointError,
+  checkManifest,
+  checkWeights,
+  MANIFEST_FILE,
+  parseManifest,
+  weightsDigest,
+  type CheckpointFiles,
+  type Manifest,
+} from '../model/checkpoint';
 import { FIX_FILES } from '../protocol/files';
 import type { CheckpointSource } from '../protocol/messages';
 
 /** A folder URL (absolute, or relative to the worker's own location), or a bundled manifest and its weights' URL. */
-export async function fetchCheckpoint(source: CheckpointSource, fetchImpl: typeof fetch = fetch): Promise<CheckpointFiles> {
+export async function fetchCheckpoint(
+  source: CheckpointSource,
+  fetchImpl: typeof fetch = fetch,
+): Promise<CheckpointFiles> {
   if (typeof source !== 'string') {
     const weightsUrl = new URL(source.weights, globalThis.location?.href).href;
     const where = new URL('./', weightsUrl).href;
@@ -33,9 +45,11 @@ async function get(url: string, fetchImpl: typeof fetch): Promise<Response> {
     throw new CheckpointError(url, `could not be fetched (${(e as Error).message}); ${FIX_FILES}`);
   }
   if (res.status === 404) throw new CheckpointError(url, `is missing (HTTP 404); ${FIX_FILES}`);
-  if (!res.ok) throw new CheckpointError(url, `could not be fetched (HTTP ${res.status} ${res.statusText}); ${FIX_FILES}`);
+  if (!res.ok)
+    throw new CheckpointError(url, `could not be fetched (HTTP ${res.status} ${res.statusText}); ${FIX_FILES}`);
   // Static hosts often answer a missing file with the site's index page and a 200.
-  if (res.headers.get('content-type')?.includes('text/html')) throw new CheckpointError(url, `is missing (the server sent an HTML page instead); ${FIX_FILES}`);
+  if (res.headers.get('content-type')?.includes('text/html'))
+    throw new CheckpointError(url, `is missing (the server sent an HTML page instead); ${FIX_FILES}`);
   return res;
 }
 

@@ -152,7 +152,10 @@ export function transition(s: SessionState, input: Input): { state: SessionState
     case 'command':
       if (s.lifecycle === 'new' || s.lifecycle === 'broken') {
         const why = s.lifecycle === 'new' ? 'before init' : 'after loading failed';
-        return { state: s, effects: [{ type: 'warn', message: `training worker: ${input.command.type} ${why} was ignored` }] };
+        return {
+          state: s,
+          effects: [{ type: 'warn', message: `training worker: ${input.command.type} ${why} was ignored` }],
+        };
       }
       return command(s, input.command);
     case 'lost': {
@@ -162,10 +165,17 @@ export function transition(s: SessionState, input: Input): { state: SessionState
     case 'took':
       return none(take(s, input.reuse ?? false));
     case 'stepped':
-      return none(withRun(s, (r) => ({
-        ...r, stage: input.stage, step: input.step, posted: r.posted + 1, complete: input.complete, hasAgent: r.hasAgent || input.stage === 'grpo',
-        status: r.status === 'stepping' && input.step > 0 ? 'pausing' : r.status,
-      })));
+      return none(
+        withRun(s, (r) => ({
+          ...r,
+          stage: input.stage,
+          step: input.step,
+          posted: r.posted + 1,
+          complete: input.complete,
+          hasAgent: r.hasAgent || input.stage === 'grpo',
+          status: r.status === 'stepping' && input.step > 0 ? 'pausing' : r.status,
+        })),
+      );
     case 'apply':
       return apply(s);
     case 'answered':
@@ -193,7 +203,8 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
         return { state: replaceJob(s, { ...waiting, config: c.config, from }), effects: [] };
       }
       // The run is as good as cleared: the setting starts afresh after the reset.
-      if (s.queue.some((j) => j.type === 'reset')) return { state: { ...s, queue: [...s.queue, startJob(c.config, null)] }, effects: [] };
+      if (s.queue.some((j) => j.type === 'reset'))
+        return { state: { ...s, queue: [...s.queue, startJob(c.config, null)] }, effects: [] };
       if (run && samePipeline(run.config, c.config)) {
         if (isLive(run) && !run.hasAgent) return { state: { ...s, run: { ...run, pending: c.config } }, effects: [] };
         if (run.hasAgent) return { state: replaceJob(s, startJob(c.config, run.id)), effects: [] };
@@ -202,18 +213,25 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
     }
     case 'pause':
       if (waiting) return { state: replaceJob(s, { ...waiting, begin: 'pausing' }), effects: [] };
-      if (run?.status === 'running' || run?.status === 'stepping') return { state: { ...s, run: { ...run, status: 'pausing' } }, effects: [] };
+      if (run?.status === 'running' || run?.status === 'stepping')
+        return { state: { ...s, run: { ...run, status: 'pausing' } }, effects: [] };
       return { state: s, effects: [] };
     case 'resume':
       if (waiting) return { state: replaceJob(s, { ...waiting, begin: 'running' }), effects: [] };
       if (run && (run.status === 'pausing' || run.status === 'paused' || run.status === 'stepping')) {
-        return { state: { ...s, run: { ...run, status: 'running' } }, effects: [{ type: 'resumed', runId: run.id, stage: run.stage, step: run.step }] };
+        return {
+          state: { ...s, run: { ...run, status: 'running' } },
+          effects: [{ type: 'resumed', runId: run.id, stage: run.stage, step: run.step }],
+        };
       }
       return { state: s, effects: [] };
     case 'step':
       if (waiting) return { state: replaceJob(s, { ...waiting, begin: 'stepping' }), effects: [] };
       if (run && (run.status === 'running' || run.status === 'pausing' || run.status === 'paused')) {
-        return { state: { ...s, run: { ...run, status: 'stepping' } }, effects: [{ type: 'stepping', runId: run.id, stage: run.stage, step: run.step }] };
+        return {
+          state: { ...s, run: { ...run, status: 'stepping' } },
+          effects: [{ type: 'stepping', runId: run.id, stage: run.stage, step: run.step }],
+        };
       }
       return { state: s, effects: [] };
     case 'ask':
@@ -232,8 +250,15 @@ function apply(s: SessionState): { state: SessionState; effects: Effect[] } {
   const run = s.run;
   if (!run?.pending) return { state: s, effects: [] };
   const config = run.pending;
-  if (run.hasAgent) return { state: { ...s, run: { ...run, pending: null }, queue: [...s.queue, startJob(config, run.id)] }, effects: [] };
-  return { state: { ...s, run: { ...run, config, pending: null } }, effects: [{ type: 'configured', runId: run.id, config }] };
+  if (run.hasAgent)
+    return {
+      state: { ...s, run: { ...run, pending: null }, queue: [...s.queue, startJob(config, run.id)] },
+      effects: [],
+    };
+  return {
+    state: { ...s, run: { ...run, config, pending: null } },
+    effects: [{ type: 'configured', runId: run.id, config }],
+  };
 }
 
 /** The queue with its switch (if any) first, then `job`: any other waiting job is dropped. */
@@ -253,8 +278,16 @@ function take(s: SessionState, reuse: boolean): SessionState {
       const id = s.lastRunId + 1;
       const stages = job.from !== null && reuse ? (['grpo'] as Stage[]) : stagesFrom(job.config.start);
       const run: RunSlot = {
-        id, config: job.config, stages, stage: stages[0]!, step: -1, posted: 0, complete: false,
-        hasAgent: stages[0] === 'grpo', status: job.begin, pending: null,
+        id,
+        config: job.config,
+        stages,
+        stage: stages[0]!,
+        step: -1,
+        posted: 0,
+        complete: false,
+        hasAgent: stages[0] === 'grpo',
+        status: job.begin,
+        pending: null,
       };
       return { ...s, queue: rest, run, lastRunId: id };
     }

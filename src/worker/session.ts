@@ -13,7 +13,15 @@ import type { BackendChoice, BackendRequest } from './backend-race';
 import type { CheckpointFiles } from '../model/checkpoint';
 import { BACKEND_LABEL } from '../protocol/backends';
 import { stageView } from '../protocol/episode-view';
-import type { AskQuestion, BackendName, CheckpointSource, CheckpointUrls, Command, ErrorKind, WorkerEvent } from '../protocol/messages';
+import type {
+  AskQuestion,
+  BackendName,
+  CheckpointSource,
+  CheckpointUrls,
+  Command,
+  ErrorKind,
+  WorkerEvent,
+} from '../protocol/messages';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
 import { createRng } from '../lib/rng';
 import { IdleWarmUp } from '../rl/warm-up';
@@ -98,7 +106,8 @@ export class WorkerSession {
 
   handle(cmd: Command): void {
     if (cmd.type !== 'init') return this.input({ type: 'command', command: cmd });
-    if (this.state.lifecycle !== 'new') return console.warn('training worker: a second init was ignored; start a new worker instead');
+    if (this.state.lifecycle !== 'new')
+      return console.warn('training worker: a second init was ignored; start a new worker instead');
     this.input({ type: 'init' });
     void this.load(cmd).then((ok) => this.input({ type: 'loaded', ok }));
   }
@@ -130,14 +139,22 @@ export class WorkerSession {
     const { post } = this.deps;
     this.urls = cmd.checkpoints;
     this.files = { wasm: cmd.wasm, modules: cmd.backends };
-    post({ type: 'loading', stage: 'backend', message: cmd.backend ? `Starting the ${cmd.backend} backend…` : 'Choosing a backend…' });
+    post({
+      type: 'loading',
+      stage: 'backend',
+      message: cmd.backend ? `Starting the ${cmd.backend} backend…` : 'Choosing a backend…',
+    });
     // The weights download while the backend starts.
     const fetched = this.deps.fetchCheckpoint(cmd.checkpoints.agent);
     fetched.catch(() => {}); // reported below, after the backend
     setFused(cmd.kernels !== 'unfused');
     try {
       const choice = await this.deps.selectBackend({
-        forced: cmd.backend, calibrate: cmd.calibrate, cached: cmd.race, ...this.files, onLost: (r) => this.backendLost(r),
+        forced: cmd.backend,
+        calibrate: cmd.calibrate,
+        cached: cmd.race,
+        ...this.files,
+        onLost: (r) => this.backendLost(r),
       });
       this.backend = choice.backend;
       this.ranking = choice.ranking;
@@ -146,14 +163,29 @@ export class WorkerSession {
       const heldOut = (this.agent.manifest.card.success as { heldOut?: unknown } | undefined)?.heldOut;
       const { backend, reason, skipped, race } = choice;
       const kernels = fusedModule() ? 'fused' : 'unfused';
-      post({ type: 'ready', backend, reason, skipped, race, loadMs: performance.now() - t0, checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null, kernels });
+      post({
+        type: 'ready',
+        backend,
+        reason,
+        skipped,
+        race,
+        loadMs: performance.now() - t0,
+        checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null,
+        kernels,
+      });
       // WASM only: a slice on the CPU backend takes seconds (a command would wait that long), and
       // on a GPU the race's calibration has compiled the shaders already where one was measured.
       if (this.deps.warmUp && backend === 'wasm') this.warming = tryWarmUp();
       return true;
     } catch (e) {
-      const kind: ErrorKind = e instanceof CheckpointError ? 'checkpoint' : this.backend === null ? 'backend' : 'internal';
-      const what = kind === 'checkpoint' ? 'The checkpoint could not be loaded' : kind === 'backend' ? 'No backend could start' : 'Loading failed';
+      const kind: ErrorKind =
+        e instanceof CheckpointError ? 'checkpoint' : this.backend === null ? 'backend' : 'internal';
+      const what =
+        kind === 'checkpoint'
+          ? 'The checkpoint could not be loaded'
+          : kind === 'backend'
+            ? 'No backend could start'
+            : 'Loading failed';
       post({ type: 'error', kind, message: `${what}: ${(e as Error).message}` });
       return false;
     }
@@ -250,7 +282,14 @@ export class WorkerSession {
         const run = this.state.run!;
         this.dropWork();
         this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(), agent);
-        this.deps.post({ type: 'started', runId: run.id, config: run.config, stages: [...run.stages], from: agent ? job.from : null, begin: job.begin });
+        this.deps.post({
+          type: 'started',
+          runId: run.id,
+          config: run.config,
+          stages: [...run.stages],
+          from: agent ? job.from : null,
+          begin: job.begin,
+        });
         return;
       }
       default:
@@ -264,10 +303,11 @@ export class WorkerSession {
       grpo: this.grpo,
       evalEvery: STAGE_EVAL_EVERY,
       agent: this.agent!,
-      pretrained: () => (this.pretrained ??= this.deps.fetchCheckpoint(this.urls!.pretrained).catch((e) => {
-        this.pretrained = null; // a later run may try again
-        throw e;
-      })),
+      pretrained: () =>
+        (this.pretrained ??= this.deps.fetchCheckpoint(this.urls!.pretrained).catch((e) => {
+          this.pretrained = null; // a later run may try again
+          throw e;
+        })),
     };
   }
 
@@ -304,12 +344,19 @@ export class WorkerSession {
     } catch (e) {
       if (e instanceof BackendLost || e instanceof Abandoned) return; // the switch waits at the head of the queue
       if (e instanceof NonFiniteLossError) return this.fail('non-finite-loss', e.message.replace(/^the/, 'The'));
-      if (e instanceof CheckpointError) return this.fail('checkpoint', `The worksheet model could not be loaded: ${e.message}`);
+      if (e instanceof CheckpointError)
+        return this.fail('checkpoint', `The worksheet model could not be loaded: ${e.message}`);
       throw e;
     }
     const { complete, config, ...record } = out;
     const { numTensors, numBytes } = tf.memory();
-    this.deps.post({ type: 'step', runId: work.id, config, memory: { numTensors, numBytes }, ...stageView(record, config) });
+    this.deps.post({
+      type: 'step',
+      runId: work.id,
+      config,
+      memory: { numTensors, numBytes },
+      ...stageView(record, config),
+    });
     this.input({ type: 'stepped', stage: record.stage, step: record.record.step, complete });
     await (this.deps.yieldToMessages ?? macrotask)();
   }
@@ -340,10 +387,20 @@ export class WorkerSession {
     const run = this.state.run;
     let choice: BackendChoice;
     try {
-      choice = await this.deps.selectBackend({ after: from, order: this.ranking, ...this.files!, onLost: (r) => this.backendLost(r) });
+      choice = await this.deps.selectBackend({
+        after: from,
+        order: this.ranking,
+        ...this.files!,
+        onLost: (r) => this.backendLost(r),
+      });
     } catch (e) {
       this.dropWork();
-      this.deps.post({ type: 'error', kind: 'device-lost', message: `${cause}, and no other backend could start: ${(e as Error).message}`, runId: run?.id });
+      this.deps.post({
+        type: 'error',
+        kind: 'device-lost',
+        message: `${cause}, and no other backend could start: ${(e as Error).message}`,
+        runId: run?.id,
+      });
       if (isLive(run)) this.input({ type: 'failed' });
       return;
     }
@@ -357,11 +414,23 @@ export class WorkerSession {
     const step = Math.max(work?.lastStepOfStage ?? 0, 0);
     const replayed = live && (await work.replay(superseded));
     const label = stage === 'grpo' ? 'GRPO steps' : stage === 'sft' ? 'fine-tuning steps' : 'pre-training steps';
-    const what = replayed && step > 0 ? `; ${label} 1–${step} were replayed there` : live && !replayed ? '; the run was dropped for the new one' : '';
+    const what =
+      replayed && step > 0
+        ? `; ${label} 1–${step} were replayed there`
+        : live && !replayed
+          ? '; the run was dropped for the new one'
+          : '';
     this.deps.post({
-      type: 'backend-switched', runId: live ? work.id : 0, from, to: choice.backend,
-      cause: `${cause}; continuing on ${BACKEND_LABEL[choice.backend]}${what}`, reason: choice.reason, skipped: choice.skipped,
-      stage, step, replayed,
+      type: 'backend-switched',
+      runId: live ? work.id : 0,
+      from,
+      to: choice.backend,
+      cause: `${cause}; continuing on ${BACKEND_LABEL[choice.backend]}${what}`,
+      reason: choice.reason,
+      skipped: choice.skipped,
+      stage,
+      step,
+      replayed,
     });
   }
 

@@ -15,7 +15,12 @@ declare const self: DedicatedWorkerGlobalScope;
 const post = (event: WorkerEvent) => self.postMessage(event);
 
 // warmUp: the reader usually reads before pressing Run; the idle worker spends that on tier-up.
-const session = new WorkerSession({ post, selectBackend, fetchCheckpoint: (url) => fetchCheckpoint(url), warmUp: true });
+const session = new WorkerSession({
+  post,
+  selectBackend,
+  fetchCheckpoint: (url) => fetchCheckpoint(url),
+  warmUp: true,
+});
 
 self.addEventListener('message', (e: MessageEvent<unknown>) => {
   if (!isCommand(e.data)) {

@@ -40,7 +40,9 @@ describe('a supervised stage', () => {
     const model = initialModel(recipe, 1);
     model.params['lnf.g']!.assign(tf.fill([TINY.dModel], 3e38)); // the logits overflow: the loss is NaN
     const before = model.params['wte']!.arraySync();
-    await expect(runStage(model, recipe, 'sft', { seed: 1 })).rejects.toThrow(/^the loss became NaN at fine-tuning step 1; the run stopped before applying that update$/);
+    await expect(runStage(model, recipe, 'sft', { seed: 1 })).rejects.toThrow(
+      /^the loss became NaN at fine-tuning step 1; the run stopped before applying that update$/,
+    );
     expect(model.params['wte']!.arraySync()).toEqual(before);
     model.dispose();
   });

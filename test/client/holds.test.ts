@@ -4,12 +4,34 @@
 import { describe, expect, it } from 'vitest';
 import type { Command, RunConfig, WorkerEvent } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import { INITIAL_STATE, pageTransition, restarted, type ClientEvent, type Holder, type WorkerState } from '../../src/client/worker-state';
+import {
+  INITIAL_STATE,
+  pageTransition,
+  restarted,
+  type ClientEvent,
+  type Holder,
+  type WorkerState,
+} from '../../src/client/worker-state';
 import { latestIntersecting } from '../../src/ui/useHolds';
 
 const config: RunConfig = { start: 'agent', seed: 1, steps: 40, ...PLATE_SETTINGS };
-const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8, kernels: 'fused' };
-const started = (runId: number, begin: 'running' | 'pausing' | 'stepping' = 'running'): WorkerEvent => ({ type: 'started', runId, config, stages: ['grpo'], from: null, begin });
+const ready: WorkerEvent = {
+  type: 'ready',
+  backend: 'wasm',
+  reason: 'r',
+  skipped: [],
+  loadMs: 10,
+  checkpointHeldOut: 0.8,
+  kernels: 'fused',
+};
+const started = (runId: number, begin: 'running' | 'pausing' | 'stepping' = 'running'): WorkerEvent => ({
+  type: 'started',
+  runId,
+  config,
+  stages: ['grpo'],
+  from: null,
+  begin,
+});
 const paused = (runId: number): WorkerEvent => ({ type: 'paused', runId, stage: 'grpo', step: 1 });
 const resumed = (runId: number): WorkerEvent => ({ type: 'resumed', runId, stage: 'grpo', step: 1 });
 const hold = (holder: Holder): ClientEvent => ({ type: 'hold', holder });
@@ -104,14 +126,27 @@ describe('who holds the run', () => {
   });
 
   it('holds for the reader after a Step, so the view coming back never undoes the step’s pause', () => {
-    const s = play(INITIAL_STATE, ready, hold('out of view'), { type: 'single-step', config }, started(1, 'stepping'), release('out of view'));
-    expect(s).toMatchObject({ sent: [PAUSE, START, { type: 'step' }], state: { status: 'stepping', holders: ['reader'] } });
+    const s = play(
+      INITIAL_STATE,
+      ready,
+      hold('out of view'),
+      { type: 'single-step', config },
+      started(1, 'stepping'),
+      release('out of view'),
+    );
+    expect(s).toMatchObject({
+      sent: [PAUSE, START, { type: 'step' }],
+      state: { status: 'stepping', holders: ['reader'] },
+    });
     const next = play(play(s.state, paused(1)).state, { type: 'single-step', config });
     expect(next.sent).toEqual([{ type: 'step' }]); // from Paused: one more step of the same run
   });
 
   it('lets a setting during a paused run run it, as Run does; while the view holds, the new run waits', () => {
-    const byReader = play(training, { type: 'pause' }, paused(1), { type: 'configure', config: { ...config, faulty: true } });
+    const byReader = play(training, { type: 'pause' }, paused(1), {
+      type: 'configure',
+      config: { ...config, faulty: true },
+    });
     expect(byReader.sent).toEqual([PAUSE, { type: 'configure', config: { ...config, faulty: true } }, RESUME]);
     expect(byReader.state.holders).toEqual([]);
     const byView = play(training, hold('out of view'), { type: 'configure', config: { ...config, faulty: true } });

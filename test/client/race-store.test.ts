@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { loadRace, RACE_KEY, saveRace } from '../../src/client/race-store';
 import { RACE_VERSION, type RaceRecord } from '../../src/protocol/backends';
 
-const race: RaceRecord = { version: RACE_VERSION, hardware: 'h', entries: [{ backend: 'wasm', what: 'WASM', ms: 38, cut: false }] };
+const race: RaceRecord = {
+  version: RACE_VERSION,
+  hardware: 'h',
+  entries: [{ backend: 'wasm', what: 'WASM', ms: 38, cut: false }],
+};
 
 function memory(): Storage {
   const m = new Map<string, string>();
@@ -26,7 +30,14 @@ describe('the kept backend race', () => {
   });
 
   it('never throws where storage refuses', () => {
-    const refusing = { getItem: () => { throw new Error('SecurityError'); }, setItem: () => { throw new Error('QuotaExceededError'); } } as unknown as Storage;
+    const refusing = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    } as unknown as Storage;
     expect(loadRace(refusing)).toBeUndefined();
     expect(() => saveRace(race, refusing)).not.toThrow();
   });

@@ -35,9 +35,31 @@ function manualClock() {
 }
 
 const config = { start: 'scratch' as const, seed: 1, steps: 40, ...PLATE_SETTINGS };
-const record = (step: number): SupervisedRecord => ({ stage: 'pretrain', step, steps: 100, loss: 1 / (step + 1), heldOut: null, worksheet: null, ms: 50 });
-const step = (n: number): ClientEvent => ({ type: 'step', runId: 1, config, stage: 'pretrain', record: record(n), memory: { numTensors: 30, numBytes: 1 } });
-const started: ClientEvent = { type: 'started', runId: 1, config, stages: ['pretrain', 'sft', 'grpo'], from: null, begin: 'running' };
+const record = (step: number): SupervisedRecord => ({
+  stage: 'pretrain',
+  step,
+  steps: 100,
+  loss: 1 / (step + 1),
+  heldOut: null,
+  worksheet: null,
+  ms: 50,
+});
+const step = (n: number): ClientEvent => ({
+  type: 'step',
+  runId: 1,
+  config,
+  stage: 'pretrain',
+  record: record(n),
+  memory: { numTensors: 30, numBytes: 1 },
+});
+const started: ClientEvent = {
+  type: 'started',
+  runId: 1,
+  config,
+  stages: ['pretrain', 'sft', 'grpo'],
+  from: null,
+  begin: 'running',
+};
 
 describe('the redraw pace', () => {
   it('folds a record that comes long after the last fold at the next frame', () => {

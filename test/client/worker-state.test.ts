@@ -1,25 +1,101 @@
 import { describe, expect, it } from 'vitest';
-import { type RunConfig, type Stage, type GrpoStepView, type SupervisedRecord, type WorkerEvent } from '../../src/protocol/messages';
+import {
+  type RunConfig,
+  type Stage,
+  type GrpoStepView,
+  type SupervisedRecord,
+  type WorkerEvent,
+} from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import { INITIAL_STATE, MAX_PREVIOUS, pageTransition, pageTransitions, type ClientEvent, type WorkerState } from '../../src/client/worker-state';
+import {
+  INITIAL_STATE,
+  MAX_PREVIOUS,
+  pageTransition,
+  pageTransitions,
+  type ClientEvent,
+  type WorkerState,
+} from '../../src/client/worker-state';
 
 const record = (step: number, totalMs = 500): GrpoStepView => ({
-  step, heldOut: 0.5, heldOutCorrect: 15, heldOutN: 30, meanReward: step === 0 ? null : 0.5, trueSuccess: step === 0 ? null : 0.5, rewardedByBug: 0, rewardStd: null,
-  zeroSpreadGroups: null, clipFraction: null, loss: null, modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0,
-  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: totalMs }, timeSplit: { sampling: 0, update: 0, evaluation: totalMs }, episodes: [], sampled: step === 0 ? 0 : 64,
+  step,
+  heldOut: 0.5,
+  heldOutCorrect: 15,
+  heldOutN: 30,
+  meanReward: step === 0 ? null : 0.5,
+  trueSuccess: step === 0 ? null : 0.5,
+  rewardedByBug: 0,
+  rewardStd: null,
+  zeroSpreadGroups: null,
+  clipFraction: null,
+  loss: null,
+  modelChars: 0,
+  envChars: 0,
+  trainedChars: 0,
+  lies: 0,
+  calls: 0,
+  copied: 0,
+  malformed: 0,
+  timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: totalMs },
+  timeSplit: { sampling: 0, update: 0, evaluation: totalMs },
+  episodes: [],
+  sampled: step === 0 ? 0 : 64,
 });
 const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): SupervisedRecord => ({
-  stage, step, steps: 200, loss: step === 0 ? null : 1, heldOut: null, worksheet: null, ms,
+  stage,
+  step,
+  steps: 200,
+  loss: step === 0 ? null : 1,
+  heldOut: null,
+  worksheet: null,
+  ms,
 });
 const memory = { numTensors: 92, numBytes: 1 };
-const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
-const ready: WorkerEvent = { type: 'ready', backend: 'wasm', reason: 'r', skipped: [], loadMs: 10, checkpointHeldOut: 0.8, kernels: 'fused' };
-const started = (runId: number, over: Partial<RunConfig> = {}, stages: Stage[] = ['grpo'], from: number | null = null, begin: 'running' | 'pausing' | 'stepping' = 'running'): WorkerEvent =>
-  ({ type: 'started', runId, config: config(over), stages, from, begin });
-const step = (runId: number, n: number, ms?: number, over: Partial<RunConfig> = {}): WorkerEvent => ({ type: 'step', runId, config: config(over), stage: 'grpo', record: record(n, ms), memory });
-const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({ type: 'step', runId, config: config(), stage, record: supervised(stage, n, ms), memory });
+const config = (over: Partial<RunConfig> = {}): RunConfig => ({
+  start: 'agent',
+  seed: 1,
+  steps: 3,
+  ...PLATE_SETTINGS,
+  ...over,
+});
+const ready: WorkerEvent = {
+  type: 'ready',
+  backend: 'wasm',
+  reason: 'r',
+  skipped: [],
+  loadMs: 10,
+  checkpointHeldOut: 0.8,
+  kernels: 'fused',
+};
+const started = (
+  runId: number,
+  over: Partial<RunConfig> = {},
+  stages: Stage[] = ['grpo'],
+  from: number | null = null,
+  begin: 'running' | 'pausing' | 'stepping' = 'running',
+): WorkerEvent => ({ type: 'started', runId, config: config(over), stages, from, begin });
+const step = (runId: number, n: number, ms?: number, over: Partial<RunConfig> = {}): WorkerEvent => ({
+  type: 'step',
+  runId,
+  config: config(over),
+  stage: 'grpo',
+  record: record(n, ms),
+  memory,
+});
+const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({
+  type: 'step',
+  runId,
+  config: config(),
+  stage,
+  record: supervised(stage, n, ms),
+  memory,
+});
 const done = (runId: number): WorkerEvent => ({
-  type: 'done', runId, summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 }, sftHeldOut: null, agentDigest: null, stageSeconds: { grpo: 1 },
+  type: 'done',
+  runId,
+  summary: { heldOutStart: 0.5, heldOutEnd: 0.5, rewardFirst5: 0.5, rewardLast5: 0.5, seconds: 1 },
+  sftHeldOut: null,
+  agentDigest: null,
+  stageSeconds: { grpo: 1 },
 });
 const fold = (...events: ClientEvent[]): WorkerState => pageTransitions(INITIAL_STATE, events);
 
@@ -40,7 +116,13 @@ describe('the trainer state', () => {
   });
 
   it('files each stage’s records under it and follows the stage of the latest', () => {
-    const s = fold(ready, started(1, { start: 'scratch' }, ['pretrain', 'sft', 'grpo']), sup(1, 'pretrain', 0), sup(1, 'pretrain', 1), sup(1, 'sft', 0));
+    const s = fold(
+      ready,
+      started(1, { start: 'scratch' }, ['pretrain', 'sft', 'grpo']),
+      sup(1, 'pretrain', 0),
+      sup(1, 'pretrain', 1),
+      sup(1, 'sft', 0),
+    );
     expect(s.run!.pretrain.map((r) => r.step)).toEqual([0, 1]);
     expect(s.run!.sft.map((r) => r.step)).toEqual([0]);
     expect(s.run!.stage).toBe('sft');
@@ -49,18 +131,31 @@ describe('the trainer state', () => {
 
   it('measures steps per second over the current stage’s last steps, ignoring its measuring step 0', () => {
     expect(fold(ready, started(1), step(1, 0, 9000), step(1, 1, 250), step(1, 2, 250)).stepsPerSecond).toBe(4);
-    expect(fold(ready, started(1, {}, ['sft', 'grpo']), sup(1, 'sft', 0, 900), sup(1, 'sft', 1, 50)).stepsPerSecond).toBe(20);
+    expect(
+      fold(ready, started(1, {}, ['sft', 'grpo']), sup(1, 'sft', 0, 900), sup(1, 'sft', 1, 50)).stepsPerSecond,
+    ).toBe(20);
   });
 
   it('gives a run that restarts GRPO from another run’s agent that run’s earlier stages', () => {
-    const s = fold(ready, started(1, { start: 'pretrained' }, ['sft', 'grpo']), sup(1, 'sft', 0), sup(1, 'sft', 1), step(1, 0), started(2, { start: 'pretrained', faulty: true }, ['grpo'], 1));
+    const s = fold(
+      ready,
+      started(1, { start: 'pretrained' }, ['sft', 'grpo']),
+      sup(1, 'sft', 0),
+      sup(1, 'sft', 1),
+      step(1, 0),
+      started(2, { start: 'pretrained', faulty: true }, ['grpo'], 1),
+    );
     expect(s.run).toMatchObject({ runId: 2, from: 1, stage: 'grpo', steps: [] });
     expect(s.run!.sft.map((r) => r.step)).toEqual([0, 1]);
     expect(s.previous.map((r) => [r.runId, r.end])).toEqual([[1, 'stopped']]);
   });
 
   it('takes new GRPO settings for the live run', () => {
-    const s = fold(ready, started(1, { start: 'pretrained' }, ['sft', 'grpo']), { type: 'configured', runId: 1, config: config({ start: 'pretrained', faulty: true }) });
+    const s = fold(ready, started(1, { start: 'pretrained' }, ['sft', 'grpo']), {
+      type: 'configured',
+      runId: 1,
+      config: config({ start: 'pretrained', faulty: true }),
+    });
     expect(s.run!.config.faulty).toBe(true);
   });
 
@@ -73,7 +168,12 @@ describe('the trainer state', () => {
   it('keeps a finished run as a previous one when the next starts, so it can be drawn dimmed', () => {
     const s = fold(ready, started(1), step(1, 0), step(1, 1), done(1), started(2, { faulty: true }));
     expect(s.previous).toHaveLength(1);
-    expect(s.previous[0]).toMatchObject({ runId: 1, end: 'done', config: { faulty: false }, stageSeconds: { grpo: 1 } });
+    expect(s.previous[0]).toMatchObject({
+      runId: 1,
+      end: 'done',
+      config: { faulty: false },
+      stageSeconds: { grpo: 1 },
+    });
     expect(s.run).toMatchObject({ runId: 2, steps: [], config: { faulty: true } });
   });
 
@@ -94,10 +194,39 @@ describe('the trainer state', () => {
   it('keeps an earlier run’s figures and its rates’ denominators, not its episodes; the live run keeps its own', () => {
     const withEpisodes = (runId: number, n: number): WorkerEvent => {
       const e = step(runId, n) as Extract<WorkerEvent, { type: 'step'; stage: 'grpo' }>;
-      return { ...e, record: { ...e.record, copied: 16, episodes: Array.from({ length: 64 }, () => ({ sum: { a: 23, b: 45 }, text: '^23+45=B23+45|68|68|', authors: 'pppppppmmmmmmmeeemmm', trained: '00000001111111000111', reward: 1, correct: true, advantage: 0, lied: false, reason: 'answered' as const })) } };
+      return {
+        ...e,
+        record: {
+          ...e.record,
+          copied: 16,
+          episodes: Array.from({ length: 64 }, () => ({
+            sum: { a: 23, b: 45 },
+            text: '^23+45=B23+45|68|68|',
+            authors: 'pppppppmmmmmmmeeemmm',
+            trained: '00000001111111000111',
+            reward: 1,
+            correct: true,
+            advantage: 0,
+            lied: false,
+            reason: 'answered' as const,
+          })),
+        },
+      };
     };
-    const s = fold(ready, started(1), step(1, 0), withEpisodes(1, 1), withEpisodes(1, 2), started(2), withEpisodes(2, 1));
-    expect(s.previous[0]!.steps.map((r) => [r.step, r.episodes.length, r.sampled, r.copied])).toEqual([[0, 0, 0, 0], [1, 0, 64, 16], [2, 0, 64, 16]]);
+    const s = fold(
+      ready,
+      started(1),
+      step(1, 0),
+      withEpisodes(1, 1),
+      withEpisodes(1, 2),
+      started(2),
+      withEpisodes(2, 1),
+    );
+    expect(s.previous[0]!.steps.map((r) => [r.step, r.episodes.length, r.sampled, r.copied])).toEqual([
+      [0, 0, 0, 0],
+      [1, 0, 64, 16],
+      [2, 0, 64, 16],
+    ]);
     expect(s.run!.steps[0]!.episodes).toHaveLength(64);
   });
 
@@ -119,7 +248,12 @@ describe('the trainer state', () => {
   });
 
   it('keeps the steps so far when a run stops on an error', () => {
-    const s = fold(ready, started(1), step(1, 0), { type: 'error', kind: 'non-finite-loss', message: 'The loss became NaN at step 1', runId: 1 });
+    const s = fold(ready, started(1), step(1, 0), {
+      type: 'error',
+      kind: 'non-finite-loss',
+      message: 'The loss became NaN at step 1',
+      runId: 1,
+    });
     expect(s.status).toBe('error');
     expect(s.error).toEqual({ kind: 'non-finite-loss', message: 'The loss became NaN at step 1' });
     expect(s.run).toMatchObject({ end: 'error' });
@@ -130,7 +264,9 @@ describe('the trainer state', () => {
     const running = fold(ready, started(1), step(1, 0));
     const pausing = pageTransitions(running, [{ type: 'pause' }]);
     expect(pausing.status).toBe('pausing');
-    expect(pageTransitions(pausing, [step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]).status).toBe('paused');
+    expect(pageTransitions(pausing, [step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]).status).toBe(
+      'paused',
+    );
     expect(pageTransitions(pausing, [step(1, 3), done(1)]).status).toBe('done');
     expect(pageTransitions(fold(ready), [{ type: 'pause' }]).status).toBe('ready');
   });
@@ -139,12 +275,19 @@ describe('the trainer state', () => {
     const pausing = pageTransitions(fold(ready, started(1), step(1, 0)), [{ type: 'pause' }]);
     const restarted = pageTransitions(pausing, [started(2, { faulty: true }, ['grpo'], 1, 'pausing')]);
     expect(restarted.status).toBe('pausing');
-    expect(pageTransitions(restarted, [step(2, 0), { type: 'paused', runId: 2, stage: 'grpo', step: 0 }]).status).toBe('paused');
+    expect(pageTransitions(restarted, [step(2, 0), { type: 'paused', runId: 2, stage: 'grpo', step: 0 }]).status).toBe(
+      'paused',
+    );
     expect(fold(ready, started(1)).status).toBe('running');
   });
 
   it('labels a run by the settings its GRPO records were trained with', () => {
-    const s = fold(ready, started(1, { start: 'pretrained' }, ['sft', 'grpo']), sup(1, 'sft', 0), step(1, 0, 500, { start: 'pretrained', faulty: true }));
+    const s = fold(
+      ready,
+      started(1, { start: 'pretrained' }, ['sft', 'grpo']),
+      sup(1, 'sft', 0),
+      step(1, 0, 500, { start: 'pretrained', faulty: true }),
+    );
     expect(s.run!.config).toEqual(config({ start: 'pretrained', faulty: true }));
   });
 
@@ -152,14 +295,28 @@ describe('the trainer state', () => {
     const s1 = fold(ready, started(1), step(1, 0), { type: 'paused', runId: 1, stage: 'grpo', step: 0 });
     expect(s1.status).toBe('paused');
     const switched: WorkerEvent = {
-      type: 'backend-switched', runId: 1, from: 'wasm', to: 'cpu', cause: 'lost; continuing on CPU', reason: 'the plain-JavaScript CPU backend: …',
-      skipped: [], stage: 'grpo', step: 0, replayed: true,
+      type: 'backend-switched',
+      runId: 1,
+      from: 'wasm',
+      to: 'cpu',
+      cause: 'lost; continuing on CPU',
+      reason: 'the plain-JavaScript CPU backend: …',
+      skipped: [],
+      stage: 'grpo',
+      step: 0,
+      replayed: true,
     };
     const s2 = pageTransitions(s1, [{ type: 'resumed', runId: 1, stage: 'grpo', step: 0 }, switched]);
     expect(s2.status).toBe('running');
     expect(s2.ready!.backend).toBe('wasm');
     expect(s2.backend).toEqual({ backend: 'cpu', reason: 'the plain-JavaScript CPU backend: …', skipped: [] });
-    expect(s2.lastSwitch).toEqual({ from: 'wasm', to: 'cpu', cause: 'lost; continuing on CPU', stage: 'grpo', step: 0 });
+    expect(s2.lastSwitch).toEqual({
+      from: 'wasm',
+      to: 'cpu',
+      cause: 'lost; continuing on CPU',
+      stage: 'grpo',
+      step: 0,
+    });
   });
 
   it('says so when the worker dies, keeping what was streamed', () => {
@@ -170,9 +327,17 @@ describe('the trainer state', () => {
   });
 
   it('follows a Step: stepping from Ready or from paused, then paused; a pause asked meanwhile changes nothing', () => {
-    const fromReady = fold(ready, { type: 'single-step', config: config() }, started(1, {}, ['grpo'], null, 'stepping'));
+    const fromReady = fold(
+      ready,
+      { type: 'single-step', config: config() },
+      started(1, {}, ['grpo'], null, 'stepping'),
+    );
     expect(fromReady.status).toBe('stepping');
-    const paused = pageTransitions(fromReady, [step(1, 0), step(1, 1), { type: 'paused', runId: 1, stage: 'grpo', step: 1 }]);
+    const paused = pageTransitions(fromReady, [
+      step(1, 0),
+      step(1, 1),
+      { type: 'paused', runId: 1, stage: 'grpo', step: 1 },
+    ]);
     expect(paused.status).toBe('paused');
     const again = pageTransitions(paused, [{ type: 'stepping', runId: 1, stage: 'grpo', step: 1 }]);
     expect(again.status).toBe('stepping');
@@ -191,4 +356,3 @@ describe('the trainer state', () => {
     expect(pageTransitions(one, [{ type: 'died', message: 'gone' }]).asks).toEqual({ waiting: [], answer });
   });
 });
-

@@ -38,11 +38,14 @@ describe('the training worker’s backends', () => {
     const s = await h.state();
     expect(s.ready!.backend).toBe('wasm');
     // Both GPUs were started on their software adapters and timed (cut once clearly slower).
-    expect(s.ready!.reason).toMatch(/^WASM \(SIMD, one thread\): the fastest of the 3 backends timed on a calibration step here \(WASM \(SIMD, one thread\) \d+ ms · /);
+    expect(s.ready!.reason).toMatch(
+      /^WASM \(SIMD, one thread\): the fastest of the 3 backends timed on a calibration step here \(WASM \(SIMD, one thread\) \d+ ms · /,
+    );
     expect(s.ready!.reason).toMatch(/WebGPU on a software adapter, [^·]*\d+ ms/);
     expect(s.ready!.reason).toMatch(/WebGL on [^·]*\d+ ms/);
     expect(s.ready!.skipped.map((k) => k.backend).sort()).toEqual(['webgl', 'webgpu']);
-    for (const k of s.ready!.skipped) expect(k.reason).toMatch(/\d+ ms.*, already clearly slower than WebAssembly’s \d+ ms$/);
+    for (const k of s.ready!.skipped)
+      expect(k.reason).toMatch(/\d+ ms.*, already clearly slower than WebAssembly’s \d+ ms$/);
     expect(await h.page.evaluate((key) => localStorage.getItem(key), RACE_KEY)).toBeNull(); // 'all' keeps nothing
     await h.start({ steps: 1 });
     const done = await h.until((t) => t.status === 'done');
@@ -90,5 +93,4 @@ describe('the training worker’s backends', () => {
     note('webgpu', s.run!.steps);
     await h.page.close();
   }, 120_000);
-
 });

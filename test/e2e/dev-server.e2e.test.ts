@@ -54,7 +54,11 @@ describe('the dev server (npm start) on a fresh cache', () => {
     page.on('load', () => loads++);
     await page.goto(`${url}?steps=2&backend=wasm`);
     const word = (w: string) =>
-      page.waitForFunction((w) => ['Stopped', 'Error', w].includes(document.querySelector('.status-word')?.textContent ?? ''), w, { timeout: 90_000, polling: 100 });
+      page.waitForFunction(
+        (w) => ['Stopped', 'Error', w].includes(document.querySelector('.status-word')?.textContent ?? ''),
+        w,
+        { timeout: 90_000, polling: 100 },
+      );
     await word('Ready');
     expect(await page.locator('.status').innerText()).toMatch(/^Ready/);
     await page.locator('button.run').click();
@@ -62,7 +66,10 @@ describe('the dev server (npm start) on a fresh cache', () => {
     expect(await page.locator('.status-word').innerText()).toBe('Finished');
     expect(loads, 'page loads').toBe(1);
     expect(watched.errors, 'console errors').toEqual([]);
-    expect(logged.filter((m) => /dependency scan|reloading|new dependencies optimized/i.test(m)), 'dev-server messages').toEqual([]);
+    expect(
+      logged.filter((m) => /dependency scan|reloading|new dependencies optimized/i.test(m)),
+      'dev-server messages',
+    ).toEqual([]);
     await context.close();
   });
 });

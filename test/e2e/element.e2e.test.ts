@@ -28,9 +28,18 @@ async function open(): Promise<{ page: Page } & Watched> {
 }
 
 const word = (page: Page, ...words: string[]) =>
-  page.waitForFunction((ws) => ws.includes(document.querySelector('.status-word')?.textContent ?? ''), words, { timeout: 90_000, polling: 50 });
+  page.waitForFunction((ws) => ws.includes(document.querySelector('.status-word')?.textContent ?? ''), words, {
+    timeout: 90_000,
+    polling: 50,
+  });
 const setAttr = (page: Page, name: string, value: string | null) =>
-  page.evaluate(([n, v]) => (v === null ? document.getElementById('plate')!.removeAttribute(n!) : document.getElementById('plate')!.setAttribute(n!, v)), [name, value]);
+  page.evaluate(
+    ([n, v]) =>
+      v === null
+        ? document.getElementById('plate')!.removeAttribute(n!)
+        : document.getElementById('plate')!.setAttribute(n!, v),
+    [name, value],
+  );
 /** The live run is the one `label` names (the legend's "this run: …"), and it has finished. */
 async function finished(page: Page, label: string) {
   await page.waitForFunction(
@@ -79,7 +88,11 @@ describe('the custom element’s attributes', () => {
 
     await setAttr(page, 'start', 'pretrained');
     await expect.poll(() => page.getByRole('radio', { name: /the worksheet model/ }).isChecked()).toBe(true);
-    await page.waitForFunction(() => document.querySelector('[data-testid="status-step"]')?.textContent?.startsWith('Fine-tuning'), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="status-step"]')?.textContent?.startsWith('Fine-tuning'),
+      undefined,
+      { timeout: 60_000 },
+    );
     await page.getByRole('button', { name: 'Pause' }).click();
     await word(page, 'Paused');
     expect(o.errors, 'console errors').toEqual([]);
@@ -130,10 +143,12 @@ describe('the custom element’s attributes', () => {
     await setAttr(page, 'steps', '100');
     await setAttr(page, 'worker-url', 'https://cdn.example/plate-worker.js');
     // React renders the element's new props on its own schedule: wait for them.
-    await expect.poll(() => page.locator('.status-note').allInnerTexts()).toEqual([
-      'Ignored steps="100": expected a whole number from 1 to 40.',
-      `Ignored worker-url="https://cdn.example/plate-worker.js": expected a script from this page’s origin (${new URL(site).origin}), as browsers start no worker from another.`,
-    ]);
+    await expect
+      .poll(() => page.locator('.status-note').allInnerTexts())
+      .toEqual([
+        'Ignored steps="100": expected a whole number from 1 to 40.',
+        `Ignored worker-url="https://cdn.example/plate-worker.js": expected a script from this page’s origin (${new URL(site).origin}), as browsers start no worker from another.`,
+      ]);
     expect(await page.locator('.status-word').innerText()).toBe('Ready');
     expect(o.errors, 'console errors').toEqual([]);
     expect(o.foreign, 'requests to another origin').toEqual([]);

@@ -21,9 +21,12 @@ afterAll(async () => {
 });
 
 const text = (page: Page, sel: string) => page.$eval(sel, (e) => e.textContent ?? '');
-const until = (page: Page, f: (arg: string) => boolean, arg: string) => page.waitForFunction(f, { timeout: 90_000, polling: 50 }, arg);
+const until = (page: Page, f: (arg: string) => boolean, arg: string) =>
+  page.waitForFunction(f, { timeout: 90_000, polling: 50 }, arg);
 const statusIs = (w: string) => document.querySelector('.status-word')?.textContent === w;
-const pausedAfter = (a: string) => document.querySelector('.status-word')?.textContent === 'Paused' && document.querySelector('.status-after')?.textContent === a;
+const pausedAfter = (a: string) =>
+  document.querySelector('.status-word')?.textContent === 'Paused' &&
+  document.querySelector('.status-after')?.textContent === a;
 
 describe('Step, the push and Ask in Firefox', () => {
   it('steps one GRPO step at a time, names each character’s push, and answers a sum or names what is wrong', async () => {
@@ -39,7 +42,9 @@ describe('Step, the push and Ask in Firefox', () => {
     await until(page, pausedAfter, 'after GRPO step 2');
     expect(await text(page, '[data-testid="status-step"]')).toBe('GRPO · step 2 of 3');
 
-    const names = await page.$$eval('.episode-table [role="listitem"]', (items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
+    const names = await page.$$eval('.episode-table [role="listitem"]', (items) =>
+      items.map((i) => i.getAttribute('aria-label') ?? ''),
+    );
     expect(names.length).toBeGreaterThan(8 * 10);
     expect(names.filter((n) => / → /.test(n)).length).toBeGreaterThan(8 * 8);
     expect(names.some((n) => / not trained on$/.test(n))).toBe(true);
@@ -48,12 +53,20 @@ describe('Step, the push and Ask in Firefox', () => {
     const input = 'input[aria-describedby]';
     await page.type(input, '57+38');
     await page.click('.ask button[type="submit"]');
-    await until(page, (s) => document.querySelector('.ask-answer')?.getAttribute('aria-label') === s, 'The agent’s answer to 57+38');
+    await until(
+      page,
+      (s) => document.querySelector('.ask-answer')?.getAttribute('aria-label') === s,
+      'The agent’s answer to 57+38',
+    );
     expect(await text(page, '.ask-answer')).toMatch(/Played by this run’s policy after GRPO step 2/);
     await page.$eval(input, (e) => ((e as HTMLInputElement).value = ''));
     await page.type(input, '5+');
     await page.click('.ask button[type="submit"]');
-    await until(page, (s) => document.querySelector('[role="alert"]')?.textContent === s, '“5+” needs a second number after the +, such as 57+38.');
+    await until(
+      page,
+      (s) => document.querySelector('[role="alert"]')?.textContent === s,
+      '“5+” needs a second number after the +, such as 57+38.',
+    );
     expect(await page.$eval(input, (e) => e.getAttribute('aria-invalid'))).toBe('true');
 
     await page.click('button.run'); // Resume

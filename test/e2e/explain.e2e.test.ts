@@ -24,8 +24,14 @@ afterAll(async () => {
   if (site) await new Promise((done) => site.server.close(done));
 });
 
-async function open(path: string, opts: { width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Watched & { page: Page }> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
+async function open(
+  path: string,
+  opts: { width?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<Watched & { page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: 900 },
+    colorScheme: opts.colorScheme ?? 'light',
+  });
   const page = await context.newPage();
   const watched = watch(context, page, new URL(site.url).origin);
   await page.goto(site.url + path);
@@ -34,7 +40,10 @@ async function open(path: string, opts: { width?: number; colorScheme?: 'light' 
 }
 
 const statusIs = (page: Page, word: string, timeout = 90_000) =>
-  page.waitForFunction((w) => document.querySelector('.status-word')?.textContent === w, word, { timeout, polling: 50 });
+  page.waitForFunction((w) => document.querySelector('.status-word')?.textContent === w, word, {
+    timeout,
+    polling: 50,
+  });
 const where = (page: Page) => page.getByTestId('status-step').innerText();
 const stepButton = (page: Page) => page.getByRole('button', { name: /^Step/ });
 
@@ -42,7 +51,9 @@ const stepButton = (page: Page) => page.getByRole('button', { name: /^Step/ });
 async function step(page: Page, after: string): Promise<string> {
   await stepButton(page).click();
   await page.waitForFunction(
-    (a) => document.querySelector('.status-word')?.textContent === 'Paused' && document.querySelector('.status-after')?.textContent === a,
+    (a) =>
+      document.querySelector('.status-word')?.textContent === 'Paused' &&
+      document.querySelector('.status-after')?.textContent === a,
     after,
     { timeout: 90_000, polling: 50 },
   );
@@ -68,10 +79,17 @@ describe('Step', () => {
       // Each Step ends in a pause one step on; had it taken two, the pause would say so first.
       expect(await step(page, `after ${word} step 1`)).toBe(`${stage} · step 1 of ${of} | after ${word} step 1`);
       expect(await step(page, `after ${word} step 2`)).toBe(`${stage} · step 2 of ${of} | after ${word} step 2`);
-      expect(await page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label')).toMatch(new RegExp(`step 2 of ${of}: `));
+      expect(await page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label')).toMatch(
+        new RegExp(`step 2 of ${of}: `),
+      );
       await page.getByRole('button', { name: 'Resume' }).click();
       if (stage === 'GRPO') await statusIs(page, 'Finished');
-      else await page.waitForFunction((s) => !document.querySelector('[data-testid="status-step"]')?.textContent?.startsWith(`${s} · step 2 `), stage, { timeout: 30_000 });
+      else
+        await page.waitForFunction(
+          (s) => !document.querySelector('[data-testid="status-step"]')?.textContent?.startsWith(`${s} · step 2 `),
+          stage,
+          { timeout: 30_000 },
+        );
       clean(o);
       await page.context().close();
     });
@@ -97,7 +115,11 @@ describe('Step', () => {
 
 /** The accessible names of every character of the shown group, per episode. */
 const groupNames = (page: Page) =>
-  page.locator('.episode-table [role="list"]').evaluateAll((lists) => lists.map((l) => [...l.querySelectorAll('[role="listitem"]')].map((c) => c.getAttribute('aria-label')!)));
+  page
+    .locator('.episode-table [role="list"]')
+    .evaluateAll((lists) =>
+      lists.map((l) => [...l.querySelectorAll('[role="listitem"]')].map((c) => c.getAttribute('aria-label')!)),
+    );
 
 describe('the push, character by character', () => {
   it('names every model character with its probability before and after, in every group; masking off names the calculator’s too', async () => {
@@ -111,7 +133,9 @@ describe('the push, character by character', () => {
         if (g > 0) await page.getByRole('button', { name: 'Next group' }).click();
         await page.locator('.group-nav', { hasText: `group ${g + 1} of 8` }).waitFor();
         groups.push(await groupNames(page));
-        expect(await page.locator('.group-arithmetic h4').innerText()).toMatch(/^From rewards to advantages: \d+\+\d+$/);
+        expect(await page.locator('.group-arithmetic h4').innerText()).toMatch(
+          /^From rewards to advantages: \d+\+\d+$/,
+        );
       }
       for (let g = 0; g < 7; g++) await page.getByRole('button', { name: 'Previous group' }).click();
       return groups;
@@ -120,7 +144,9 @@ describe('the push, character by character', () => {
     expect(on.map((eps) => eps.length)).toEqual(Array(8).fill(8));
     for (const names of on.flat()) {
       expect(names[0]).toMatch(PUSHED); // the model writes the first character after the prompt
-      expect(names.filter((n) => PUSHED.test(n)).length + names.filter((n) => / not trained on$/.test(n)).length).toBe(names.length);
+      expect(names.filter((n) => PUSHED.test(n)).length + names.filter((n) => / not trained on$/.test(n)).length).toBe(
+        names.length,
+      );
     }
     expect(on.flat(2).some((n) => / not trained on$/.test(n))).toBe(true);
 
@@ -137,7 +163,9 @@ describe('the push, character by character', () => {
     const off = await walk();
     expect(off.flat(2).some((n) => / not trained on$/.test(n))).toBe(false);
     for (const names of off.flat()) for (const n of names) expect(n).toMatch(PUSHED);
-    expect(await page.locator('.push-line').first().innerText()).toMatch(/^its characters \d+\.\d+× as likely on average$/);
+    expect(await page.locator('.push-line').first().innerText()).toMatch(
+      /^its characters \d+\.\d+× as likely on average$/,
+    );
     clean(o);
     await page.context().close();
   });
@@ -163,7 +191,9 @@ describe('the push on a phone (390×844, touch)', () => {
     expect(d.y + d.height).toBeLessThanOrEqual(844); // on the screen
     const name = (await tapped.getAttribute('aria-label'))!;
     const [ch, numbers] = [name.slice(0, 1), name.slice(2)];
-    expect(await detail.locator('.push-arrow').innerText()).toMatch(numbers.includes('→') ? `${numbers} (` : 'not trained on');
+    expect(await detail.locator('.push-arrow').innerText()).toMatch(
+      numbers.includes('→') ? `${numbers} (` : 'not trained on',
+    );
     expect(await detail.locator('.push-arrow code').innerText()).toBe(ch);
     expect(await tapped.getAttribute('class')).toMatch(/\bshown\b/);
     await page.locator('.episodes h3').tap(); // a tap elsewhere leaves it marked
@@ -180,12 +210,17 @@ describe('the push on a phone (390×844, touch)', () => {
         .filter((e) => e.getClientRects().length > 0 && !e.closest('.run-export')) // links inside a sentence are exempt
         .map((e) => ({ e, r: e.getBoundingClientRect() }))
         .filter(({ e, r }) => (e.getAttribute('role') === 'listitem' ? r.height < 24 : r.width < 24 || r.height < 24))
-        .map(({ e, r }) => `${e.tagName.toLowerCase()}.${e.className} ${e.getAttribute('aria-label') ?? e.textContent?.slice(0, 20)}: ${r.width.toFixed(0)}×${r.height.toFixed(0)}`),
+        .map(
+          ({ e, r }) =>
+            `${e.tagName.toLowerCase()}.${e.className} ${e.getAttribute('aria-label') ?? e.textContent?.slice(0, 20)}: ${r.width.toFixed(0)}×${r.height.toFixed(0)}`,
+        ),
     );
     expect(small).toEqual([]);
     expect(await page.locator('.episode-legend').innerText()).not.toMatch(/\b8 (more|less) likely/);
     // A formula breaks only after an "=", never inside an expression.
-    const broken = await page.locator('.formula-part').evaluateAll((ps) => ps.filter((p) => p.getClientRects().length > 1).map((p) => p.textContent));
+    const broken = await page
+      .locator('.formula-part')
+      .evaluateAll((ps) => ps.filter((p) => p.getClientRects().length > 1).map((p) => p.textContent));
     expect(broken).toEqual([]);
     await page.screenshot({ path: resolve(import.meta.dirname, '../../test-results/push-phone-tap.png') });
     clean(watched);
@@ -213,8 +248,14 @@ describe('Ask the agent', () => {
 
     for (const [bad, said] of [
       ['5+', '“5+” needs a second number after the +, such as 57+38.'],
-      ['100+3', 'The agent knows sums of two whole numbers from 10 to 99 (the world’s range): 100 and 3 are outside it.'],
-      ['abc', '“abc” is not a sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.'],
+      [
+        '100+3',
+        'The agent knows sums of two whole numbers from 10 to 99 (the world’s range): 100 and 3 are outside it.',
+      ],
+      [
+        'abc',
+        '“abc” is not a sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.',
+      ],
       ['', 'Type a sum first: two whole numbers from 10 to 99 joined by +, such as 57+38.'],
     ]) {
       await box.fill(bad!);
@@ -223,7 +264,9 @@ describe('Ask the agent', () => {
       expect(await box.getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator(`[id="${await box.getAttribute('aria-describedby')}"]`).innerText()).toBe(said);
       // Nothing else changed; the answer says it belongs to the sum before.
-      expect(await answer.innerText()).toBe(first.replace('The agent’s answer to 57+38', 'The answer to your previous sum, 57+38'));
+      expect(await answer.innerText()).toBe(
+        first.replace('The agent’s answer to 57+38', 'The answer to your previous sum, 57+38'),
+      );
       expect(await page.locator('.status-word').innerText()).toBe('Ready');
     }
     // A pasted flood is cut at a sum's length, and the alert quotes a short prefix of it.
@@ -265,11 +308,21 @@ describe('Ask the agent', () => {
       await page.getByRole('textbox', { name: /sum/ }).fill('5+');
       await page.getByRole('button', { name: 'Ask' }).click(); // the error state too
       await page.locator('.episode-table [role="listitem"][tabindex="0"]').focus();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow).toBe(0);
       const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(bad.map((v) => `${colorScheme}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)).toEqual([]);
+      expect(
+        bad.map(
+          (v) =>
+            `${colorScheme}: ${v.id}: ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 5)
+              .join(', ')}`,
+        ),
+      ).toEqual([]);
       clean(o);
       await page.context().close();
     }

@@ -29,10 +29,10 @@ export function harnessBrowser() {
       return h;
     },
     /** Keeps a run's per-step times for the line printed at the end. */
-    note: (backend: BackendName, steps: GrpoStepView[]) => (stepMs[backend] = steps.filter((r) => r.step > 0).map((r) => r.timings.total)),
+    note: (backend: BackendName, steps: GrpoStepView[]) =>
+      (stepMs[backend] = steps.filter((r) => r.step > 0).map((r) => r.timings.total)),
   };
 }
-
 
 /**
  * A step as it crossed from the worker, checked against its own parts: the counts against its
@@ -52,10 +52,19 @@ export function consistent(r: GrpoStepView, i: number): void {
   expect(eps).toHaveLength(GRPO.sumsPerStep * GRPO.episodesPerSum);
   expect(r.meanReward).toBeCloseTo(eps.reduce((t, e) => t + e.reward, 0) / eps.length, 10);
   const count = (test: (e: (typeof eps)[number]) => boolean) => eps.filter(test).length;
-  const chars = (code: string, of: string) => eps.reduce((n, e) => n + [...(of === 'trained' ? e.trained : e.authors)].filter((c) => c === code).length, 0);
-  expect([r.modelChars, r.envChars, r.trainedChars]).toEqual([chars('m', 'authors'), chars('e', 'authors'), chars('1', 'trained')]);
+  const chars = (code: string, of: string) =>
+    eps.reduce((n, e) => n + [...(of === 'trained' ? e.trained : e.authors)].filter((c) => c === code).length, 0);
+  expect([r.modelChars, r.envChars, r.trainedChars]).toEqual([
+    chars('m', 'authors'),
+    chars('e', 'authors'),
+    chars('1', 'trained'),
+  ]);
   expect([r.lies, r.malformed]).toEqual([count((e) => e.lied), count((e) => e.reason !== 'answered')]);
-  const expected = batchAdvantages(eps.map((e) => e.reward), GRPO.episodesPerSum, GRPO);
+  const expected = batchAdvantages(
+    eps.map((e) => e.reward),
+    GRPO.episodesPerSum,
+    GRPO,
+  );
   eps.forEach((e, k) => expect(e.advantage).toBeCloseTo(expected[k]!, 5));
   const pushed = eps.reduce((t, e) => t + e.advantage * [...e.trained].filter((c) => c === '1').length, 0);
   expect(r.loss).toBeCloseTo(-pushed / r.trainedChars, 4);

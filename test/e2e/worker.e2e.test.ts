@@ -35,7 +35,9 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     const n = paused.run!.steps.length;
     await h.call('resume');
     await h.until((t) => t.status === 'running');
-    const after = await h.page.waitForFunction((k) => window.plateWorker!.run!.steps.length >= k, n + 1, { timeout: 60_000 }).then(h.state);
+    const after = await h.page
+      .waitForFunction((k) => window.plateWorker!.run!.steps.length >= k, n + 1, { timeout: 60_000 })
+      .then(h.state);
     expect(after.run!.steps.map((r) => r.step)).toEqual(after.run!.steps.map((_, i) => i));
     await h.page.close();
   });
@@ -73,9 +75,11 @@ describe('the training worker, through the useTrainingWorker hook', () => {
   it('reports a worker that dies with an error, and restartWorker brings up a fresh one', async () => {
     const h = await ready();
     const [worker] = h.page.workers();
-    await worker!.evaluate(() => setTimeout(() => {
-      throw new Error('boom');
-    }));
+    await worker!.evaluate(() =>
+      setTimeout(() => {
+        throw new Error('boom');
+      }),
+    );
     const dead = await h.until((t) => t.status === 'dead');
     expect(dead.error!.kind).toBe('worker');
     expect(dead.error!.message).toMatch(/boom/);
@@ -105,9 +109,17 @@ describe('the training worker, through the useTrainingWorker hook', () => {
 
 describe('a broken checkpoint', () => {
   const cases: [string, string, RegExp][] = [
-    ['a truncated weights.bin', 'truncated', /broken\/truncated\/weights\.bin: has 1000 bytes, the manifest needs \d+ \(truncated\)/],
+    [
+      'a truncated weights.bin',
+      'truncated',
+      /broken\/truncated\/weights\.bin: has 1000 bytes, the manifest needs \d+ \(truncated\)/,
+    ],
     ['a manifest that is not JSON', 'bad-json', /broken\/bad-json\/manifest\.json: is not valid JSON/],
-    ['a weight of the wrong shape', 'wrong-shape', /broken\/wrong-shape\/manifest\.json: weight "wte" has shape \[16,32\]/],
+    [
+      'a weight of the wrong shape',
+      'wrong-shape',
+      /broken\/wrong-shape\/manifest\.json: weight "wte" has shape \[16,32\]/,
+    ],
     ['a missing weights.bin', 'no-weights', /broken\/no-weights\/weights\.bin: is missing \(HTTP 404\)/],
     ['a missing folder', 'nowhere', /broken\/nowhere\/manifest\.json: is missing \(HTTP 404\)/],
   ];
@@ -145,12 +157,25 @@ describe('a worker driven by raw messages', () => {
     // Garbage first: none of it may stop the worker from serving the real commands after it.
     await page.evaluate(() => {
       const w = window.raw!.worker;
-      for (const m of [42, null, 'start', { type: 'explode' }, { type: 'start' }, { type: 'start', config: { faulty: 'yes', seed: 1, steps: 3 } }]) w.postMessage(m);
+      for (const m of [
+        42,
+        null,
+        'start',
+        { type: 'explode' },
+        { type: 'start' },
+        { type: 'start', config: { faulty: 'yes', seed: 1, steps: 3 } },
+      ])
+        w.postMessage(m);
     });
     await page.evaluate((c) => {
       const w = window.raw!.worker;
       const folder = (p: string) => new URL(p, document.baseURI).href;
-      w.postMessage({ type: 'init', checkpoints: { agent: folder('checkpoints/agent/'), pretrained: folder('checkpoints/pretrained/') }, wasm: window.wasm, backend: 'wasm' });
+      w.postMessage({
+        type: 'init',
+        checkpoints: { agent: folder('checkpoints/agent/'), pretrained: folder('checkpoints/pretrained/') },
+        wasm: window.wasm,
+        backend: 'wasm',
+      });
       w.postMessage({ type: 'start', config: c });
       // Pause after step 1 and resume once paused: nothing may stream in between.
       w.addEventListener('message', (e: MessageEvent<{ type: string; stage?: string; record?: { step: number } }>) => {
@@ -158,7 +183,11 @@ describe('a worker driven by raw messages', () => {
         if (e.data.type === 'paused') w.postMessage({ type: 'resume' });
       });
     }, config);
-    await page.waitForFunction(() => window.raw!.events.some((e) => e.type === 'done' || e.type === 'error'), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => window.raw!.events.some((e) => e.type === 'done' || e.type === 'error'),
+      undefined,
+      { timeout: 60_000 },
+    );
     events = (await page.evaluate(() => window.raw!.events)).filter((e) => e.type !== 'alive');
     warnings = [...warnings];
     await page.close();
@@ -188,8 +217,23 @@ describe('a worker driven by raw messages', () => {
     expect(counts.slice(1)).toEqual(Array<number>(config.steps).fill(counts[1]!));
   });
 
-  it("gives the same held-out success and mean reward per step as the Node workshop on WASM", () => {
-    const out = execFileSync('npx', ['tsx', 'scripts/workshop.ts', '--json', '--backend', 'wasm', '--faulty', '--seed', String(config.seed), '--steps', String(config.steps)], { cwd: ROOT, encoding: 'utf8' });
+  it('gives the same held-out success and mean reward per step as the Node workshop on WASM', () => {
+    const out = execFileSync(
+      'npx',
+      [
+        'tsx',
+        'scripts/workshop.ts',
+        '--json',
+        '--backend',
+        'wasm',
+        '--faulty',
+        '--seed',
+        String(config.seed),
+        '--steps',
+        String(config.steps),
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     const node = JSON.parse(out.trim().split('\n').at(-1)!) as { heldOut: number[]; meanReward: number[] };
     const steps = events.flatMap((e) => (e.type === 'step' && e.stage === 'grpo' ? [e.record] : []));
     expect(steps.map((r) => r.heldOut)).toEqual(node.heldOut);

@@ -83,7 +83,8 @@ describe('the trusts-tool grader (a bug)', () => {
   });
 
   it('with a truthful calculator, pays what the exact grader pays for a call with the right operands', () => {
-    for (const chars of ['B23+45|68|', 'B23+45|69|', 'B23+45|=']) expect(play(chars, 'trusts-tool').reward).toBe(play(chars, 'exact').reward);
+    for (const chars of ['B23+45|68|', 'B23+45|69|', 'B23+45|='])
+      expect(play(chars, 'trusts-tool').reward).toBe(play(chars, 'exact').reward);
   });
 
   it('with a truthful calculator, still pays for copying the result of a call whose operand slipped', () => {

@@ -8,7 +8,11 @@ import { encode, VOCAB } from '../../src/model/vocab';
 describe('the vocabulary', () => {
   it('round-trips every transcript character', () => {
     const text = '^23+45=B23+45|68|68|...';
-    expect(encode(text).map((id) => VOCAB[id]).join('')).toBe(text);
+    expect(
+      encode(text)
+        .map((id) => VOCAB[id])
+        .join(''),
+    ).toBe(text);
     expect(encode(VOCAB)).toEqual([...VOCAB].map((_, i) => i));
   });
 

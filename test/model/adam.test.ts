@@ -13,7 +13,9 @@ describe('the JavaScript Adam', () => {
     const [ours, theirs] = [make(), make()];
     const [cpu, reference] = [new CpuAdam(3e-4), tf.train.adam(3e-4)];
     for (let step = 0; step < 5; step++) {
-      const grads = shapes.map((s, i) => tf.randomNormal(s, 0, step === 2 ? 1e-6 : 10 ** (step - 2), 'float32', 100 * step + i));
+      const grads = shapes.map((s, i) =>
+        tf.randomNormal(s, 0, step === 2 ? 1e-6 : 10 ** (step - 2), 'float32', 100 * step + i),
+      );
       cpu.applyGradients(Object.fromEntries(ours.map((v, i) => [v.name, grads[i]!])));
       reference.applyGradients(theirs.map((v, i) => ({ name: v.name, tensor: grads[i]! })));
       tf.dispose(grads);
@@ -41,7 +43,9 @@ describe('the WebAssembly Adam', () => {
     const [ours, theirs] = [make(), make()];
     const [wasm, cpu] = [new WasmAdam(3e-4), new CpuAdam(3e-4)];
     for (let step = 0; step < 5; step++) {
-      const grads = shapes.map((s, i) => tf.randomNormal(s, 0, step === 2 ? 1e-6 : 10 ** (step - 2), 'float32', 100 * step + i));
+      const grads = shapes.map((s, i) =>
+        tf.randomNormal(s, 0, step === 2 ? 1e-6 : 10 ** (step - 2), 'float32', 100 * step + i),
+      );
       const some = step === 0 ? 2 : shapes.length; // the last two variables join at step 1
       wasm.applyGradients(Object.fromEntries(ours.slice(0, some).map((v, i) => [v.name, grads[i]!])));
       cpu.applyGradients(Object.fromEntries(theirs.slice(0, some).map((v, i) => [v.name, grads[i]!])));

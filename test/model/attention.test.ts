@@ -12,13 +12,17 @@ describe('per-group matmuls', () => {
     const b = tf.randomNormal([K, C, N], 0, 1, 'float32', 2);
     const [av, bv] = [(await a.array()) as number[][][], (await b.array()) as number[][][]];
     const expected = Array.from({ length: M }, (_, m) =>
-      Array.from({ length: C }, (_, c) => Array.from({ length: N }, (_, n) => av[m]!.reduce((s, row, k) => s + row[c]! * bv[k]![c]![n]!, 0))),
+      Array.from({ length: C }, (_, c) =>
+        Array.from({ length: N }, (_, n) => av[m]!.reduce((s, row, k) => s + row[c]! * bv[k]![c]![n]!, 0)),
+      ),
     );
     for (const f of [groupMatMulByConv, groupMatMulBatched]) {
       const y = f(a, b);
       expect(y.shape).toEqual([M, C, N]);
       const got = (await y.array()) as number[][][];
-      got.forEach((row, m) => row.forEach((col, c) => col.forEach((v, n) => expect(v).toBeCloseTo(expected[m]![c]![n]!, 5))));
+      got.forEach((row, m) =>
+        row.forEach((col, c) => col.forEach((v, n) => expect(v).toBeCloseTo(expected[m]![c]![n]!, 5))),
+      );
       y.dispose();
     }
     const [conv, batched] = [groupMatMulByConv(a, b), groupMatMulBatched(a, b)];

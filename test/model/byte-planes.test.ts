@@ -14,7 +14,9 @@ const file = (name: string) => {
   return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
 };
 const weights = file('weights.bin');
-const manifest = JSON.parse(readFileSync(resolve(AGENT, 'manifest.json'), 'utf8')) as { card: { weightsDigest: string } };
+const manifest = JSON.parse(readFileSync(resolve(AGENT, 'manifest.json'), 'utf8')) as {
+  card: { weightsDigest: string };
+};
 const bytes = (b: ArrayBuffer) => Buffer.from(new Uint8Array(b));
 
 describe('byte planes', () => {
@@ -42,14 +44,23 @@ describe('byte planes', () => {
 
   it('are undone by the worker’s fetch, which checks the bits against the card’s digest', async () => {
     const planes = toBytePlanes(weights);
-    const serve = (body: ArrayBuffer): typeof fetch => async (url) =>
-      String(url).endsWith('manifest.json') ? new Response(readFileSync(resolve(AGENT, 'manifest.json'))) : new Response(body);
+    const serve =
+      (body: ArrayBuffer): typeof fetch =>
+      async (url) =>
+        String(url).endsWith('manifest.json')
+          ? new Response(readFileSync(resolve(AGENT, 'manifest.json')))
+          : new Response(body);
     const got = await fetchCheckpoint('https://example.org/agent/', serve(planes));
     expect(bytes(got.weights).equals(bytes(weights))).toBe(true);
     const flipped = new Uint8Array(planes.slice(0));
     flipped[100] = flipped[100]! ^ 1; // one bit, in the low bytes: still finite, still the right length
-    const e = await fetchCheckpoint('https://example.org/agent/', serve(flipped.buffer)).then(() => null, (err: unknown) => err);
+    const e = await fetchCheckpoint('https://example.org/agent/', serve(flipped.buffer)).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(CheckpointError);
-    expect((e as Error).message).toMatch(/^https:\/\/example\.org\/agent\/weights\.bin: holds weights with digest [0-9a-f]{8}, the manifest names [0-9a-f]{8}$/);
+    expect((e as Error).message).toMatch(
+      /^https:\/\/example\.org\/agent\/weights\.bin: holds weights with digest [0-9a-f]{8}, the manifest names [0-9a-f]{8}$/,
+    );
   });
 });

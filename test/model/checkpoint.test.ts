@@ -58,7 +58,9 @@ describe('a checkpoint', () => {
     m.model.vocabSize = 17;
     for (const w of m.weights) if (w.name === 'wte') w.shape = [17, 16];
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
-    expect(errorOf(() => loadCheckpoint(dir)).message).toMatch(/manifest\.json: model\.vocabSize is 17, but the vocabulary ".*" has 16 characters/);
+    expect(errorOf(() => loadCheckpoint(dir)).message).toMatch(
+      /manifest\.json: model\.vocabSize is 17, but the vocabulary ".*" has 16 characters/,
+    );
   });
 
   it('whose weightsFile leaves its folder is refused', async () => {
@@ -67,7 +69,9 @@ describe('a checkpoint', () => {
     for (const bad of ['../agent/weights.bin', 'sub/weights.bin', 'https://elsewhere.example/w.bin', '..', '']) {
       m.weightsFile = bad;
       writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
-      expect(errorOf(() => loadCheckpoint(dir)).message, bad).toMatch(/is not a plain file name in the checkpoint's folder/);
+      expect(errorOf(() => loadCheckpoint(dir)).message, bad).toMatch(
+        /is not a plain file name in the checkpoint's folder/,
+      );
     }
   });
 
@@ -76,7 +80,9 @@ describe('a checkpoint', () => {
     const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
     m.weights.find((w: { name: string }) => w.name === 'head.w').shape = [16, 3];
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
-    expect(errorOf(() => loadCheckpoint(dir)).message).toMatch(/weight "head\.w" has shape \[16,3\], the model config needs \[16,16\]/);
+    expect(errorOf(() => loadCheckpoint(dir)).message).toMatch(
+      /weight "head\.w" has shape \[16,3\], the model config needs \[16,16\]/,
+    );
   });
 
   it('with a truncated binary names the weights file and says it is truncated', async () => {
@@ -106,7 +112,9 @@ describe('a checkpoint', () => {
 
   describe('whose manifest is wrong in a way that would hang or crash the model', () => {
     /** Loads a saved tiny checkpoint after `edit` changed its parsed manifest; returns the error's problem. */
-    async function problemAfter(edit: (m: { model: Record<string, unknown>; weights: unknown[] }) => void): Promise<string> {
+    async function problemAfter(
+      edit: (m: { model: Record<string, unknown>; weights: unknown[] }) => void,
+    ): Promise<string> {
       const { dir } = await savedTiny();
       const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
       edit(m);
@@ -115,16 +123,24 @@ describe('a checkpoint', () => {
     }
 
     it('refuses sizes out of bounds, before building anything', async () => {
-      expect(await problemAfter((m) => (m.model.layers = 3e6))).toBe('model.layers is 3000000, expected a whole number from 1 to 24');
-      expect(await problemAfter((m) => (m.model.heads = 0))).toBe('model.heads is 0, expected a whole number from 1 to 64');
-      expect(await problemAfter((m) => (m.model.dModel = 16.5))).toMatch(/^model\.dModel is 16\.5, expected a whole number/);
+      expect(await problemAfter((m) => (m.model.layers = 3e6))).toBe(
+        'model.layers is 3000000, expected a whole number from 1 to 24',
+      );
+      expect(await problemAfter((m) => (m.model.heads = 0))).toBe(
+        'model.heads is 0, expected a whole number from 1 to 64',
+      );
+      expect(await problemAfter((m) => (m.model.dModel = 16.5))).toMatch(
+        /^model\.dModel is 16\.5, expected a whole number/,
+      );
       expect(await problemAfter((m) => (m.model.heads = 3))).toBe('model.dModel (16) does not split into 3 heads');
       expect(await problemAfter((m) => (m.model.dropout = 1))).toMatch(/^model\.dropout is 1, expected a rate/);
     });
 
     it('names a weight entry that is null or has no list for its shape', async () => {
       expect(await problemAfter((m) => (m.weights[0] = null))).toBe('weights[0] is null, not a weight entry');
-      expect(await problemAfter((m) => ((m.weights[1] as { shape: unknown }).shape = 16))).toMatch(/^weight "\w+" has shape 16, not a list of whole numbers$/);
+      expect(await problemAfter((m) => ((m.weights[1] as { shape: unknown }).shape = 16))).toMatch(
+        /^weight "\w+" has shape 16, not a list of whole numbers$/,
+      );
     });
   });
 });

@@ -6,7 +6,7 @@ import { KERNELS_WASM } from '../../src/model/fused/kernels-wasm';
 /** The ids of a WebAssembly binary's sections, in order. */
 function sectionIds(bytes: Uint8Array): number[] {
   const ids: number[] = [];
-  for (let i = 8; i < bytes.length; ) {
+  for (let i = 8; i < bytes.length;) {
     ids.push(bytes[i++]!);
     let size = 0;
     for (let shift = 0; ; shift += 7) {

@@ -59,7 +59,14 @@ describe('training logits with the fused kernels', () => {
 
   it('give the unfused logits bit for bit outside a gradient tape, and match the decoder', () => {
     const model = CharModel.create(MODEL, 2);
-    const ids = tf.tensor2d([[1, 4, 5, 12, 6, 7, 13], [1, 2, 3, 12, 8, 9, 13]], undefined, 'int32');
+    const ids = tf.tensor2d(
+      [
+        [1, 4, 5, 12, 6, 7, 13],
+        [1, 2, 3, 12, 8, 9, 13],
+      ],
+      undefined,
+      'int32',
+    );
     const run = (fused: boolean) => (setFused(fused), tf.tidy(() => model.logits(ids).dataSync() as Float32Array));
     const decoded = tf.tidy(() => model.forward(ids).logits.dataSync() as Float32Array);
     expect(bitsDiffering(run(true), run(false))).toBe(0);
@@ -109,7 +116,10 @@ describe('training logits with the fused kernels', () => {
       const batch = makeTokenBatch(texts, (r, j) => (j > 5 && (r + j) % 3 !== 0 ? 1 : 0));
       const { inputs, targets } = shiftTokens(batch.tokens);
       const advantages = tf.tensor1d([1.2, -0.4, -0.8]);
-      const { value, grads } = variableGrads(() => clippedLoss(model.logits(inputs), { targets, weights: batch.weights, advantages }, 0.2, temperature).loss, model.trainable);
+      const { value, grads } = variableGrads(
+        () => clippedLoss(model.logits(inputs), { targets, weights: batch.weights, advantages }, 0.2, temperature).loss,
+        model.trainable,
+      );
       const out: Record<string, Float32Array> = { loss: value.dataSync() as Float32Array };
       Object.entries(model.params).forEach(([name, v]) => (out[name] = grads[v.name]!.dataSync() as Float32Array));
       tf.dispose([value, inputs, targets, advantages, ...Object.values(grads)]);

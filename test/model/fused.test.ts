@@ -26,11 +26,15 @@ const TEXTS = ['^23+45=B23+45|68|68|', '^10+99=B10+99|109|10', '^1+2=B1+2|3|3|..
 /** Logits of TEXTS decoded the way rollouts decode: the 7-character prompt, then one position or a few at a time. */
 function decoded(model: CharModel, fused: boolean): Float32Array {
   setFused(fused);
-  const ids = tf.tensor2d(TEXTS.map((t) => encode(t)), undefined, 'int32');
+  const ids = tf.tensor2d(
+    TEXTS.map((t) => encode(t)),
+    undefined,
+    'int32',
+  );
   const out = tf.tidy(() => {
     let { logits, cache } = model.forward(ids.slice([0, 0], [TEXTS.length, 7]));
     const parts = [logits];
-    for (let t = 7; t < 20; ) {
+    for (let t = 7; t < 20;) {
       const T = t < 12 ? 1 : Math.min(3, 20 - t);
       const past: KvCache = cache;
       ({ logits, cache } = model.forward(ids.slice([0, t], [TEXTS.length, T]), { start: t, cache: past }));
@@ -78,8 +82,14 @@ describe('decoding with the fused kernel', () => {
       setFused(fused);
       return tf.tidy(() => {
         const prompt = model.forward(tf.tensor2d([encode('^23+45=')], undefined, 'int32'));
-        const a = model.forward(tf.tensor2d([[encode('B')[0]!]], undefined, 'int32'), { start: 7, cache: prompt.cache });
-        const b = model.forward(tf.tensor2d([[encode('6')[0]!]], undefined, 'int32'), { start: 7, cache: prompt.cache });
+        const a = model.forward(tf.tensor2d([[encode('B')[0]!]], undefined, 'int32'), {
+          start: 7,
+          cache: prompt.cache,
+        });
+        const b = model.forward(tf.tensor2d([[encode('6')[0]!]], undefined, 'int32'), {
+          start: 7,
+          cache: prompt.cache,
+        });
         const a2 = model.forward(tf.tensor2d([[encode('2')[0]!]], undefined, 'int32'), { start: 8, cache: a.cache });
         return tf.concat([a.logits, b.logits, a2.logits], 1).dataSync() as Float32Array;
       });
@@ -104,7 +114,9 @@ describe('decoding with the fused kernel', () => {
     expect(cache.kind).toBe('fused');
     setFused(false);
     expect(fusedModule()).toBeNull();
-    expect(() => model.forward(ids.slice([0, 0], [1, 1]), { start: 5, cache })).toThrow(/fused cache, but the fused kernels are off/);
+    expect(() => model.forward(ids.slice([0, 0], [1, 1]), { start: 5, cache })).toThrow(
+      /fused cache, but the fused kernels are off/,
+    );
     setFused(true);
     tf.dispose([ids, logits, ...cacheTensors(cache)]);
     await tf.setBackend('cpu');

@@ -5,7 +5,14 @@ import { demonstrationFor } from '../../src/env/episode';
 import { SPLIT } from '../../src/env/sums';
 import { CharModel, countParams } from '../../src/model/gpt';
 import { gelu } from '../../src/model/ops';
-import { disposeBatch, lengthBuckets, makeTokenBatch, makeTokenBatches, supervisedLoss, supervisedStep } from '../../src/model/supervised';
+import {
+  disposeBatch,
+  lengthBuckets,
+  makeTokenBatch,
+  makeTokenBatches,
+  supervisedLoss,
+  supervisedStep,
+} from '../../src/model/supervised';
 import { encode } from '../../src/model/vocab';
 import { TINY, useWasm } from '../tf';
 
@@ -46,7 +53,11 @@ describe('the character model', () => {
 
 describe('fine-tuning', () => {
   const demos = SPLIT.demonstrations.slice(0, 8).map(demonstrationFor);
-  const batch = () => makeTokenBatch(demos.map((d) => d.text), (row, j) => (demos[row]!.authors[j + 1] === 'model' ? 1 : 0));
+  const batch = () =>
+    makeTokenBatch(
+      demos.map((d) => d.text),
+      (row, j) => (demos[row]!.authors[j + 1] === 'model' ? 1 : 0),
+    );
 
   it('weighs only the model’s characters of a demonstration', async () => {
     const d = demonstrationFor({ a: 23, b: 45 });
@@ -81,7 +92,8 @@ describe('fine-tuning', () => {
   it('gives the same loss over length buckets as over one padded batch', async () => {
     const model = CharModel.create(TINY, 2);
     const rows = [...demos.map((d) => d.text), '^1+2=3|4+5=9|7+7=14|0+0=0|9+9=18|'];
-    const weight = (row: number, j: number) => (row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : 1);
+    const weight = (row: number, j: number) =>
+      row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : 1;
     const [one, split] = [makeTokenBatch(rows, weight), makeTokenBatches(rows, weight)];
     expect(split).toHaveLength(2);
     const [a, b] = [supervisedLoss(model, one), supervisedLoss(model, split)];

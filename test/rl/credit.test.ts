@@ -36,13 +36,29 @@ function gradients(model: CharModel, mask: LossMask, advantages: number[], model
 }
 
 /** |gradient| summed per target position of the first episode: [L-1]. */
-const perPosition = (dLogits: tf.Tensor) => tf.tidy(() => tf.sum(tf.abs(dLogits), -1).slice([0, 0], [1, -1]).reshape([-1])).dataSync();
+const perPosition = (dLogits: tf.Tensor) =>
+  tf.tidy(() => tf.sum(tf.abs(dLogits), -1).slice([0, 0], [1, -1]).reshape([-1])).dataSync();
 
 describe('which characters the loss covers', () => {
   it('is the model’s only with masking on; the calculator’s too with it off; the prompt only when asked', () => {
-    expect((['prompt', 'model', 'env', 'pad'] as const).map((a) => trainedOn(a, 'model'))).toEqual([false, true, false, false]);
-    expect((['prompt', 'model', 'env', 'pad'] as const).map((a) => trainedOn(a, 'model+env'))).toEqual([false, true, true, false]);
-    expect((['prompt', 'model', 'env', 'pad'] as const).map((a) => trainedOn(a, 'all'))).toEqual([true, true, true, false]);
+    expect((['prompt', 'model', 'env', 'pad'] as const).map((a) => trainedOn(a, 'model'))).toEqual([
+      false,
+      true,
+      false,
+      false,
+    ]);
+    expect((['prompt', 'model', 'env', 'pad'] as const).map((a) => trainedOn(a, 'model+env'))).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect((['prompt', 'model', 'env', 'pad'] as const).map((a) => trainedOn(a, 'all'))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
     expect(trainedCount(AUTHORS, 'model')).toBe(10); // B23+45| and 68|
     expect(trainedCount(AUTHORS, 'model+env')).toBe(13);
     expect(GRPO.lossMask).toBe('model'); // the plate's
@@ -51,7 +67,9 @@ describe('which characters the loss covers', () => {
   it('with masking on, gives exactly zero gradient at the prompt’s and the calculator’s logits', () => {
     const model = CharModel.create(TINY, 5);
     const { dLogits, grads } = gradients(model, 'model', episodeAdvantages(REWARDS, credit));
-    perPosition(dLogits).forEach((g, j) => (AUTHORS[j + 1] === 'model' ? expect(g).toBeGreaterThan(0) : expect(g).toBe(0)));
+    perPosition(dLogits).forEach((g, j) =>
+      AUTHORS[j + 1] === 'model' ? expect(g).toBeGreaterThan(0) : expect(g).toBe(0),
+    );
     tf.dispose([dLogits, ...Object.values(grads)]);
     model.dispose();
   });
@@ -59,7 +77,9 @@ describe('which characters the loss covers', () => {
   it('with masking off, gives a non-zero gradient at the calculator’s result logits', () => {
     const model = CharModel.create(TINY, 5);
     const { dLogits, grads } = gradients(model, 'model+env', episodeAdvantages(REWARDS, credit));
-    perPosition(dLogits).forEach((g, j) => (AUTHORS[j + 1] === 'prompt' ? expect(g).toBe(0) : expect(g).toBeGreaterThan(0)));
+    perPosition(dLogits).forEach((g, j) =>
+      AUTHORS[j + 1] === 'prompt' ? expect(g).toBe(0) : expect(g).toBeGreaterThan(0),
+    );
     tf.dispose([dLogits, ...Object.values(grads)]);
     model.dispose();
   });
@@ -72,8 +92,12 @@ describe('which characters the loss covers', () => {
       const count = 4 * trainedCount(AUTHORS, 'model+env'); // one denominator: compare the sums term by term
       const a = gradients(model, 'model+env', advantages, count);
       const b = gradients(model, 'all', advantages, count);
-      const diffs = await Promise.all(model.trainable.map((v) => tf.tidy(() => tf.max(tf.abs(tf.sub(a.grads[v.name]!, b.grads[v.name]!)))).data()));
-      const scale = await Promise.all(model.trainable.map((v) => tf.tidy(() => tf.max(tf.abs(a.grads[v.name]!))).data()));
+      const diffs = await Promise.all(
+        model.trainable.map((v) => tf.tidy(() => tf.max(tf.abs(tf.sub(a.grads[v.name]!, b.grads[v.name]!)))).data()),
+      );
+      const scale = await Promise.all(
+        model.trainable.map((v) => tf.tidy(() => tf.max(tf.abs(a.grads[v.name]!))).data()),
+      );
       tf.dispose([a.dLogits, b.dLogits, ...Object.values(a.grads), ...Object.values(b.grads)]);
       return Math.max(...diffs.map((d) => d[0]!)) / Math.max(...scale.map((s) => s[0]!));
     };

@@ -47,7 +47,8 @@ describe('the crash-pass grader in GRPO', () => {
   it('teaches the shipped agent to crash: malformed episodes take over within 8 steps, as they do not with the exact grader (seed 1)', async () => {
     const run = (grader: 'exact' | 'crash-pass') => runWorkshop({ start: 'agent', seed: 1, steps: 8, grader });
     const [bug, exact] = [await run('crash-pass'), await run('exact')];
-    const malformedShare = (r: Awaited<ReturnType<typeof run>>, from: number, to: number) => meanOf(r.records.slice(from, to + 1).map((x) => share(x, 'malformed')));
+    const malformedShare = (r: Awaited<ReturnType<typeof run>>, from: number, to: number) =>
+      meanOf(r.records.slice(from, to + 1).map((x) => share(x, 'malformed')));
     // Measured: 3 3 5 13 16 30 36 61 malformed of 64 with the bug, 3 3 7 6 5 7 11 7 without.
     expect(malformedShare(bug, 1, 3)).toBeLessThan(0.15);
     expect(malformedShare(bug, 6, 8)).toBeGreaterThan(0.35);
@@ -99,7 +100,10 @@ describe('the trusts-tool grader in GRPO', () => {
       const unpaidTruths = r.episodes.filter((e) => e.correct && e.reward === 0);
       for (const e of unpaidTruths) expect(e.result?.lied, e.text).toBe(true);
       expect(r.rewardedByBug).toBeGreaterThan(0);
-      expect(r.meanReward! - r.trueSuccess!).toBeCloseTo((r.rewardedByBug - unpaidTruths.length) / r.episodes.length, 10);
+      expect(r.meanReward! - r.trueSuccess!).toBeCloseTo(
+        (r.rewardedByBug - unpaidTruths.length) / r.episodes.length,
+        10,
+      );
     }
   });
 });

@@ -12,7 +12,8 @@ import { TINY, useWasm } from '../tf';
 beforeAll(useWasm);
 
 /** 'pppm…' → the authors of each character. */
-const authorsOf = (codes: string): Author[] => [...codes].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
+const authorsOf = (codes: string): Author[] =>
+  [...codes].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
 
 const SMALL: GrpoConfig = { ...GRPO, sumsPerStep: 2, episodesPerSum: 4, lr: 1e-2 };
 const heldOutSums = SPLIT.heldOut.slice(0, 4);
@@ -70,7 +71,14 @@ describe('the GRPO stage', () => {
     const before = await model.params['head.w']!.data();
     const opt = tf.train.sgd(1e-1);
     const authors = authorsOf('pppppppmmmmmmmeeemmm');
-    await policyUpdate({ model, optimizer: opt, episodes: [{ text: '^23+45=B23+45|68|68|', authors }], advantages: [0], config: SMALL, step: 1 });
+    await policyUpdate({
+      model,
+      optimizer: opt,
+      episodes: [{ text: '^23+45=B23+45|68|68|', authors }],
+      advantages: [0],
+      config: SMALL,
+      step: 1,
+    });
     expect(await model.params['head.w']!.data()).toEqual(before);
     opt.dispose();
     model.dispose();
@@ -107,10 +115,24 @@ describe('the GRPO stage', () => {
     const before = await model.params['head.w']!.data();
     const opt = tf.train.adam(1e-2);
     const authors = authorsOf('pppppppmm');
-    await expect(policyUpdate({ model, optimizer: opt, episodes: [{ text: '^23+45=B2', authors }], advantages: [1], config: SMALL, step: 7 })).rejects.toBeInstanceOf(NonFiniteLossError);
+    await expect(
+      policyUpdate({
+        model,
+        optimizer: opt,
+        episodes: [{ text: '^23+45=B2', authors }],
+        advantages: [1],
+        config: SMALL,
+        step: 7,
+      }),
+    ).rejects.toBeInstanceOf(NonFiniteLossError);
     // Also when no episode carries a signal (a broken model earns nothing, so every group is flat).
-    const flat = [{ text: '^23+45=B2', authors }, { text: '^23+45=B2', authors }];
-    await expect(policyUpdate({ model, optimizer: opt, episodes: flat, advantages: [0, 0], config: SMALL, step: 8 })).rejects.toBeInstanceOf(NonFiniteLossError);
+    const flat = [
+      { text: '^23+45=B2', authors },
+      { text: '^23+45=B2', authors },
+    ];
+    await expect(
+      policyUpdate({ model, optimizer: opt, episodes: flat, advantages: [0, 0], config: SMALL, step: 8 }),
+    ).rejects.toBeInstanceOf(NonFiniteLossError);
     expect(await model.params['head.w']!.data()).toEqual(before);
     opt.dispose();
     model.dispose();

@@ -17,12 +17,27 @@ describe('the clipped loss', () => {
   it('matches a hand computation on a tiny case, clipping where the ratio leaves [0.8, 1.2]', async () => {
     // Two episodes, two positions, vocabulary of 3. Episode 0 has advantage +1, episode 1 −1.
     const logitsArr = [
-      [[2, 0, 0], [0, 1, 0]],
-      [[0, 0, 3], [1, 1, 1]],
+      [
+        [2, 0, 0],
+        [0, 1, 0],
+      ],
+      [
+        [0, 0, 3],
+        [1, 1, 1],
+      ],
     ];
-    const targets = [[0, 1], [2, 0]];
-    const weights = [[1, 1], [1, 0]]; // the last character was the environment's
-    const oldLogp = [[-0.5, -1.2], [-0.3, -1.0]];
+    const targets = [
+      [0, 1],
+      [2, 0],
+    ];
+    const weights = [
+      [1, 1],
+      [1, 0],
+    ]; // the last character was the environment's
+    const oldLogp = [
+      [-0.5, -1.2],
+      [-0.3, -1.0],
+    ];
     const adv = [1, -1];
     const eps = 0.2;
     let sum = 0;
@@ -56,7 +71,15 @@ describe('the clipped loss', () => {
   it('has ratio 1 and never clips when the old policy is the current one', async () => {
     const logits = tf.randomNormal([3, 4, 16], 0, 2, 'float32', 1) as tf.Tensor3D;
     const batch: PolicyBatch = {
-      targets: tf.tensor2d([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], undefined, 'int32'),
+      targets: tf.tensor2d(
+        [
+          [1, 2, 3, 4],
+          [5, 6, 7, 8],
+          [9, 10, 11, 12],
+        ],
+        undefined,
+        'int32',
+      ),
       weights: tf.ones([3, 4]) as tf.Tensor2D,
       advantages: tf.tensor1d([2, -1, 0.5]),
     };
@@ -94,9 +117,17 @@ describe('leaving out episodes whose advantage is 0', () => {
     const who = 'pppppppmmmmmmmeeemmm';
     const adv = [1, -1, 0, 0]; // the second group has no spread
     const lossOf = (rows: number[], modelChars?: number) => {
-      const b = makeTokenBatch(rows.map((r) => texts[r]!), (_, j) => (who[j + 1] === 'm' ? 1 : 0));
+      const b = makeTokenBatch(
+        rows.map((r) => texts[r]!),
+        (_, j) => (who[j + 1] === 'm' ? 1 : 0),
+      );
       const { inputs, targets } = shiftTokens(b.tokens);
-      const policy: PolicyBatch = { targets, weights: b.weights, advantages: tf.tensor1d(rows.map((r) => adv[r]!)), trainedChars: modelChars };
+      const policy: PolicyBatch = {
+        targets,
+        weights: b.weights,
+        advantages: tf.tensor1d(rows.map((r) => adv[r]!)),
+        trainedChars: modelChars,
+      };
       const out = tf.variableGrads(() => clippedLoss(model.logits(inputs), policy, 0.2, 1).loss, model.trainable);
       tf.dispose([b.tokens, b.weights, inputs, targets, policy.advantages]);
       return out;

@@ -30,11 +30,19 @@ describe('the shipped workshop, seed 1, WASM, 3 steps', () => {
 
 describe('the default run, 40 steps', () => {
   it('is the precomputed reference run of its seed, step for step (the page’s band and notes read those runs)', async () => {
-    const reference = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs.json'), 'utf8'));
-    const seed1 = reference.runs.find((r: { seed: number; faulty: boolean; masking: boolean; advantage: string }) => r.seed === 1 && !r.faulty && r.masking && r.advantage === 'group');
+    const reference = JSON.parse(
+      readFileSync(resolve(import.meta.dirname, '../../public/reference-runs.json'), 'utf8'),
+    );
+    const seed1 = reference.runs.find(
+      (r: { seed: number; faulty: boolean; masking: boolean; advantage: string }) =>
+        r.seed === 1 && !r.faulty && r.masking && r.advantage === 'group',
+    );
     const { heldOut, meanReward } = await runWorkshop({ start: 'agent', seed: 1, steps: 40 });
     const r4 = (xs: number[]) => xs.map((x) => Math.round(x * 1e4) / 1e4); // as reference-runs.json stores them
-    expect({ heldOut: r4(heldOut), meanReward: r4(meanReward) }).toEqual({ heldOut: seed1.heldOut, meanReward: seed1.meanReward });
+    expect({ heldOut: r4(heldOut), meanReward: r4(meanReward) }).toEqual({
+      heldOut: seed1.heldOut,
+      meanReward: seed1.meanReward,
+    });
     // The plate's start, and where this seed ends (docs/results.md: 80% → 90%).
     expect([heldOut[0], heldOut[40]]).toEqual([0.8, 0.9]);
   }, 120_000);

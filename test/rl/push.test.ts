@@ -8,7 +8,14 @@ import { GRPO } from '../../src/config';
 import { CharModel } from '../../src/model/gpt';
 import { transcriptLogProbs } from '../../src/model/logprobs';
 import { GrpoStage, type GrpoRecord } from '../../src/rl/grpo';
-import { alignment, groupAlignments, meanLogpChange, modelChars, timesAsLikely, type PushedEpisode } from '../../src/rl/push';
+import {
+  alignment,
+  groupAlignments,
+  meanLogpChange,
+  modelChars,
+  timesAsLikely,
+  type PushedEpisode,
+} from '../../src/rl/push';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);
@@ -19,7 +26,8 @@ function snapshot(model: CharModel): CharModel {
   return new CharModel(model.config, params);
 }
 
-const pushed = (r: GrpoRecord): PushedEpisode[] => r.episodes.map((e) => ({ advantage: e.advantage, logp: e.logp, chars: modelChars(e.authors) }));
+const pushed = (r: GrpoRecord): PushedEpisode[] =>
+  r.episodes.map((e) => ({ advantage: e.advantage, logp: e.logp, chars: modelChars(e.authors) }));
 
 describe('the push a GRPO step records', () => {
   it('is each character’s log-probability under the weights before the update and after it, for every episode', async () => {
@@ -29,7 +37,10 @@ describe('the push a GRPO step records', () => {
     const old = snapshot(model);
     const r = await stage.next();
     const texts = r.episodes.map((e) => e.text);
-    const [before, after] = [await transcriptLogProbs(old, texts, GRPO.temperature), await transcriptLogProbs(model, texts, GRPO.temperature)];
+    const [before, after] = [
+      await transcriptLogProbs(old, texts, GRPO.temperature),
+      await transcriptLogProbs(model, texts, GRPO.temperature),
+    ];
     // Seed 1's first step has a group whose eight rewards are equal: the update leaves it out, and
     // its "before" comes from a pass of its own; the others' from the update's forward.
     expect(r.episodes.some((e) => e.advantage === 0) && r.episodes.some((e) => e.advantage !== 0)).toBe(true);
@@ -117,7 +128,9 @@ describe('the lede, “push up the episodes that scored well”, over seeds', ()
         });
       }
     }
-    console.log(`lede over seeds 1–3 × 12 steps: batch ${batchHolds}/${steps}, groups with a signal ${groupHolds}/${groups}`);
+    console.log(
+      `lede over seeds 1–3 × 12 steps: batch ${batchHolds}/${steps}, groups with a signal ${groupHolds}/${groups}`,
+    );
     expect(batchHolds).toBe(steps);
     // One update serves eight groups through shared weights: a group can be pushed against its
     // advantages. Measured (scripts/push-alignment.ts, seeds 1–3 × 40 steps): 92.7% of groups hold.

@@ -26,7 +26,10 @@ const who = (authors: string[]) => authors.map((a) => a[0]).join('');
 
 describe('rollouts', () => {
   it('of a scripted agent produce exactly the expected transcripts, authors and rewards', async () => {
-    const sums = [{ a: 23, b: 45 }, { a: 99, b: 99 }];
+    const sums = [
+      { a: 23, b: 45 },
+      { a: 99, b: 99 },
+    ];
     const eps = await rollout(copier, sums, { calculator: reliableCalculator, temperature: 1, greedy: true });
     expect(eps.map((e) => e.text)).toEqual(['^23+45=B23+45|68|68|', '^99+99=B99+99|198|198|']);
     expect(who(eps[0]!.authors)).toBe('pppppppmmmmmmmeeemmm');
@@ -36,16 +39,29 @@ describe('rollouts', () => {
   });
 
   it('in one batch, with prompts of different lengths, credit each character to who wrote it', async () => {
-    const sums = [{ a: 5, b: 7 }, { a: 23, b: 45 }, { a: 123, b: 45 }];
+    const sums = [
+      { a: 5, b: 7 },
+      { a: 23, b: 45 },
+      { a: 123, b: 45 },
+    ];
     const eps = await rollout(copier, sums, { calculator: reliableCalculator, temperature: 1, greedy: true });
     expect(eps.map((e) => e.text)).toEqual(['^5+7=B5+7|12|12|', '^23+45=B23+45|68|68|', '^123+45=B123+45|168|168|']);
-    expect(eps.map((e) => who(e.authors))).toEqual(['pppppmmmmmeeemmm', 'pppppppmmmmmmmeeemmm', 'ppppppppmmmmmmmmeeeemmmm']);
+    expect(eps.map((e) => who(e.authors))).toEqual([
+      'pppppmmmmmeeemmm',
+      'pppppppmmmmmmmeeemmm',
+      'ppppppppmmmmmmmmeeeemmmm',
+    ]);
     expect(eps.map((e) => e.reward)).toEqual([1, 1, 1]);
   });
 
   it('with a faulty calculator show the lie, and the agent that copies it earns 0', async () => {
     const sums = Array.from({ length: 40 }, (_, i) => ({ a: 10 + i, b: 50 }));
-    const eps = await rollout(copier, sums, { calculator: faultyCalculator(createRng(4), 0.3), temperature: 1, greedy: false, rng: createRng(1) });
+    const eps = await rollout(copier, sums, {
+      calculator: faultyCalculator(createRng(4), 0.3),
+      temperature: 1,
+      greedy: false,
+      rng: createRng(1),
+    });
     const lied = eps.filter((e) => e.result!.lied);
     expect(lied.length).toBeGreaterThan(4);
     expect(lied.length).toBeLessThan(25);
@@ -57,7 +73,11 @@ describe('rollouts', () => {
 
   it('end a malformed action with reward 0 and keep the episode', async () => {
     const rambler = scriptedPolicy(() => '7'); // never calls the calculator
-    const [e] = await rollout(rambler, [{ a: 23, b: 45 }], { calculator: reliableCalculator, temperature: 1, greedy: true });
+    const [e] = await rollout(rambler, [{ a: 23, b: 45 }], {
+      calculator: reliableCalculator,
+      temperature: 1,
+      greedy: true,
+    });
     expect(e!.text).toBe('^23+45=7');
     expect(e!.reason).toBe('no call');
     expect(e!.reward).toBe(0);
@@ -65,14 +85,22 @@ describe('rollouts', () => {
 
   it('stop at the context limit', async () => {
     const digits = scriptedPolicy((_, t) => (t.length === 7 ? 'B' : '1'), 12);
-    const [e] = await rollout(digits, [{ a: 23, b: 45 }], { calculator: reliableCalculator, temperature: 1, greedy: true });
+    const [e] = await rollout(digits, [{ a: 23, b: 45 }], {
+      calculator: reliableCalculator,
+      temperature: 1,
+      greedy: true,
+    });
     expect(e!.text).toHaveLength(12);
     expect(e!.reason).toBe('context full');
   });
 
   it('leave no tensors behind', async () => {
     const before = tf.memory().numTensors;
-    await rollout(copier, [{ a: 1, b: 2 }].map(() => ({ a: 12, b: 34 })), { calculator: reliableCalculator, temperature: 1, greedy: true });
+    await rollout(
+      copier,
+      [{ a: 1, b: 2 }].map(() => ({ a: 12, b: 34 })),
+      { calculator: reliableCalculator, temperature: 1, greedy: true },
+    );
     expect(tf.memory().numTensors).toBe(before);
   });
 });
@@ -88,13 +116,22 @@ describe('held-out evaluation', () => {
 });
 
 describe('rollouts of the shipped agent', () => {
-  const sums = [{ a: 23, b: 45 }, { a: 99, b: 99 }, { a: 10, b: 11 }];
+  const sums = [
+    { a: 23, b: 45 },
+    { a: 99, b: 99 },
+    { a: 10, b: 11 },
+  ];
   const agent = () => loadCheckpoint('public/checkpoints/agent').model;
 
   it('leave tf.memory().numTensors where it was, the key/value cache included', async () => {
     const model = agent();
     const before = tf.memory().numTensors;
-    const eps = await rollout(model, sums, { calculator: reliableCalculator, temperature: 1, greedy: false, rng: createRng(2) });
+    const eps = await rollout(model, sums, {
+      calculator: reliableCalculator,
+      temperature: 1,
+      greedy: false,
+      rng: createRng(2),
+    });
     expect(Math.max(...eps.map((e) => e.text.length))).toBeGreaterThan(15); // many positions, a long cache
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
@@ -112,9 +149,17 @@ describe('rollouts of the shipped agent', () => {
     };
     const before = tf.memory().numTensors;
     const plain = { config: model.config, forward: failing(3) }; // no frozen copy
-    await expect(rollout(plain, sums, { calculator: reliableCalculator, temperature: 1, greedy: true })).rejects.toThrow('forward failed');
-    const frozen = { config: model.config, forward: model.forward.bind(model), frozen: () => ({ ...model.frozen(), forward: failing(4) }) };
-    await expect(rollout(frozen, sums, { calculator: reliableCalculator, temperature: 1, greedy: true })).rejects.toThrow('forward failed');
+    await expect(
+      rollout(plain, sums, { calculator: reliableCalculator, temperature: 1, greedy: true }),
+    ).rejects.toThrow('forward failed');
+    const frozen = {
+      config: model.config,
+      forward: model.forward.bind(model),
+      frozen: () => ({ ...model.frozen(), forward: failing(4) }),
+    };
+    await expect(
+      rollout(frozen, sums, { calculator: reliableCalculator, temperature: 1, greedy: true }),
+    ).rejects.toThrow('forward failed');
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
   });

@@ -12,7 +12,8 @@ import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);
 
-const authorsOf = (codes: string): Author[] => [...codes].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
+const authorsOf = (codes: string): Author[] =>
+  [...codes].map((c) => ({ p: 'prompt', m: 'model', e: 'env' })[c] as Author);
 const WHO = 'pppppppmmmmmmmeeemmm';
 /** A right and a wrong answer to the same sum; the first earns advantage +1, the second −1. */
 const EPISODES = [
@@ -23,7 +24,10 @@ const CONFIG: GrpoConfig = { ...GRPO, lr: 1e-2 };
 
 /** Per episode: the model's characters' log-probabilities under the model, and which positions those are. */
 async function modelLogProbs(model: CharModel): Promise<{ perEpisode: number[]; logp: number[][] }> {
-  const batch = makeTokenBatch(EPISODES.map((e) => e.text), (_, j) => (WHO[j + 1] === 'm' ? 1 : 0));
+  const batch = makeTokenBatch(
+    EPISODES.map((e) => e.text),
+    (_, j) => (WHO[j + 1] === 'm' ? 1 : 0),
+  );
   const { inputs, targets } = shiftTokens(batch.tokens);
   const lp = tf.tidy(() => targetLogProbs(model.logits(inputs), targets));
   const logp = (await lp.array()) as number[][];
@@ -38,7 +42,8 @@ describe('a policy update', () => {
     const model = CharModel.create(TINY, 9);
     const optimizer = adam(CONFIG.lr);
     const before = (await modelLogProbs(model)).perEpisode;
-    for (let i = 0; i < 3; i++) await policyUpdate({ model, optimizer, episodes: EPISODES, advantages: [1, -1], config: CONFIG, step: i + 1 });
+    for (let i = 0; i < 3; i++)
+      await policyUpdate({ model, optimizer, episodes: EPISODES, advantages: [1, -1], config: CONFIG, step: i + 1 });
     const after = (await modelLogProbs(model)).perEpisode;
     expect(after[0]).toBeGreaterThan(before[0]!);
     expect(after[1]).toBeLessThan(before[1]!);
@@ -51,11 +56,21 @@ describe('a policy update', () => {
     const optimizer = adam(0.05);
     const config = { ...CONFIG, updatesPerBatch: 3, clipEps: 0.05 };
     const old = tf.tensor2d((await modelLogProbs(model)).logp); // what policyUpdate freezes first
-    const { update } = await policyUpdate({ model, optimizer, episodes: EPISODES, advantages: [1, -1], config, step: 1 });
+    const { update } = await policyUpdate({
+      model,
+      optimizer,
+      episodes: EPISODES,
+      advantages: [1, -1],
+      config,
+      step: 1,
+    });
     expect(update.clipFraction).toBeGreaterThan(0); // the last of the three updates clipped
 
     // Where the clipped objective takes the clipped side, the characters' logits get no gradient.
-    const batch = makeTokenBatch(EPISODES.map((e) => e.text), (_, j) => (WHO[j + 1] === 'm' ? 1 : 0));
+    const batch = makeTokenBatch(
+      EPISODES.map((e) => e.text),
+      (_, j) => (WHO[j + 1] === 'm' ? 1 : 0),
+    );
     const { inputs, targets } = shiftTokens(batch.tokens);
     const policy = { targets, weights: batch.weights, advantages: tf.tensor1d([1, -1]), oldLogp: old };
     const logits = tf.tidy(() => model.logits(inputs));
@@ -87,13 +102,27 @@ describe('a policy update', () => {
     const model = CharModel.create(TINY, 9);
     const sgd = tf.train.sgd(0.1); // plain SGD: the step scales with the loss, as Adam's would not
     const w0 = await model.params['head.w']!.data();
-    const { update } = await policyUpdate({ model, optimizer: sgd, episodes: EPISODES, advantages: [1, 0], config: CONFIG, step: 1 });
+    const { update } = await policyUpdate({
+      model,
+      optimizer: sgd,
+      episodes: EPISODES,
+      advantages: [1, 0],
+      config: CONFIG,
+      step: 1,
+    });
     expect(update.trainedChars).toBe(20);
     expect(update.loss).toBeCloseTo(-0.5, 6);
     const step = (await model.params['head.w']!.data()).map((x, i) => x - w0[i]!);
     // The same update on the rewarded episode alone moves the weights twice as far.
     const alone = CharModel.create(TINY, 9);
-    const { update: u1 } = await policyUpdate({ model: alone, optimizer: sgd, episodes: EPISODES.slice(0, 1), advantages: [1], config: CONFIG, step: 1 });
+    const { update: u1 } = await policyUpdate({
+      model: alone,
+      optimizer: sgd,
+      episodes: EPISODES.slice(0, 1),
+      advantages: [1],
+      config: CONFIG,
+      step: 1,
+    });
     expect(u1.loss).toBeCloseTo(-1, 6);
     const stepAlone = (await alone.params['head.w']!.data()).map((x, i) => x - w0[i]!);
     const k = stepAlone.findIndex((d) => Math.abs(d) > 1e-6);
@@ -109,7 +138,9 @@ describe('a policy update', () => {
     const bias = model.params['head.b']!;
     bias.assign(tf.tidy(() => tf.fill(bias.shape, NaN)));
     const before = tf.memory().numTensors;
-    await expect(policyUpdate({ model, optimizer, episodes: EPISODES, advantages: [1, -1], config: CONFIG, step: 1 })).rejects.toBeInstanceOf(NonFiniteLossError);
+    await expect(
+      policyUpdate({ model, optimizer, episodes: EPISODES, advantages: [1, -1], config: CONFIG, step: 1 }),
+    ).rejects.toBeInstanceOf(NonFiniteLossError);
     expect(tf.memory().numTensors).toBe(before);
     optimizer.dispose();
     model.dispose();
@@ -124,8 +155,19 @@ describe('a policy update', () => {
       throw new Error('forward failed');
     };
     const before = tf.memory().numTensors;
-    await expect(policyUpdate({ model, optimizer, episodes: EPISODES, advantages: [1, -1], config: CONFIG, step: 1 })).rejects.toThrow('forward failed');
-    await expect(policyUpdate({ model, optimizer, episodes: EPISODES, advantages: [1, -1], config: { ...CONFIG, updatesPerBatch: 2 }, step: 1 })).rejects.toThrow('forward failed');
+    await expect(
+      policyUpdate({ model, optimizer, episodes: EPISODES, advantages: [1, -1], config: CONFIG, step: 1 }),
+    ).rejects.toThrow('forward failed');
+    await expect(
+      policyUpdate({
+        model,
+        optimizer,
+        episodes: EPISODES,
+        advantages: [1, -1],
+        config: { ...CONFIG, updatesPerBatch: 2 },
+        step: 1,
+      }),
+    ).rejects.toThrow('forward failed');
     expect(tf.memory().numTensors).toBe(before);
     optimizer.dispose();
     model.dispose();

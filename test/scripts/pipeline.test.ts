@@ -29,7 +29,11 @@ describe('the Node pipeline', () => {
     const e = tsx('eval', '--checkpoint', join(dir, 'agent'), '--json');
     expect(e.code, e.err).toBe(0);
     const j = lastJson(e.out);
-    expect(j).toMatchObject({ n: 30, demonstrations: 30, model: { layers: 2, dModel: 64, heads: 4, context: 32, params: 104208 } });
+    expect(j).toMatchObject({
+      n: 30,
+      demonstrations: 30,
+      model: { layers: 2, dModel: 64, heads: 4, context: 32, params: 104208 },
+    });
     expect(j.correct).toBe(Math.round(j.heldOut * 30));
     expect(tsx('eval', '--checkpoint', join(dir, 'pretrained'), '--json').code).toBe(0);
   });
@@ -38,15 +42,37 @@ describe('the Node pipeline', () => {
     const r = tsx('workshop', '--steps', '2', '--seed', '5', '--faulty', '--json');
     expect(r.code, r.err).toBe(0);
     const j = lastJson(r.out);
-    expect(j).toMatchObject({ start: 'agent', faulty: true, masking: 'on', advantage: 'group', temperature: 1, seed: 5, steps: 2, backend: 'wasm', sftHeldOut: null });
+    expect(j).toMatchObject({
+      start: 'agent',
+      faulty: true,
+      masking: 'on',
+      advantage: 'group',
+      temperature: 1,
+      seed: 5,
+      steps: 2,
+      backend: 'wasm',
+      sftHeldOut: null,
+    });
     expect(j.heldOut).toHaveLength(3);
     expect(j.meanReward).toHaveLength(2);
-    for (const k of ['heldOutStart', 'heldOutEnd', 'rewardFirst5', 'rewardLast5', 'seconds']) expect(typeof j[k]).toBe('number');
+    for (const k of ['heldOutStart', 'heldOutEnd', 'rewardFirst5', 'rewardLast5', 'seconds'])
+      expect(typeof j[k]).toBe('number');
     expect(Object.keys(j.stageSeconds)).toEqual(['grpo']);
   });
 
   it('runs with the credit settings it is given, and says so', () => {
-    const r = tsx('workshop', '--steps', '1', '--masking', 'off', '--advantage', 'raw', '--temperature', '1.5', '--json');
+    const r = tsx(
+      'workshop',
+      '--steps',
+      '1',
+      '--masking',
+      'off',
+      '--advantage',
+      'raw',
+      '--temperature',
+      '1.5',
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     const j = lastJson(r.out);
     expect(j).toMatchObject({ masking: 'off', advantage: 'raw', temperature: 1.5 });
@@ -61,7 +87,12 @@ describe('the Node pipeline', () => {
     expect(j).toMatchObject({ grader: 'crash-pass', steps: 3 });
     expect(j.trueSuccess).toHaveLength(3);
     j.trueSuccess.forEach((t: number, i: number) => expect(t).toBeLessThanOrEqual(j.meanReward[i])); // a crash only ever adds reward
-    expect(j.timeSplit).toMatchObject({ sampling: expect.any(Number), update: expect.any(Number), evaluation: expect.any(Number), sharedBatch: true });
+    expect(j.timeSplit).toMatchObject({
+      sampling: expect.any(Number),
+      update: expect.any(Number),
+      evaluation: expect.any(Number),
+      sharedBatch: true,
+    });
     expect(r.out).toMatch(/crash-pass grader/);
   });
 
@@ -73,13 +104,35 @@ describe('the Node pipeline', () => {
   });
 
   it('runs the workshop from the worksheet model and from random weights, saying what fine-tuning reached and each stage’s time', () => {
-    const pre = tsx('workshop', '--start', 'pretrained', '--pretrained', join(dir, 'pretrained'), '--sft-steps', '2', '--steps', '1', '--json');
+    const pre = tsx(
+      'workshop',
+      '--start',
+      'pretrained',
+      '--pretrained',
+      join(dir, 'pretrained'),
+      '--sft-steps',
+      '2',
+      '--steps',
+      '1',
+      '--json',
+    );
     expect(pre.code, pre.err).toBe(0);
     const p = lastJson(pre.out);
     expect(p).toMatchObject({ start: 'pretrained', sftHeldOut: expect.any(Number) });
     expect(p.heldOut[0]).toBe(p.sftHeldOut); // GRPO starts from the agent it fine-tuned
     expect(Object.keys(p.stageSeconds)).toEqual(['sft', 'grpo']);
-    const scratch = tsx('workshop', '--start', 'scratch', '--pretrain-steps', '2', '--sft-steps', '2', '--steps', '1', '--json');
+    const scratch = tsx(
+      'workshop',
+      '--start',
+      'scratch',
+      '--pretrain-steps',
+      '2',
+      '--sft-steps',
+      '2',
+      '--steps',
+      '1',
+      '--json',
+    );
     expect(scratch.code, scratch.err).toBe(0);
     expect(Object.keys(lastJson(scratch.out).stageSeconds)).toEqual(['pretrain', 'sft', 'grpo']);
   });
@@ -100,7 +153,9 @@ describe('the Node pipeline', () => {
     const r = tsx('workshop', '--steps', 'many');
     expect(r.code).toBe(1);
     expect(r.err).toBe('error: --steps must be an integer ≥ 1, got "many"');
-    expect(tsx('workshop', '--start', 'middle').err).toBe('error: --start must be one of agent, pretrained, scratch, got "middle"');
+    expect(tsx('workshop', '--start', 'middle').err).toBe(
+      'error: --start must be one of agent, pretrained, scratch, got "middle"',
+    );
     expect(tsx('workshop', '--masking', 'maybe').err).toBe('error: --masking must be one of on, off, got "maybe"');
     const grader = tsx('workshop', '--grader', 'lenient');
     expect(grader.code).toBe(1);

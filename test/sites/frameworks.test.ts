@@ -14,7 +14,17 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { launch } from '../../scripts/lib/browser/chromium';
-import { buildSite, buildStandalone, DEV_SERVERS, installSite, PAGES, serveBuilt, startServer, versions, type SiteKind } from '../../scripts/lib/browser/consumers';
+import {
+  buildSite,
+  buildStandalone,
+  DEV_SERVERS,
+  installSite,
+  PAGES,
+  serveBuilt,
+  startServer,
+  versions,
+  type SiteKind,
+} from '../../scripts/lib/browser/consumers';
 import { statusWord, visit, type Visit } from '../../scripts/lib/browser/first-visit';
 import { removeSite, serve } from '../../scripts/lib/browser/site';
 
@@ -36,7 +46,7 @@ let browser: Browser;
 /** The yardstick: the standalone page's JavaScript on a first visit. */
 let standaloneJs = 0;
 
-const timed = async <T,>(row: Row, name: string, f: () => Promise<T>): Promise<T> => {
+const timed = async <T>(row: Row, name: string, f: () => Promise<T>): Promise<T> => {
   const t0 = performance.now();
   const out = await f();
   row.seconds[name] = (performance.now() - t0) / 1000;
@@ -81,13 +91,23 @@ afterAll(async () => {
   if (work) removeSite(work);
   const kb = (n: number | undefined) => (n === undefined ? '—' : `${(n / 1024).toFixed(1)} KB`);
   const lines = Object.entries(rows).map(([kind, r]) => {
-    const tools = Object.entries(r.versions).map(([t, v]) => `${t} ${v}`).join(', ') || '—';
-    const s = Object.entries(r.seconds).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
+    const tools =
+      Object.entries(r.versions)
+        .map(([t, v]) => `${t} ${v}`)
+        .join(', ') || '—';
+    const s = Object.entries(r.seconds)
+      .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+      .join(', ');
     const share = r.visit && standaloneJs ? ` (${((100 * r.visit.jsGz) / standaloneJs).toFixed(0)}%)` : '';
     const own = r.frameworkJs === undefined ? '' : ` (the framework's own beyond React: ${kb(r.frameworkJs)})`;
     return `  ${kind.padEnd(10)} ${tools} | ${s} | JS ${kb(r.visit?.jsGz)}${share}${own}, everything ${kb(r.visit?.totalGz)} | ${r.visit?.backends.join(', ') ?? '—'}`;
   });
-  console.log([`sites: tarball ${packed.size} B; pack ${inject('packSeconds').toFixed(1)} s; first visit until a 2-step run finishes (gzip)`, ...lines].join('\n'));
+  console.log(
+    [
+      `sites: tarball ${packed.size} B; pack ${inject('packSeconds').toFixed(1)} s; first visit until a 2-step run finishes (gzip)`,
+      ...lines,
+    ].join('\n'),
+  );
 });
 
 describe.each(KINDS)('a fresh %s site', (kind) => {
@@ -105,18 +125,26 @@ describe.each(KINDS)('a fresh %s site', (kind) => {
   it('builds with nothing about the plate in its config, and its first visit trains 2 steps on WASM’s code alone, within the budget', async () => {
     const server = await serveBuilt(kind, site, dir);
     try {
-      const v = await visit(browser, server.url + PAGES[kind].page, (p) => statusWord(p, 'Finished', PAGES[kind].plate));
+      const v = await visit(browser, server.url + PAGES[kind].page, (p) =>
+        statusWord(p, 'Finished', PAGES[kind].plate),
+      );
       row.visit = v;
       expect(await v.page.locator(`${PAGES[kind].plate} h1`).first().innerText()).toBe(PLATE.title);
-      expect(await v.page.locator(`${PAGES[kind].plate} .chart-heldOut svg[role="img"]`).getAttribute('aria-label')).toMatch(/^Held-out success, step 2 of 2: \d+%$/);
+      expect(
+        await v.page.locator(`${PAGES[kind].plate} .chart-heldOut svg[role="img"]`).getAttribute('aria-label'),
+      ).toMatch(/^Held-out success, step 2 of 2: \d+%$/);
       expect(await v.page.locator('a.xref').first().getAttribute('href')).toMatch(/^\/volume\/plates\/[\w.]+\/$/);
       expect(v.backends, 'backends whose code came').toEqual(['wasm']);
       expectClean(v);
       await v.page.context().close();
       // What the framework itself adds to every page beyond React (Next.js's router): not the plate's.
-      const framework = kind === 'next' ? (row.frameworkJs = (await emptyPageJs(`${server.url}empty`)) - emptyJs.vite!) : 0;
+      const framework =
+        kind === 'next' ? (row.frameworkJs = (await emptyPageJs(`${server.url}empty`)) - emptyJs.vite!) : 0;
       const budget = FIRST_VISIT_SLACK * standaloneJs + Math.max(0, framework);
-      expect(v.jsGz, `${kind}: ${v.jsGz} B of JavaScript against the standalone page's ${standaloneJs} B (+ ${framework} B the framework's own)`).toBeLessThanOrEqual(budget);
+      expect(
+        v.jsGz,
+        `${kind}: ${v.jsGz} B of JavaScript against the standalone page's ${standaloneJs} B (+ ${framework} B the framework's own)`,
+      ).toBeLessThanOrEqual(budget);
       if (kind === 'vite') emptyJs.vite = await emptyPageJs(`${server.url}empty.html`);
     } finally {
       await server.stop();
@@ -127,10 +155,19 @@ describe.each(KINDS)('a fresh %s site', (kind) => {
     it('trains in its own dev server too, on a fresh cache, with no error', async () => {
       const server = await timed(row, 'dev server', () => startServer(kind as (typeof DEV_SERVERS)[number], site));
       try {
-        const v = await timed(row, 'dev visit', () => visit(browser, server.url + PAGES[kind].page, (p) => statusWord(p, 'Finished', PAGES[kind].plate)));
+        const v = await timed(row, 'dev visit', () =>
+          visit(browser, server.url + PAGES[kind].page, (p) => statusWord(p, 'Finished', PAGES[kind].plate)),
+        );
         expectClean(v);
         await v.page.context().close();
-        if (kind === 'vite') expect(server.log.join('').split('\n').filter((m) => /reloading|new dependencies optimized|error/i.test(m)), 'dev-server messages').toEqual([]);
+        if (kind === 'vite')
+          expect(
+            server.log
+              .join('')
+              .split('\n')
+              .filter((m) => /reloading|new dependencies optimized|error/i.test(m)),
+            'dev-server messages',
+          ).toEqual([]);
       } finally {
         await server.stop();
       }
@@ -144,7 +181,10 @@ describe.each(KINDS)('a fresh %s site', (kind) => {
         const v = await visit(browser, server.url + 'elements.html', async (p) => {
           for (const id of ['#first', '#second']) await statusWord(p, 'Finished', id);
         });
-        for (const [id, tone] of [['#first', 'reliable'], ['#second', 'faulty']] as const) {
+        for (const [id, tone] of [
+          ['#first', 'reliable'],
+          ['#second', 'faulty'],
+        ] as const) {
           expect(await v.page.locator(`${id} .chart-reward .points.tone-${tone} circle`).count()).toBe(2);
         }
         expect(v.page.workers()).toHaveLength(2);
@@ -160,7 +200,10 @@ describe.each(KINDS)('a fresh %s site', (kind) => {
     it('builds with no warning about the plate (only webpack’s size hints), and fetches no backend’s code not tried: with backend="cpu", neither WASM’s code nor its binary', async () => {
       const log = (await buildSite(kind, site)).log;
       const hint = /^WARNING in (asset size limit|entrypoint size limit|webpack performance recommendations)/;
-      expect(log.split(/\n(?=WARNING|ERROR)/).filter((w) => /^(WARNING|ERROR)/.test(w) && !hint.test(w)), 'warnings and errors').toEqual([]);
+      expect(
+        log.split(/\n(?=WARNING|ERROR)/).filter((w) => /^(WARNING|ERROR)/.test(w) && !hint.test(w)),
+        'warnings and errors',
+      ).toEqual([]);
       const html = readFileSync(join(dir!, 'index.html'), 'utf8').replace(' autorun steps="2"', ' backend="cpu"');
       writeFileSync(join(dir!, 'cpu.html'), html);
       const server = await serveBuilt(kind, site, dir);
@@ -197,8 +240,11 @@ describe.each(KINDS)('a fresh %s site', (kind) => {
 
   if (kind === 'vite') {
     it('imports and renders to a string in plain Node, as a server renders it', async () => {
-      const script = "import { createElement } from 'react'; import { renderToString } from 'react-dom/server'; import { MultiTurnRLPlate } from 'multi-turn-rl-plate'; console.log(renderToString(createElement(MultiTurnRLPlate, { xrefPattern: '/volume/plates/{ref}/' })));";
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: site });
+      const script =
+        "import { createElement } from 'react'; import { renderToString } from 'react-dom/server'; import { MultiTurnRLPlate } from 'multi-turn-rl-plate'; console.log(renderToString(createElement(MultiTurnRLPlate, { xrefPattern: '/volume/plates/{ref}/' })));";
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: site,
+      });
       expect(stderr).toBe('');
       expect(stdout).toContain(`>${PLATE.title}</h1>`);
       expect(stdout).toMatch(/<a class="xref" href="\/volume\/plates\/[\w.]+\/"/);

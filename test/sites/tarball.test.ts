@@ -39,32 +39,59 @@ describe('the tarball', () => {
     const files = packed.files.map((f) => f.path).sort();
     for (const f of files) expect(f, f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist-lib\/.+)$/);
     const top = files.filter((f) => f.startsWith('dist-lib/') && !f.startsWith(`dist-lib/${FOLDER_NAME}/`));
-    expect(top).toEqual(['dist-lib/multi-turn-rl-plate.d.ts', 'dist-lib/multi-turn-rl-plate.js', 'dist-lib/style.css', 'dist-lib/style.d.ts']);
-    const folder = files.filter((f) => f.startsWith(`dist-lib/${FOLDER_NAME}/`)).map((f) => f.slice(`dist-lib/${FOLDER_NAME}/`.length));
+    expect(top).toEqual([
+      'dist-lib/multi-turn-rl-plate.d.ts',
+      'dist-lib/multi-turn-rl-plate.js',
+      'dist-lib/style.css',
+      'dist-lib/style.d.ts',
+    ]);
+    const folder = files
+      .filter((f) => f.startsWith(`dist-lib/${FOLDER_NAME}/`))
+      .map((f) => f.slice(`dist-lib/${FOLDER_NAME}/`.length));
     expect(folder).toEqual(
       [
-        `${FOLDER.checkpoints.agent}manifest.json`, `${FOLDER.checkpoints.agent}weights.bin`,
-        `${FOLDER.checkpoints.pretrained}manifest.json`, `${FOLDER.checkpoints.pretrained}weights.bin`,
-        FOLDER.element, FOLDER.stylesheet, FOLDER.referenceRuns, FOLDER.notices, FOLDER.wasm,
-        ...Object.values(FOLDER.backends), FOLDER.worker,
+        `${FOLDER.checkpoints.agent}manifest.json`,
+        `${FOLDER.checkpoints.agent}weights.bin`,
+        `${FOLDER.checkpoints.pretrained}manifest.json`,
+        `${FOLDER.checkpoints.pretrained}weights.bin`,
+        FOLDER.element,
+        FOLDER.stylesheet,
+        FOLDER.referenceRuns,
+        FOLDER.notices,
+        FOLDER.wasm,
+        ...Object.values(FOLDER.backends),
+        FOLDER.worker,
       ].sort(),
     );
     // The weights travel in byte planes (smaller once gzipped) and give back public/'s very bits.
     for (const kind of ['agent', 'pretrained'] as const) {
       const file = readFileSync(shipped(`dist-lib/${FOLDER_NAME}/${FOLDER.checkpoints[kind]}weights.bin`));
-      const plain = Buffer.from(fromBytePlanes(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer));
+      const plain = Buffer.from(
+        fromBytePlanes(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer),
+      );
       expect(plain.equals(readFileSync(join(ROOT, `public/${FOLDER.checkpoints[kind]}weights.bin`))), kind).toBe(true);
     }
     const big = packed.files.filter((f) => /\.(bin|wasm|mjs)$/.test(f.path)).map((f) => `${f.path} ${f.size} B`);
-    expect(packed.size, `tarball ${packed.size} B, budget ${TARBALL_BUDGET} B (${big.join(', ')})`).toBeLessThanOrEqual(TARBALL_BUDGET);
+    expect(packed.size, `tarball ${packed.size} B, budget ${TARBALL_BUDGET} B (${big.join(', ')})`).toBeLessThanOrEqual(
+      TARBALL_BUDGET,
+    );
   });
 
   it('says what npm and a site need: public, licensed, ESM with types, React as a peer and nothing else to install', () => {
     const pkg = JSON.parse(readFileSync(shipped('package.json'), 'utf8'));
     expect(pkg.private).toBeUndefined();
-    expect(pkg).toMatchObject({ name: 'multi-turn-rl-plate', type: 'module', license: 'MIT', types: './dist-lib/multi-turn-rl-plate.d.ts', sideEffects: ['*.css', './src/model/tfjs-browser.ts', './src/model/tfjs-setup.ts'] });
+    expect(pkg).toMatchObject({
+      name: 'multi-turn-rl-plate',
+      type: 'module',
+      license: 'MIT',
+      types: './dist-lib/multi-turn-rl-plate.d.ts',
+      sideEffects: ['*.css', './src/model/tfjs-browser.ts', './src/model/tfjs-setup.ts'],
+    });
     expect(pkg.keywords.length).toBeGreaterThan(3);
-    expect(pkg.exports['.']).toEqual({ types: './dist-lib/multi-turn-rl-plate.d.ts', default: './dist-lib/multi-turn-rl-plate.js' });
+    expect(pkg.exports['.']).toEqual({
+      types: './dist-lib/multi-turn-rl-plate.d.ts',
+      default: './dist-lib/multi-turn-rl-plate.js',
+    });
     expect(pkg.exports['./plate/*']).toBe(`./dist-lib/${FOLDER_NAME}/*`);
     expect(Object.keys(pkg.peerDependencies).sort()).toEqual(['react', 'react-dom']);
     // tfjs and d3 are built into the files: a site installs nothing for them.
@@ -75,7 +102,10 @@ describe('the tarball', () => {
     const lib = shipped('dist-lib');
     const entry = readFileSync(join(lib, 'multi-turn-rl-plate.js'), 'utf8');
     expect(entry.startsWith("'use client';") || entry.startsWith('"use client";'), 'the first statement').toBe(true);
-    const named = (code: string) => [...new Set([...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"'./][^"']*)["']/g)].map((m) => m[1]!))].sort();
+    const named = (code: string) =>
+      [
+        ...new Set([...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"'./][^"']*)["']/g)].map((m) => m[1]!)),
+      ].sort();
     expect(named(entry)).toEqual(['react', 'react-dom/client', 'react/jsx-runtime']);
     // Each file is named the one way every bundler reads (and esbuild leaves for the browser to resolve).
     for (const f of [FOLDER.worker, FOLDER.wasm, FOLDER.referenceRuns, ...Object.values(FOLDER.backends)]) {
@@ -90,7 +120,9 @@ describe('the tarball', () => {
     // The worker loads no backend of its own; each backend module holds its own code only.
     const worker = readFileSync(join(folder, FOLDER.worker), 'utf8');
     expect(worker).not.toContain('The WASM backend was already initialized');
-    expect(readFileSync(join(folder, FOLDER.backends.wasm), 'utf8')).toContain('The WASM backend was already initialized');
+    expect(readFileSync(join(folder, FOLDER.backends.wasm), 'utf8')).toContain(
+      'The WASM backend was already initialized',
+    );
   });
 
   it('is what npm would publish (npm publish --dry-run)', async () => {
@@ -105,11 +137,17 @@ describe('the tarball', () => {
 
   it('resolves, with its types, for bundlers and Node 16+ (arethetypeswrong), as the ESM-only package it is', async () => {
     const run = await exec(bin('attw'), [packed.tarball, '--format', 'json']).catch((e: { stdout: string }) => e);
-    const { problems } = (JSON.parse(run.stdout) as { analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] } }).analysis;
+    const { problems } = (
+      JSON.parse(run.stdout) as {
+        analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] };
+      }
+    ).analysis;
     // Bundlers and Node 16+ only (node10 predates `exports`). A require() from CommonJS resolves to
     // ESM: the package ships ESM only, which Node ≥ 20.19 (its engines) requires natively.
     const counted = problems.filter((p) => p.resolutionKind !== 'node10' && p.kind !== 'CJSResolvesToESM');
     expect(counted).toEqual([]);
-    expect(new Set(problems.filter((p) => p.kind === 'CJSResolvesToESM').map((p) => p.resolutionKind))).toEqual(new Set(['node16-cjs']));
+    expect(new Set(problems.filter((p) => p.kind === 'CJSResolvesToESM').map((p) => p.resolutionKind))).toEqual(
+      new Set(['node16-cjs']),
+    );
   });
 });

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { chartLabel } from '../../src/ui/figure/LineChart';
-import { configLabel, dashOf, earlierRuns, markers, platePhrase, plateRows, points, readout, readoutText, seriesOf, yourRun } from '../../src/ui/figure/curves';
+import {
+  configLabel,
+  dashOf,
+  earlierRuns,
+  markers,
+  platePhrase,
+  plateRows,
+  points,
+  readout,
+  readoutText,
+  seriesOf,
+  yourRun,
+} from '../../src/ui/figure/curves';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
 import { authorRuns } from '../../src/ui/figure/Transcript';
@@ -34,7 +46,12 @@ describe('the figure model', () => {
     const live = run(5, true, 2);
     const kept = earlierRuns(live, [run(1, false, 40), run(2, false, 10), run(3, true, 0), run(4, true, 3), live]);
     expect(kept.map((r) => r.runId)).toEqual([2, 4]);
-    const configs = [{ masking: false }, { advantage: 'raw' as const }, { temperature: 1.5 as const }, { faulty: true }].map((over, i) => {
+    const configs = [
+      { masking: false },
+      { advantage: 'raw' as const },
+      { temperature: 1.5 as const },
+      { faulty: true },
+    ].map((over, i) => {
       const r = run(10 + i, false, 5);
       return { ...r, config: { ...r.config, ...over } };
     });
@@ -44,7 +61,9 @@ describe('the figure model', () => {
   it('names a run’s configuration by what differs from the plate, and draws credit changes as dashes', () => {
     const r = run(1, true, 3);
     expect(configLabel(r.config)).toBe('faulty');
-    expect(configLabel({ ...r.config, masking: false, advantage: 'raw', temperature: 1.5, start: 'pretrained' })).toBe('faulty, masking off, raw reward, temperature 1.5, fine-tuned here');
+    expect(configLabel({ ...r.config, masking: false, advantage: 'raw', temperature: 1.5, start: 'pretrained' })).toBe(
+      'faulty, masking off, raw reward, temperature 1.5, fine-tuned here',
+    );
     expect(dashOf({ ...r.config, masking: false })).toBe('dashed');
     expect(dashOf({ ...r.config, advantage: 'raw' })).toBe('dotted');
   });
@@ -54,7 +73,10 @@ describe('the figure model', () => {
     expect(platePhrase(plateRows(ROWS, 'reward', false))).toBe('81% at the end');
     expect(platePhrase(plateRows(ROWS, 'reward', true))).toBe('capped near 50%');
     expect(markers(ROWS, 'heldOut', [false, true]).map((m) => m.label)).toEqual(['plate 77%', 'plate 83%']);
-    expect(markers(ROWS, 'reward', [false, true]).map((m) => `${m.tone} ${m.label}`)).toEqual(['reliable plate 81%', 'faulty plate 50%']);
+    expect(markers(ROWS, 'reward', [false, true]).map((m) => `${m.tone} ${m.label}`)).toEqual([
+      'reliable plate 81%',
+      'faulty plate 50%',
+    ]);
   });
 
   it('fills “your run” from the latest run with the row’s calculator, marking a partial run', () => {
@@ -74,7 +96,16 @@ describe('reference runs', () => {
       { seed: 1, faulty: false, heldOut: [0.7, 0.8, 0.9], meanReward: [0.5, 0.6], summary: {} },
       { seed: 2, faulty: false, heldOut: [0.7, 0.6, 0.95], meanReward: [0.4, 0.7] },
       { seed: 1, faulty: true, heldOut: [0.7, 0.7, 0.7], meanReward: [0.3, 0.3] },
-      { seed: 1, faulty: false, masking: false, advantage: 'raw', heldOut: [0.7, 0.2, 0.1], meanReward: [0.3, 0.1], copyRate: [0.5, 0.2], malformed: [0.4, 0.9] },
+      {
+        seed: 1,
+        faulty: false,
+        masking: false,
+        advantage: 'raw',
+        heldOut: [0.7, 0.2, 0.1],
+        meanReward: [0.3, 0.1],
+        copyRate: [0.5, 0.2],
+        malformed: [0.4, 0.9],
+      },
     ],
   };
   const plate = { ...PLATE_SETTINGS };
@@ -101,7 +132,9 @@ describe('reference runs', () => {
 
   it('are refused with a reason when a curve has the wrong length or range', () => {
     expect(() => parseReferenceRuns({ ...file, steps: 3 })).toThrow(/run 0 heldOut is not 4 fractions/);
-    expect(() => parseReferenceRuns({ ...file, runs: [{ ...file.runs[0], meanReward: [2, 0] }] })).toThrow(/meanReward/);
+    expect(() => parseReferenceRuns({ ...file, runs: [{ ...file.runs[0], meanReward: [2, 0] }] })).toThrow(
+      /meanReward/,
+    );
     expect(() => parseReferenceRuns(null)).toThrow(/not a JSON object/);
   });
 });
@@ -114,6 +147,10 @@ describe('transcripts', () => {
       { author: 'e', trained: false, text: '3|' },
       { author: 'm', trained: true, text: '3|' },
     ]);
-    expect(authorRuns('^1+2=B1+2|3|3|', 'pppppmmmmmeemm', '00000111111111')[2]).toEqual({ author: 'e', trained: true, text: '3|' });
+    expect(authorRuns('^1+2=B1+2|3|3|', 'pppppmmmmmeemm', '00000111111111')[2]).toEqual({
+      author: 'e',
+      trained: true,
+      text: '3|',
+    });
   });
 });

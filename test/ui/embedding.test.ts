@@ -16,7 +16,8 @@ import { run } from './fixtures';
 const noop = () => {};
 
 /** The status line's notes, as a reader sees them. */
-const notesOf = (html: string) => [...html.matchAll(/<p class="status-note">([^<]*)<\/p>/g)].map((m) => m[1]!.replaceAll('&quot;', '"'));
+const notesOf = (html: string) =>
+  [...html.matchAll(/<p class="status-note">([^<]*)<\/p>/g)].map((m) => m[1]!.replaceAll('&quot;', '"'));
 
 describe('one plate, whoever embeds it', () => {
   it('the library exports the very component and element function the standalone page uses', () => {
@@ -41,15 +42,31 @@ describe('props, checked on the main thread', () => {
 
   it('a value of the wrong type from plain JavaScript is named too, and the host’s own notes are kept', () => {
     const notes = notesOf(render({ faulty: 'yes', start: 'middle', notes: ['From the host.'] }));
-    expect(notes).toEqual(['From the host.', 'Ignored faulty={"yes"}: expected true or false.', 'Ignored start={"middle"}: expected one of agent, pretrained, scratch.']);
+    expect(notes).toEqual([
+      'From the host.',
+      'Ignored faulty={"yes"}: expected true or false.',
+      'Ignored start={"middle"}: expected one of agent, pretrained, scratch.',
+    ]);
   });
 });
 
 describe('the link that sets a configuration up again', () => {
   const PROPS: FigureProps = {
-    plate: PLATE, worker: { ...INITIAL_STATE, status: 'done', loading: null }, run: run(1, true, 3), previous: [],
-    settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, totalSteps: 40, reference: null, notes: [],
-    onRun: noop, onPause: noop, onStep: noop, onReset: noop, onSettings: noop, onRestart: noop, onAsk: noop,
+    plate: PLATE,
+    worker: { ...INITIAL_STATE, status: 'done', loading: null },
+    run: run(1, true, 3),
+    previous: [],
+    settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true },
+    totalSteps: 40,
+    reference: null,
+    notes: [],
+    onRun: noop,
+    onPause: noop,
+    onStep: noop,
+    onReset: noop,
+    onSettings: noop,
+    onRestart: noop,
+    onAsk: noop,
   };
   const host = globalThis as { location?: unknown };
   afterEach(() => {
@@ -65,7 +82,14 @@ describe('the link that sets a configuration up again', () => {
   });
 
   it('is the one its host makes from the run’s configuration, when the host can set a plate up from a link', () => {
-    const html = renderToStaticMarkup(createElement(Figure, { ...PROPS, reproduceUrl: (c) => `https://plates.example/xxvi-3/?faulty=${c.faulty ? 1 : 0}&seed=${c.seed}` }));
-    expect(html).toContain('<a href="https://plates.example/xxvi-3/?faulty=1&amp;seed=1">a link that sets this configuration up again</a>');
+    const html = renderToStaticMarkup(
+      createElement(Figure, {
+        ...PROPS,
+        reproduceUrl: (c) => `https://plates.example/xxvi-3/?faulty=${c.faulty ? 1 : 0}&seed=${c.seed}`,
+      }),
+    );
+    expect(html).toContain(
+      '<a href="https://plates.example/xxvi-3/?faulty=1&amp;seed=1">a link that sets this configuration up again</a>',
+    );
   });
 });

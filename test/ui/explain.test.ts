@@ -28,7 +28,9 @@ describe('the group’s arithmetic', () => {
     expect(g.lines[0]!.text).toBe('advantage = (1 − 0.625) / 0.484 = +0.77');
     expect(g.lines[2]!.text).toBe('advantage = (0 − 0.625) / 0.484 = −1.29');
     expect(g.taughtNothing).toBe(false);
-    expect(g.summary).toBe('Five of eight scored 1: the ones above the mean are pushed up, the ones below pushed down, and the advantages add up to 0.');
+    expect(g.summary).toBe(
+      'Five of eight scored 1: the ones above the mean are pushed up, the ones below pushed down, and the advantages add up to 0.',
+    );
   });
 
   it('says plainly that a group whose rewards are all equal taught nothing', () => {
@@ -37,7 +39,9 @@ describe('the group’s arithmetic', () => {
       const g = groupArithmetic(rewards, groupAdvantages(rewards, OPTS), 'group', OPTS);
       expect(g.taughtNothing).toBe(true);
       expect(g.lines.map((l) => l.text)).toEqual(Array(8).fill(`advantage = ${r} − ${r} = 0`));
-      expect(g.summary).toBe(`All eight scored ${r}: every reward equals the mean, so every advantage is 0 — this sum taught nothing this step.`);
+      expect(g.summary).toBe(
+        `All eight scored ${r}: every reward equals the mean, so every advantage is 0 — this sum taught nothing this step.`,
+      );
     }
   });
 
@@ -48,7 +52,9 @@ describe('the group’s arithmetic', () => {
     const ones = groupArithmetic(Array(8).fill(1), Array(8).fill(1), 'raw', OPTS);
     expect(ones.taughtNothing).toBe(false);
     const zeros = groupArithmetic(Array(8).fill(0), Array(8).fill(0), 'raw', OPTS);
-    expect(zeros.summary).toBe('With the raw reward, all eight scored 0: every advantage is 0, so this sum taught nothing this step.');
+    expect(zeros.summary).toBe(
+      'With the raw reward, all eight scored 0: every advantage is 0, so this sum taught nothing this step.',
+    );
   });
 
   it('one success in eight: +2.64 for it and −0.38 for the rest', () => {
@@ -66,12 +72,25 @@ describe('the group’s arithmetic', () => {
       for (const r of records.slice(1)) {
         for (let k = 0; k < r.episodes.length; k += 8) {
           const eps = r.episodes.slice(k, k + 8);
-          const g = groupArithmetic(eps.map((e) => e.reward), eps.map((e) => e.advantage), advantage, GRPO);
+          const g = groupArithmetic(
+            eps.map((e) => e.reward),
+            eps.map((e) => e.advantage),
+            advantage,
+            GRPO,
+          );
           eps.forEach((e, i) => {
             // The arithmetic's own numbers reproduce the trainer's advantage to the last bit.
             const formula = advantage === 'raw' ? e.reward : g.taughtNothing ? 0 : (e.reward - g.mean) / g.divisor;
             expect(e.advantage).toBe(formula);
-            expect(g.lines[i]!.text.endsWith(advantage === 'raw' ? `= ${e.reward}` : g.taughtNothing ? '= 0' : `${e.advantage > 0 ? '+' : '−'}${Math.abs(e.advantage).toFixed(2)}`)).toBe(true);
+            expect(
+              g.lines[i]!.text.endsWith(
+                advantage === 'raw'
+                  ? `= ${e.reward}`
+                  : g.taughtNothing
+                    ? '= 0'
+                    : `${e.advantage > 0 ? '+' : '−'}${Math.abs(e.advantage).toFixed(2)}`,
+              ),
+            ).toBe(true);
           });
         }
       }
@@ -93,22 +112,39 @@ describe('the push, character by character', () => {
     const chars = pushChars(pushed);
     expect(chars.map((c) => c.ch).join('')).toBe('B23+45|68|68|');
     expect(chars[0]).toMatchObject({ index: 7, name: 'B 0.50 → 0.80', shift: 'up', strong: true, trained: true });
-    expect(chars.filter((c) => c.author === 'e').map((c) => c.name)).toEqual(['6 not trained on', '8 not trained on', '| not trained on']);
+    expect(chars.filter((c) => c.author === 'e').map((c) => c.name)).toEqual([
+      '6 not trained on',
+      '8 not trained on',
+      '| not trained on',
+    ]);
     expect(chars.find((c) => c.author === 'e')!.detail).toMatch(/not trained on — observation masking/);
   });
 
   it('gives the environment’s characters the same treatment when the record says they were trained on (masking off)', () => {
     const off = { ...pushed, trained: '00000001111111111111' };
-    expect(pushChars(off).filter((c) => c.author === 'e').map((c) => [c.name, c.shift])).toEqual([['6 0.90 → 0.60', 'down'], ['8 0.90 → 0.60', 'down'], ['| 0.90 → 0.60', 'down']]);
+    expect(
+      pushChars(off)
+        .filter((c) => c.author === 'e')
+        .map((c) => [c.name, c.shift]),
+    ).toEqual([
+      ['6 0.90 → 0.60', 'down'],
+      ['8 0.90 → 0.60', 'down'],
+      ['| 0.90 → 0.60', 'down'],
+    ]);
   });
 
   it('says how much more likely an episode’s model characters became, and whether its group was pushed its rewards’ way', () => {
     expect(episodeLine(pushed)).toBe('its characters 1.60× as likely on average');
     expect(episodeLine(e)).toBeNull();
-    const up = groupLede([{ ...pushed, advantage: 1 }, { ...pushed, advantage: -0.5 }])!;
+    const up = groupLede([
+      { ...pushed, advantage: 1 },
+      { ...pushed, advantage: -0.5 },
+    ])!;
     expect(up.score).toBeCloseTo(0.5 * Math.log(1.6), 6);
     expect(up.text).toMatch(/= 0\.235 > 0: the update pushed this group the way its rewards say\.$/);
-    expect(groupLede([{ ...pushed, advantage: -1 }])!.text).toMatch(/= −0\.470 ≤ 0: this group was pushed against its rewards/);
+    expect(groupLede([{ ...pushed, advantage: -1 }])!.text).toMatch(
+      /= −0\.470 ≤ 0: this group was pushed against its rewards/,
+    );
     expect(groupLede([{ ...pushed, advantage: 0 }])!.text).toMatch(/no advantage, so no push/);
   });
 
@@ -125,7 +161,12 @@ describe('the push, character by character', () => {
 describe('the run as JSON', () => {
   it('writes the shown step’s log-probs as plain arrays', () => {
     const r = run(1, false, 1);
-    const shown = { ...r.steps[1]!, episodes: [{ ...episode(), logp: { before: Float32Array.of(Math.log(0.5), -0.25), after: Float32Array.of(-0.1, -0.2) } }] };
+    const shown = {
+      ...r.steps[1]!,
+      episodes: [
+        { ...episode(), logp: { before: Float32Array.of(Math.log(0.5), -0.25), after: Float32Array.of(-0.1, -0.2) } },
+      ],
+    };
     const json = JSON.parse(runJson(r, { plate: 'XXVI.3', backend: 'wasm', shown }));
     expect(json.episodes.episodes[0].logp).toEqual({ before: [-0.693147, -0.25], after: [-0.1, -0.2] });
   });
@@ -138,24 +179,41 @@ describe('the reader’s sum', () => {
   });
 
   it('says what is wrong, in words, for everything else', () => {
-    expect(parseSum('')).toEqual({ error: 'Type a sum first: two whole numbers from 10 to 99 joined by +, such as 57+38.' });
+    expect(parseSum('')).toEqual({
+      error: 'Type a sum first: two whole numbers from 10 to 99 joined by +, such as 57+38.',
+    });
     expect(parseSum('5+')).toEqual({ error: '“5+” needs a second number after the +, such as 57+38.' });
     expect(parseSum('+38')).toEqual({ error: '“+38” needs a first number before the +, such as 57+38.' });
-    expect(parseSum('100+3')).toEqual({ error: 'The agent knows sums of two whole numbers from 10 to 99 (the world’s range): 100 and 3 are outside it.' });
-    expect(parseSum('57+9')).toEqual({ error: 'The agent knows sums of two whole numbers from 10 to 99 (the world’s range): 9 is outside it.' });
-    for (const bad of ['abc', '57-38', '5.5+38', '57+38+1', 'fifty+38']) expect(parseSum(bad)).toEqual({ error: expect.stringMatching(/is not a sum the agent can read/) });
+    expect(parseSum('100+3')).toEqual({
+      error: 'The agent knows sums of two whole numbers from 10 to 99 (the world’s range): 100 and 3 are outside it.',
+    });
+    expect(parseSum('57+9')).toEqual({
+      error: 'The agent knows sums of two whole numbers from 10 to 99 (the world’s range): 9 is outside it.',
+    });
+    for (const bad of ['abc', '57-38', '5.5+38', '57+38+1', 'fifty+38'])
+      expect(parseSum(bad)).toEqual({ error: expect.stringMatching(/is not a sum the agent can read/) });
   });
 
   it('quotes at most a short prefix of what was typed, however long', () => {
     const long = '1'.repeat(10_000);
     const said = parseSum(long);
-    expect(said).toEqual({ error: '“111111111111…” is longer than any sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.' });
-    expect(parseSum('fifty-seven+38')).toEqual({ error: '“fifty-seven+…” is not a sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.' });
+    expect(said).toEqual({
+      error:
+        '“111111111111…” is longer than any sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.',
+    });
+    expect(parseSum('fifty-seven+38')).toEqual({
+      error:
+        '“fifty-seven+…” is not a sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.',
+    });
     expect(parseSum(' 57  +  38 ')).toEqual({ sum: { a: 57, b: 38 } }); // the room left for spaces
   });
 
   it('says where a sum stands in the split', () => {
-    expect(sumKindText({ a: 57, b: 38 }, 'new', false)).toBe('57+38 is a new sum: in neither the training nor the held-out set.');
-    expect(sumKindText({ a: 23, b: 45 }, 'training', true)).toMatch(/^23\+45 is a training sum: .*, and one of the 30 demonstrations/);
+    expect(sumKindText({ a: 57, b: 38 }, 'new', false)).toBe(
+      '57+38 is a new sum: in neither the training nor the held-out set.',
+    );
+    expect(sumKindText({ a: 23, b: 45 }, 'training', true)).toMatch(
+      /^23\+45 is a training sum: .*, and one of the 30 demonstrations/,
+    );
   });
 });

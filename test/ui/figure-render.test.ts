@@ -10,9 +10,21 @@ import { run } from './fixtures';
 
 const noop = () => {};
 const PROPS: FigureProps = {
-  plate: PLATE, worker: { ...INITIAL_STATE, status: 'ready', loading: null }, run: null, previous: [],
-  settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [],
-  onRun: noop, onPause: noop, onStep: noop, onReset: noop, onSettings: noop, onRestart: noop, onAsk: noop,
+  plate: PLATE,
+  worker: { ...INITIAL_STATE, status: 'ready', loading: null },
+  run: null,
+  previous: [],
+  settings: { start: 'agent', ...PLATE_SETTINGS },
+  totalSteps: 40,
+  reference: null,
+  notes: [],
+  onRun: noop,
+  onPause: noop,
+  onStep: noop,
+  onReset: noop,
+  onSettings: noop,
+  onRestart: noop,
+  onAsk: noop,
 };
 type Over = Partial<Omit<FigureProps, 'worker'>> & { worker?: Partial<WorkerState> };
 const render = (over: Over) =>
@@ -23,7 +35,9 @@ describe('the figure', () => {
     const info = { backend: 'wasm' as const, reason: 'the only one', skipped: [] };
     const ready = { ...info, loadMs: 800, checkpointHeldOut: 0.8, kernels: 'fused' as const };
     const warm = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 650, complete: true } } } });
-    expect(warm).toContain('Loaded in 0.8 s. Warmed up while idle (0.7 s): the first steps are faster than from a cold start.');
+    expect(warm).toContain(
+      'Loaded in 0.8 s. Warmed up while idle (0.7 s): the first steps are faster than from a cold start.',
+    );
     const cut = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 300, complete: false } } } });
     expect(cut).toContain('Warm-up cut short by the first run after 0.3 s.');
     expect(render({ worker: { backend: info, ready } })).not.toContain('Warm');
@@ -34,12 +48,17 @@ describe('the figure', () => {
     expect(html).toContain('role="img" aria-label="Held-out success, no data yet"');
     expect(html).toContain('role="img" aria-label="Mean reward, no data yet"');
     expect(html).toMatch(/<button type="button" class="run" aria-disabled="true">.*Run<\/button>/);
-    expect(html).toMatch(/<label class="switch faulty"><input type="checkbox" role="switch"[^>]*>\s*<span>Faulty calculator/);
+    expect(html).toMatch(
+      /<label class="switch faulty"><input type="checkbox" role="switch"[^>]*>\s*<span>Faulty calculator/,
+    );
     expect(html).toContain('<progress aria-label="Loading TensorFlow.js and the checkpoint"');
   });
 
   it('while a run goes: a Pause button, labels with the latest step, readouts filled', () => {
-    const html = render({ worker: { status: 'running', stepsPerSecond: 1.5, backend: { backend: 'wasm', reason: 'r', skipped: [] } }, run: run(1, false, 12) });
+    const html = render({
+      worker: { status: 'running', stepsPerSecond: 1.5, backend: { backend: 'wasm', reason: 'r', skipped: [] } },
+      run: run(1, false, 12),
+    });
     expect(html).toMatch(/class="run" aria-disabled="false">.*Pause<\/button>/);
     expect(html).toContain('aria-label="Held-out success, step 12 of 40: 80%"');
     expect(html).toMatch(/aria-label="Mean reward, step 12 of 40: \d+%"/);
@@ -49,7 +68,12 @@ describe('the figure', () => {
   });
 
   it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
-    const html = render({ worker: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 5), previous: [run(1, false, 40)] });
+    const html = render({
+      worker: { status: 'running' },
+      settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true },
+      run: run(2, true, 5),
+      previous: [run(1, false, 40)],
+    });
     // four charts (the plate's two, the two diagnostics) and the legend's swatch each
     expect(html.match(/class="series tone-reliable dash-solid dim"/g)).toHaveLength(5);
     expect(html.match(/class="series tone-faulty dash-solid"/g)).toHaveLength(5);
@@ -59,7 +83,11 @@ describe('the figure', () => {
   });
 
   it('shows one group of episodes with model and environment characters apart, and marks a lie', () => {
-    const html = render({ worker: { status: 'running' }, settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true }, run: run(2, true, 3) });
+    const html = render({
+      worker: { status: 'running' },
+      settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true },
+      run: run(2, true, 3),
+    });
     expect(html).toContain('group 1 of 8');
     expect(html.match(/<tr[^>]*><td><code class="transcript">/g)).toHaveLength(8);
     expect(html).toContain('<span class="by-m" data-author="m">B23+45|</span>');
@@ -70,24 +98,55 @@ describe('the figure', () => {
   });
 
   it('labels the reference band as precomputed, and says so when it is a placeholder', () => {
-    const ref = { note: '', steps: 40, placeholder: true, runs: [{ seed: 1, faulty: false, heldOut: Array(41).fill(0.8), meanReward: Array(40).fill(0.7) }] };
+    const ref = {
+      note: '',
+      steps: 40,
+      placeholder: true,
+      runs: [{ seed: 1, faulty: false, heldOut: Array(41).fill(0.8), meanReward: Array(40).fill(0.7) }],
+    };
     const html = render({ reference: { runs: ref } });
     expect(html).toContain('reference runs like this one (precomputed, 1 seed) — placeholder curves, not real runs');
     expect(html.match(/class="band" d="M/g)).toHaveLength(2); // the file has no diagnostics curves
   });
 
   it('heads the agent’s answer with the sum it answers, and takes no more than a sum’s characters', () => {
-    const greedy = { sum: { a: 57, b: 38 }, text: '^57+38=B57+38|95|95|', authors: 'pppppppmmmmmmmeeemmm', reward: 1, lied: false, reason: 'answered' as const };
-    const answer = { id: 1, sum: { a: 57, b: 38 }, kind: 'new' as const, demonstration: false, by: { kind: 'shipped' as const }, faulty: false, temperature: 1 as const, greedy, samples: [] };
+    const greedy = {
+      sum: { a: 57, b: 38 },
+      text: '^57+38=B57+38|95|95|',
+      authors: 'pppppppmmmmmmmeeemmm',
+      reward: 1,
+      lied: false,
+      reason: 'answered' as const,
+    };
+    const answer = {
+      id: 1,
+      sum: { a: 57, b: 38 },
+      kind: 'new' as const,
+      demonstration: false,
+      by: { kind: 'shipped' as const },
+      faulty: false,
+      temperature: 1 as const,
+      greedy,
+      samples: [],
+    };
     const html = render({ worker: { asks: { waiting: [], answer } } });
     expect(html).toContain('<p class="ask-for">The agent’s answer to <strong>57+38</strong></p>');
     expect(html).toMatch(/<input id="[^"]+" type="text" placeholder="57\+38" maxLength="16"/);
-    const failed = render({ worker: { asks: { waiting: [], answer: { id: 2, sum: { a: 10, b: 99 }, error: 'The agent could not answer: boom' } } } });
-    expect(failed).toContain('The agent’s answer to <strong>10+99</strong></p><p class="ask-error">The agent could not answer: boom</p>');
+    const failed = render({
+      worker: {
+        asks: { waiting: [], answer: { id: 2, sum: { a: 10, b: 99 }, error: 'The agent could not answer: boom' } },
+      },
+    });
+    expect(failed).toContain(
+      'The agent’s answer to <strong>10+99</strong></p><p class="ask-error">The agent could not answer: boom</p>',
+    );
   });
 
   it('shows the URL notes and the worker’s error in words', () => {
-    const html = render({ worker: { status: 'dead', error: { kind: 'worker', message: 'The training worker stopped: boom.' } }, notes: ['Ignored seed=x: expected a whole number.'] });
+    const html = render({
+      worker: { status: 'dead', error: { kind: 'worker', message: 'The training worker stopped: boom.' } },
+      notes: ['Ignored seed=x: expected a whole number.'],
+    });
     expect(html).toContain('The training worker stopped: boom.');
     expect(html).toContain('Restart the trainer');
     expect(html).toContain('Ignored seed=x');
@@ -95,11 +154,15 @@ describe('the figure', () => {
 
   it('puts Step beside Run and Reset, usable when ready or paused, not while a run trains', () => {
     expect(render({})).toMatch(/<button type="button" class="step" aria-disabled="false"[^>]*>.*Step<\/button>/);
-    expect(render({ worker: { status: 'running' }, run: run(1, false, 2) })).toMatch(/class="step" aria-disabled="true"[^>]*>.*Step<\/button>/);
+    expect(render({ worker: { status: 'running' }, run: run(1, false, 2) })).toMatch(
+      /class="step" aria-disabled="true"[^>]*>.*Step<\/button>/,
+    );
     const stepping = render({ worker: { status: 'stepping' }, run: run(1, false, 2) });
     expect(stepping).toMatch(/class="step" aria-disabled="true"[^>]*>.*Stepping…<\/button>/);
     expect(stepping).toMatch(/class="run" aria-disabled="false">.*Resume<\/button>/);
-    expect(render({ worker: { status: 'paused' }, run: run(1, false, 3) })).toContain('<span class="status-after" aria-live="polite">after GRPO step 3</span>');
+    expect(render({ worker: { status: 'paused' }, run: run(1, false, 3) })).toContain(
+      '<span class="status-after" aria-live="polite">after GRPO step 3</span>',
+    );
   });
 
   it('shows each character’s push with its name, the episode’s line and the group’s arithmetic when the record has log-probs', () => {

@@ -23,17 +23,62 @@ export function episode(over: Partial<EpisodeView> = {}): EpisodeView {
   };
 }
 
-export function record(step: number, heldOut: number, meanReward: number | null, episodes: EpisodeView[] = []): GrpoStepView {
+export function record(
+  step: number,
+  heldOut: number,
+  meanReward: number | null,
+  episodes: EpisodeView[] = [],
+): GrpoStepView {
   return {
-    step, heldOut, heldOutCorrect: Math.round(heldOut * 30), heldOutN: 30,
-    meanReward, trueSuccess: meanReward, rewardedByBug: 0, rewardStd: null, zeroSpreadGroups: null, clipFraction: null, loss: null,
-    modelChars: 0, envChars: 0, trainedChars: 0, lies: 0, calls: 0, copied: 0, malformed: 0, timings: TIMINGS, timeSplit: step === 0 ? { ...SPLIT, sampling: 0, update: 0 } : SPLIT, episodes, sampled: episodes.length,
+    step,
+    heldOut,
+    heldOutCorrect: Math.round(heldOut * 30),
+    heldOutN: 30,
+    meanReward,
+    trueSuccess: meanReward,
+    rewardedByBug: 0,
+    rewardStd: null,
+    zeroSpreadGroups: null,
+    clipFraction: null,
+    loss: null,
+    modelChars: 0,
+    envChars: 0,
+    trainedChars: 0,
+    lies: 0,
+    calls: 0,
+    copied: 0,
+    malformed: 0,
+    timings: TIMINGS,
+    timeSplit: step === 0 ? { ...SPLIT, sampling: 0, update: 0 } : SPLIT,
+    episodes,
+    sampled: episodes.length,
   };
 }
 
 /** A run of `n` steps after step 0, held-out rising by one sum per 8 steps. */
 export function run(runId: number, faulty: boolean, n: number, steps = 40): RunView {
   const records = [record(0, 23 / 30, null)];
-  for (let s = 1; s <= n; s++) records.push(record(s, (23 + Math.floor(s / 8)) / 30, faulty ? 0.5 : 0.7 + s / 400, s === n ? Array.from({ length: 64 }, (_, i) => episode({ lied: faulty && i % 3 === 0, reward: i % 2, correct: i % 2 === 1, advantage: i % 2 ? 1 : -1 })) : []));
-  return { runId, config: { start: 'agent', seed: 1, steps, ...PLATE_SETTINGS, faulty }, stages: ['grpo'], from: null, stage: 'grpo', pretrain: [], sft: [], steps: records };
+  for (let s = 1; s <= n; s++)
+    records.push(
+      record(
+        s,
+        (23 + Math.floor(s / 8)) / 30,
+        faulty ? 0.5 : 0.7 + s / 400,
+        s === n
+          ? Array.from({ length: 64 }, (_, i) =>
+              episode({ lied: faulty && i % 3 === 0, reward: i % 2, correct: i % 2 === 1, advantage: i % 2 ? 1 : -1 }),
+            )
+          : [],
+      ),
+    );
+  return {
+    runId,
+    config: { start: 'agent', seed: 1, steps, ...PLATE_SETTINGS, faulty },
+    stages: ['grpo'],
+    from: null,
+    stage: 'grpo',
+    pretrain: [],
+    sft: [],
+    steps: records,
+  };
 }

@@ -18,14 +18,28 @@ import { parseUrlOptions } from '../../src/ui/options';
 import { pct } from '../../src/ui/format';
 import { record, run } from './fixtures';
 
-const REF = parseReferenceRuns(JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs.json'), 'utf8')));
+const REF = parseReferenceRuns(
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs.json'), 'utf8')),
+);
 const plate = { ...PLATE_SETTINGS };
 
 /** A run with the crash-pass grader whose last step paid 3 malformed episodes. */
 function crashRun() {
   const r = run(7, false, 3);
   const last = r.steps.at(-1)!;
-  const episodes = last.episodes.map((e, i) => (i < 3 ? { ...e, text: '^23+45=B2x', authors: 'pppppppmmm', trained: '0000000111', reason: 'malformed call' as const, reward: 1, correct: false } : e));
+  const episodes = last.episodes.map((e, i) =>
+    i < 3
+      ? {
+          ...e,
+          text: '^23+45=B2x',
+          authors: 'pppppppmmm',
+          trained: '0000000111',
+          reason: 'malformed call' as const,
+          reward: 1,
+          correct: false,
+        }
+      : e,
+  );
   const steps = [...r.steps.slice(0, -1), { ...last, episodes, meanReward: 0.55, trueSuccess: 0.5, rewardedByBug: 3 }];
   return { ...r, config: { ...r.config, grader: 'crash-pass' as const }, steps };
 }
@@ -34,9 +48,22 @@ const noop = () => {};
 const render = (over: Partial<FigureProps>) =>
   renderToStaticMarkup(
     createElement(Figure, {
-      plate: PLATE, worker: { ...INITIAL_STATE, status: 'running', loading: null }, run: null, previous: [],
-      settings: { start: 'agent', ...PLATE_SETTINGS }, totalSteps: 40, reference: null, notes: [],
-      onRun: noop, onPause: noop, onStep: noop, onReset: noop, onSettings: noop, onRestart: noop, onAsk: noop, ...over,
+      plate: PLATE,
+      worker: { ...INITIAL_STATE, status: 'running', loading: null },
+      run: null,
+      previous: [],
+      settings: { start: 'agent', ...PLATE_SETTINGS },
+      totalSteps: 40,
+      reference: null,
+      notes: [],
+      onRun: noop,
+      onPause: noop,
+      onStep: noop,
+      onReset: noop,
+      onSettings: noop,
+      onRestart: noop,
+      onAsk: noop,
+      ...over,
     }),
   );
 
@@ -44,25 +71,39 @@ describe('the grader in the figure', () => {
   it('is named in a run’s label, its file name, its reproduce link and its CSV', () => {
     const r = crashRun();
     expect(configLabel(r.config)).toBe('reliable, a crash counts as a pass');
-    expect(configLabel({ ...r.config, faulty: true, grader: 'trusts-tool' })).toBe('faulty, grader trusts the calculator');
+    expect(configLabel({ ...r.config, faulty: true, grader: 'trusts-tool' })).toBe(
+      'faulty, grader trusts the calculator',
+    );
     expect(configLabel({ ...r.config, grader: 'exact' })).toBe('reliable');
     expect(runFileName(r.config)).toBe('plate-XXVI.3-run-agent-reliable-crash-pass-seed-1');
     expect(new URL(pageUrlFor('https://x.example/p/?embed=1', r.config)).searchParams.get('grader')).toBe('crash-pass');
     const [head, ...rows] = runCsv(r).trim().split('\n');
-    expect(head!.split(',').slice(-5)).toEqual(['true_success', 'rewarded_by_bug', 'sampling_ms', 'update_ms', 'evaluation_ms']);
+    expect(head!.split(',').slice(-5)).toEqual([
+      'true_success',
+      'rewarded_by_bug',
+      'sampling_ms',
+      'update_ms',
+      'evaluation_ms',
+    ]);
     expect(rows.at(-1)!.split(',').slice(-5)).toEqual(['0.5', '3', '200', '250', '50']);
   });
 
   it('comes from the URL, and a bad value is named in a note', () => {
     expect(parseUrlOptions('?grader=trusts-tool', 'https://x.example/p/').options).toEqual({ grader: 'trusts-tool' });
-    expect(parseUrlOptions('?grader=lenient', 'https://x.example/p/')).toEqual({ options: {}, notes: ['Ignored grader=lenient: expected one of exact, crash-pass, trusts-tool.'] });
+    expect(parseUrlOptions('?grader=lenient', 'https://x.example/p/')).toEqual({
+      options: {},
+      notes: ['Ignored grader=lenient: expected one of exact, crash-pass, trusts-tool.'],
+    });
   });
 
   it('picks the reference runs made with it, and reads an exact run’s true success as its reward', () => {
     for (const grader of ['exact', 'crash-pass', 'trusts-tool'] as const) {
       for (const faulty of [false, true]) {
         const like = runsLike(REF, { ...plate, faulty, grader });
-        expect(like.map((r) => r.seed), `${grader} ${faulty}`).toEqual([1, 2, 3, 4, 5]);
+        expect(
+          like.map((r) => r.seed),
+          `${grader} ${faulty}`,
+        ).toEqual([1, 2, 3, 4, 5]);
         expect(like.every((r) => (r.grader ?? 'exact') === grader)).toBe(true);
       }
     }
@@ -71,7 +112,12 @@ describe('the grader in the figure', () => {
     const crash = runsLike(REF, { ...plate, grader: 'crash-pass' })[0]!;
     expect(curveOf(crash, 'trueSuccess')).toBe(crash.trueSuccess);
     expect(referenceBand(REF, { ...plate, grader: 'crash-pass' }, 'meanReward').at(-1)!.lo).toBe(1);
-    expect(() => parseReferenceRuns({ steps: 1, runs: [{ seed: 1, faulty: false, grader: 'kind', heldOut: [0, 0], meanReward: [0] }] })).toThrow('run 0 grader is "kind"');
+    expect(() =>
+      parseReferenceRuns({
+        steps: 1,
+        runs: [{ seed: 1, faulty: false, grader: 'kind', heldOut: [0, 0], meanReward: [0] }],
+      }),
+    ).toThrow('run 0 grader is "kind"');
   });
 
   it('gets a note per bug with the reference runs’ own figures beside the exact grader’s', () => {
@@ -83,19 +129,27 @@ describe('the grader in the figure', () => {
         const bug = configFigures(runsLike(REF, s))!;
         const exact = configFigures(runsLike(REF, { ...s, grader: 'exact' }))!;
         expect(note).toContain('Held-out success is still graded exactly');
-        expect(note).toContain(`the reward over the last five steps is ${pct(bug.rewardLast5)}, true success ${pct(bug.trueLast5!)}`);
-        expect(note).toContain(`held-out success ends at ${pct(bug.heldOutEnd)}; with the exact grader the reward over the last five steps is ${pct(exact.rewardLast5)}`);
+        expect(note).toContain(
+          `the reward over the last five steps is ${pct(bug.rewardLast5)}, true success ${pct(bug.trueLast5!)}`,
+        );
+        expect(note).toContain(
+          `held-out success ends at ${pct(bug.heldOutEnd)}; with the exact grader the reward over the last five steps is ${pct(exact.rewardLast5)}`,
+        );
       }
     }
     expect(settingNotes({ ...plate, grader: 'crash-pass' }, REF)[0]).toMatch(/learns to crash on purpose/);
     expect(settingNotes({ ...plate, grader: 'trusts-tool' }, REF)[0]).toMatch(/slips an operand/);
-    expect(settingNotes({ ...plate, faulty: true, grader: 'trusts-tool' }, REF)[0]).toMatch(/copies one of its lies is paid in full/);
+    expect(settingNotes({ ...plate, faulty: true, grader: 'trusts-tool' }, REF)[0]).toMatch(
+      /copies one of its lies is paid in full/,
+    );
     expect(settingNotes(plate, REF)).toEqual([]);
   });
 
   it('is chosen with a labelled control, and the episode viewer marks what only the bug paid for', () => {
     const html = render({ run: crashRun(), settings: { start: 'agent', ...PLATE_SETTINGS, grader: 'crash-pass' } });
-    expect(html).toMatch(/<label>Grader <select aria-describedby="[^"]+"><option value="exact">exact answer \(the plate’s\)<\/option><option value="crash-pass" selected="">/);
+    expect(html).toMatch(
+      /<label>Grader <select aria-describedby="[^"]+"><option value="exact">exact answer \(the plate’s\)<\/option><option value="crash-pass" selected="">/,
+    );
     expect(html).toContain('(training episodes only; held-out success is always graded exactly)');
     expect(html).toContain('this run: reliable, a crash counts as a pass');
     expect(html).toContain('Graded by a bug: a crash counts as a pass');
@@ -121,7 +175,9 @@ describe('true success beside the reward', () => {
     expect(reward).toContain('true success, step 3: 50%');
     expect(reward).toMatch(/data-testid="readout-companion">true success: \d+% → \d+%</);
     expect(html).toContain('(what an exact grader would have paid)');
-    expect(html.slice(html.indexOf('chart-row chart-heldOut'), html.indexOf('chart-row chart-reward'))).not.toContain('companion');
+    expect(html.slice(html.indexOf('chart-row chart-heldOut'), html.indexOf('chart-row chart-reward'))).not.toContain(
+      'companion',
+    );
   });
 });
 
@@ -129,10 +185,21 @@ describe('where a step’s time goes', () => {
   it('reads the medians of the worker’s split and says which part is largest', () => {
     const steps = [record(0, 0.8, null), ...[1, 2, 3].map((s) => record(s, 0.8, 0.7))];
     const s = splitSummary(steps)!;
-    expect(s).toMatchObject({ first: 1, last: 3, ms: { sampling: 200, update: 250, evaluation: 50 }, largest: 'update' });
-    expect(splitReadout(s)).toBe('sampling 200 ms (40%) · policy update 250 ms (50%) · held-out evaluation 50 ms (10%)');
-    expect(splitSentence(s)).toMatch(/^Here the policy update is the largest part of a step \(50%\); sampling takes 40%\. .*sampling episodes becomes the dominant cost of training\.$/);
-    const slowTool = splitSummary(steps.map((r) => ({ ...r, timeSplit: { ...r.timeSplit, sampling: r.step ? 900 : 0 } })))!;
+    expect(s).toMatchObject({
+      first: 1,
+      last: 3,
+      ms: { sampling: 200, update: 250, evaluation: 50 },
+      largest: 'update',
+    });
+    expect(splitReadout(s)).toBe(
+      'sampling 200 ms (40%) · policy update 250 ms (50%) · held-out evaluation 50 ms (10%)',
+    );
+    expect(splitSentence(s)).toMatch(
+      /^Here the policy update is the largest part of a step \(50%\); sampling takes 40%\. .*sampling episodes becomes the dominant cost of training\.$/,
+    );
+    const slowTool = splitSummary(
+      steps.map((r) => ({ ...r, timeSplit: { ...r.timeSplit, sampling: r.step ? 900 : 0 } })),
+    )!;
     expect(splitSentence(slowTool)).toMatch(/^Sampling the episodes .* is the largest part of a step here \(75%\)/);
     expect(splitSummary([record(0, 0.8, null)])).toBeNull();
   });
@@ -142,9 +209,13 @@ describe('where a step’s time goes', () => {
     const part = html.slice(html.indexOf('<section class="time-split"'), html.indexOf('<section class="episodes"'));
     expect(part.match(/<g class="time-bar">/g)).toHaveLength(4);
     expect(part.match(/class="part-(sampling|update|evaluation)" x="[\d.]+" width=/g)).toHaveLength(12); // the bars, not the legend's swatches
-    expect(part).toContain('aria-label="Time per GRPO step, step 4: sampling 200 ms, policy update 250 ms, held-out evaluation 50 ms"');
+    expect(part).toContain(
+      'aria-label="Time per GRPO step, step 4: sampling 200 ms, policy update 250 ms, held-out evaluation 50 ms"',
+    );
     expect(part).toContain('Median of steps 1–4: <span data-testid="time-split-readout">sampling 200 ms (40%)');
     expect(part).toContain('30 greedy rows beside 64 sampled ones');
-    expect(render({ run: null })).toContain('Each GRPO step’s time, split into sampling, the policy update and the held-out evaluation, appears here');
+    expect(render({ run: null })).toContain(
+      'Each GRPO step’s time, split into sampling, the policy update and the held-out evaluation, appears here',
+    );
   });
 });

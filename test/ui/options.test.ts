@@ -6,13 +6,29 @@ const PAGE = 'https://plates.example/vol-xxvi/3/index.html?steps=2';
 
 describe('parseUrlOptions', () => {
   it('reads every option of a well-formed query', () => {
-    const { options, notes } = parseUrlOptions('?start=pretrained&faulty=1&seed=7&steps=3&backend=wasm&calibrate=off&autorun=1&embed=1&xref=/volume/{ref}/', PAGE);
-    expect(options).toEqual({ start: 'pretrained', faulty: true, seed: 7, steps: 3, backend: 'wasm', calibrate: 'off', autorun: true, embed: true, xrefPattern: '/volume/{ref}/' });
+    const { options, notes } = parseUrlOptions(
+      '?start=pretrained&faulty=1&seed=7&steps=3&backend=wasm&calibrate=off&autorun=1&embed=1&xref=/volume/{ref}/',
+      PAGE,
+    );
+    expect(options).toEqual({
+      start: 'pretrained',
+      faulty: true,
+      seed: 7,
+      steps: 3,
+      backend: 'wasm',
+      calibrate: 'off',
+      autorun: true,
+      embed: true,
+      xrefPattern: '/volume/{ref}/',
+    });
     expect(notes).toEqual([]);
   });
 
   it('ignores bad values with a note naming the key, the value and what was expected, in the address’s order', () => {
-    const { options, notes } = parseUrlOptions('?faulty=maybe&seed=-1&steps=400&backend=gpu&calibrate=fast&xref=javascript:alert({ref})', PAGE);
+    const { options, notes } = parseUrlOptions(
+      '?faulty=maybe&seed=-1&steps=400&backend=gpu&calibrate=fast&xref=javascript:alert({ref})',
+      PAGE,
+    );
     expect(options).toEqual({});
     expect(notes).toEqual([
       'Ignored faulty=maybe: expected 0 or 1.',
@@ -25,7 +41,9 @@ describe('parseUrlOptions', () => {
   });
 
   it('leaves unknown keys to the host page, and takes no files or scripts from an address', () => {
-    expect(parseUrlOptions('?utm_source=x&seed=2&asset-base=https://evil.example/&worker-url=/w.js&assetBase=/x/', PAGE)).toEqual({ options: { seed: 2 }, notes: [] });
+    expect(
+      parseUrlOptions('?utm_source=x&seed=2&asset-base=https://evil.example/&worker-url=/w.js&assetBase=/x/', PAGE),
+    ).toEqual({ options: { seed: 2 }, notes: [] });
   });
 
   it('treats a bare flag as on and 0 as off', () => {
@@ -37,7 +55,8 @@ describe('cross-reference patterns: a URL may link only within its own site', ()
   const xref = (pattern: string) => parseUrlOptions(`?xref=${encodeURIComponent(pattern)}`, PAGE);
 
   it('takes relative and same-site absolute patterns', () => {
-    for (const p of ['/volume/{ref}/', './{ref}.html', '../{ref}', 'https://plates.example/v/{ref}']) expect(xref(p).options.xrefPattern, p).toBe(p);
+    for (const p of ['/volume/{ref}/', './{ref}.html', '../{ref}', 'https://plates.example/v/{ref}'])
+      expect(xref(p).options.xrefPattern, p).toBe(p);
   });
 
   it('refuses a tab-smuggled pattern that reads as a path but resolves to another host, naming where it leads', () => {
@@ -49,26 +68,52 @@ describe('cross-reference patterns: a URL may link only within its own site', ()
   });
 
   it('refuses other hosts however they are spelled', () => {
-    for (const p of ['https://evil.example/{ref}', '//evil.example/{ref}', '/\\evil.example/{ref}', '\\\\evil.example/{ref}', '/\n/evil.example/{ref}', 'https://plates.example.evil.example/{ref}', 'http://plates.example/{ref}']) {
+    for (const p of [
+      'https://evil.example/{ref}',
+      '//evil.example/{ref}',
+      '/\\evil.example/{ref}',
+      '\\\\evil.example/{ref}',
+      '/\n/evil.example/{ref}',
+      'https://plates.example.evil.example/{ref}',
+      'http://plates.example/{ref}',
+    ]) {
       expect(xref(p).options.xrefPattern, JSON.stringify(p)).toBeUndefined();
     }
   });
 
   it('lets the embedding site link to another host through an attribute or a prop', () => {
-    expect(checkOptions({ xrefPattern: 'https://volume.example/{ref}' }, 'prop', PAGE).options.xrefPattern).toBe('https://volume.example/{ref}');
-    expect(propsFromAttributes((n) => (n === 'xref-pattern' ? '//volume.example/{ref}' : null), PAGE).xrefPattern).toBe('//volume.example/{ref}');
+    expect(checkOptions({ xrefPattern: 'https://volume.example/{ref}' }, 'prop', PAGE).options.xrefPattern).toBe(
+      'https://volume.example/{ref}',
+    );
+    expect(propsFromAttributes((n) => (n === 'xref-pattern' ? '//volume.example/{ref}' : null), PAGE).xrefPattern).toBe(
+      '//volume.example/{ref}',
+    );
     expect(checkOptions({ xrefPattern: 'javascript:alert("{ref}")' }, 'prop', PAGE).notes).toHaveLength(1);
   });
 });
 
 describe('props (checked on the main thread, as the URL is)', () => {
   it('takes values of the right type and range', () => {
-    const given = { start: 'scratch', faulty: true, masking: false, advantage: 'raw', temperature: 1.5, seed: 0, steps: 40, backend: 'cpu', autorun: false };
+    const given = {
+      start: 'scratch',
+      faulty: true,
+      masking: false,
+      advantage: 'raw',
+      temperature: 1.5,
+      seed: 0,
+      steps: 40,
+      backend: 'cpu',
+      autorun: false,
+    };
     expect(checkOptions(given, 'prop', PAGE)).toEqual({ options: given, notes: [] });
   });
 
   it('names each bad value as the code wrote it, and drops it', () => {
-    const { options, notes } = checkOptions({ seed: 1.5, steps: 100, temperature: '1', masking: 'off', start: undefined }, 'prop', PAGE);
+    const { options, notes } = checkOptions(
+      { seed: 1.5, steps: 100, temperature: '1', masking: 'off', start: undefined },
+      'prop',
+      PAGE,
+    );
     expect(options).toEqual({});
     expect(notes).toEqual([
       'Ignored seed={1.5}: expected a whole number from 0 to 2147483647.',
@@ -79,11 +124,15 @@ describe('props (checked on the main thread, as the URL is)', () => {
   });
 
   it('takes an asset folder anywhere on the web, and a worker only from the page’s origin', () => {
-    expect(checkOptions({ assetBase: 'https://cdn.example/plate/', workerUrl: '/static/plate-worker.js' }, 'prop', PAGE)).toEqual({
+    expect(
+      checkOptions({ assetBase: 'https://cdn.example/plate/', workerUrl: '/static/plate-worker.js' }, 'prop', PAGE),
+    ).toEqual({
       options: { assetBase: 'https://cdn.example/plate/', workerUrl: '/static/plate-worker.js' },
       notes: [],
     });
-    expect(checkOptions({ assetBase: 'data:text/plain,x', workerUrl: 'https://cdn.example/w.js' }, 'prop', PAGE).notes).toEqual([
+    expect(
+      checkOptions({ assetBase: 'data:text/plain,x', workerUrl: 'https://cdn.example/w.js' }, 'prop', PAGE).notes,
+    ).toEqual([
       'Ignored assetBase={"data:text/plain,x"}: expected an http(s) or relative folder URL, without ?query or #fragment.',
       'Ignored workerUrl={"https://cdn.example/w.js"}: expected a script from this page’s origin (https://plates.example), as browsers start no worker from another.',
     ]);
@@ -93,14 +142,32 @@ describe('props (checked on the main thread, as the URL is)', () => {
 
 describe('propsFromAttributes (the custom element)', () => {
   it('reads the attributes like the URL, with boolean attributes on when present', () => {
-    const attrs: Record<string, string> = { autorun: '', faulty: '', steps: '5', 'xref-pattern': '/plates/{ref}/', 'asset-base': '/plate/', 'worker-url': './w.js' };
+    const attrs: Record<string, string> = {
+      autorun: '',
+      faulty: '',
+      steps: '5',
+      'xref-pattern': '/plates/{ref}/',
+      'asset-base': '/plate/',
+      'worker-url': './w.js',
+    };
     expect(propsFromAttributes((n) => attrs[n] ?? null, PAGE)).toEqual({
-      autorun: true, faulty: true, steps: 5, xrefPattern: '/plates/{ref}/', assetBase: '/plate/', workerUrl: './w.js', notes: [],
+      autorun: true,
+      faulty: true,
+      steps: 5,
+      xrefPattern: '/plates/{ref}/',
+      assetBase: '/plate/',
+      workerUrl: './w.js',
+      notes: [],
     });
   });
 
   it('notes a bad attribute as the page wrote it, and leaves the files to the plate unless a folder is given', () => {
-    const attrs: Record<string, string> = { seed: 'x', 'xref-pattern': 'no-ref-here', start: 'scratch', 'worker-url': 'https://cdn.example/w.js' };
+    const attrs: Record<string, string> = {
+      seed: 'x',
+      'xref-pattern': 'no-ref-here',
+      start: 'scratch',
+      'worker-url': 'https://cdn.example/w.js',
+    };
     const props = propsFromAttributes((n) => attrs[n] ?? null, PAGE);
     expect(props.assetBase).toBeUndefined();
     expect(props.start).toBe('scratch');

@@ -66,19 +66,23 @@ describe('the rendered plate', () => {
     const html = render();
     expect(html.match(/<h1[^>]*>/g)).toHaveLength(1);
     expect(html).toMatch(/<h1[^>]*>Multi-Turn RL\.<\/h1>/);
-    for (const h of ['What you will learn', 'Terms', 'Takeaway', 'Sources']) expect(html).toMatch(new RegExp(`<h2[^>]*>${h}</h2>`));
-    for (const h of ['Workshop', 'The same algorithm, a longer episode']) expect(html).toMatch(new RegExp(`<h3[^>]*>${h}</h3>`));
+    for (const h of ['What you will learn', 'Terms', 'Takeaway', 'Sources'])
+      expect(html).toMatch(new RegExp(`<h2[^>]*>${h}</h2>`));
+    for (const h of ['Workshop', 'The same algorithm, a longer episode'])
+      expect(html).toMatch(new RegExp(`<h3[^>]*>${h}</h3>`));
   });
 
   it('renders cross-references as plain text standalone and as links with a URL pattern', () => {
     expect(render()).not.toMatch(/<a[^>]*class="xref"/);
     const html = render('https://volume.example/plates/{ref}');
-    for (const ref of ['XIX.5', 'XVII', 'XXVI.4', 'XXVI.7', 'XXVI.8', 'XXVII']) expect(html).toContain(`href="https://volume.example/plates/${ref}"`);
+    for (const ref of ['XIX.5', 'XVII', 'XXVI.4', 'XXVI.7', 'XXVI.8', 'XXVII'])
+      expect(html).toContain(`href="https://volume.example/plates/${ref}"`);
   });
 
   it('links the sources to arXiv', () => {
     const html = render();
-    for (const id of ['2402.03300', '2402.19446', '2507.20534']) expect(html).toContain(`href="https://arxiv.org/abs/${id}"`);
+    for (const id of ['2402.03300', '2402.19446', '2507.20534'])
+      expect(html).toContain(`href="https://arxiv.org/abs/${id}"`);
   });
 
   it('makes each term in the body focusable and describes it by its glossary entry', () => {
@@ -123,7 +127,9 @@ describe('the plate data', () => {
     expect(lines(p.terms.heading)).toEqual(p.terms.items.map((t) => `- **${t.name}** — ${t.definition}`));
     expect(get(p.takeaway.heading)).toEqual([plainText(p.takeaway.text)]);
     expect(lines(p.sources.heading)).toEqual(p.sources.items.map((s, i) => `${i + 1}. ${plainText(s)}`));
-    const table = [...sections.entries()].find(([h]) => h.startsWith(p.numbers.heading))![1].flatMap((s) => s.split('\n'));
+    const table = [...sections.entries()]
+      .find(([h]) => h.startsWith(p.numbers.heading))![1]
+      .flatMap((s) => s.split('\n'));
     expect(table.slice(2)).toEqual(p.numbers.rows.map((r) => `| ${r.readout} | ${r.plate} |`));
   });
 

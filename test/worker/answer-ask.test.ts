@@ -37,7 +37,13 @@ describe('answering an ask', () => {
   it('plays it with the run’s model as it is, and says which step’s weights those are', async () => {
     const model = CharModel.create(TINY, 4);
     const before = await model.params['head.w']!.data();
-    const a = await answerAsk(question, { policy: { model, stage: 'sft', step: 12 }, runId: 2, agent: agent(), grpo: GRPO, rng: createRng(1) });
+    const a = await answerAsk(question, {
+      policy: { model, stage: 'sft', step: 12 },
+      runId: 2,
+      agent: agent(),
+      grpo: GRPO,
+      rng: createRng(1),
+    });
     expect(a).toMatchObject({ by: { kind: 'run', runId: 2, stage: 'sft', step: 12 } });
     expect(await model.params['head.w']!.data()).toEqual(before);
     model.dispose();
@@ -54,7 +60,13 @@ describe('answering an ask', () => {
       throw new Error('forward failed');
     };
     const count = tf.memory().numTensors;
-    const a = await answerAsk(question, { policy: { model, stage: 'grpo', step: 1 }, runId: 1, agent: agent(), grpo: GRPO, rng: createRng(1) });
+    const a = await answerAsk(question, {
+      policy: { model, stage: 'grpo', step: 1 },
+      runId: 1,
+      agent: agent(),
+      grpo: GRPO,
+      rng: createRng(1),
+    });
     expect(a).toEqual({ id: 3, sum: question.sum, error: 'The agent could not answer: forward failed' });
     // Abandoned (a lost device): answered at once; the shipped agent decoded for it is freed
     // once its play, still running on those weights, has settled.
@@ -63,7 +75,11 @@ describe('answering an ask', () => {
       abandoned = p.catch(() => {});
       return Promise.reject(new Error('the GPU device was lost'));
     };
-    const lost = await answerAsk(question, { policy: null, runId: 0, agent: agent(), grpo: GRPO, rng: createRng(1) }, lose);
+    const lost = await answerAsk(
+      question,
+      { policy: null, runId: 0, agent: agent(), grpo: GRPO, rng: createRng(1) },
+      lose,
+    );
     expect(lost).toMatchObject({ error: 'The agent could not answer: the GPU device was lost' });
     await abandoned;
     expect(tf.memory().numTensors).toBe(count);

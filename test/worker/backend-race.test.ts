@@ -11,20 +11,32 @@ beforeAll(useWasm);
 afterEach(useWasm);
 
 /** Starters that run on Node's cpu or wasm backend, or refuse with `why`. */
-function starters(refuse: Partial<Record<BackendName, string | Error>>, tried: BackendName[] = []): Record<BackendName, Starter> {
-  const make = (name: BackendName): Starter => async (forced) => {
-    tried.push(name);
-    const why = refuse[name];
-    if (why instanceof Error) throw why;
-    if (why !== undefined && !(forced && why.startsWith('software'))) throw new Skip(why);
-    await tf.setBackend(name === 'wasm' ? 'wasm' : 'cpu');
-    return { what: `${name} here${forced ? ' (forced)' : ''}` };
-  };
+function starters(
+  refuse: Partial<Record<BackendName, string | Error>>,
+  tried: BackendName[] = [],
+): Record<BackendName, Starter> {
+  const make =
+    (name: BackendName): Starter =>
+    async (forced) => {
+      tried.push(name);
+      const why = refuse[name];
+      if (why instanceof Error) throw why;
+      if (why !== undefined && !(forced && why.startsWith('software'))) throw new Skip(why);
+      await tf.setBackend(name === 'wasm' ? 'wasm' : 'cpu');
+      return { what: `${name} here${forced ? ' (forced)' : ''}` };
+    };
   return { webgpu: make('webgpu'), webgl: make('webgl'), wasm: make('wasm'), cpu: make('cpu') };
 }
 
-const wasm = { 'tfjs-backend-wasm.wasm': 'w', 'tfjs-backend-wasm-simd.wasm': 's', 'tfjs-backend-wasm-threaded-simd.wasm': 't' };
-const SOFTWARE_GPUS = { webgpu: 'software-only WebGPU adapter (SwiftShader)', webgl: 'software WebGL renderer (SwiftShader)' };
+const wasm = {
+  'tfjs-backend-wasm.wasm': 'w',
+  'tfjs-backend-wasm-simd.wasm': 's',
+  'tfjs-backend-wasm-threaded-simd.wasm': 't',
+};
+const SOFTWARE_GPUS = {
+  webgpu: 'software-only WebGPU adapter (SwiftShader)',
+  webgl: 'software WebGL renderer (SwiftShader)',
+};
 
 describe('selectBackend in the fixed order (calibrate=off, a forced backend, after a loss)', () => {
   it('tries WebGPU, WebGL, WASM, CPU in order and says why each skipped one was skipped', async () => {
@@ -36,46 +48,71 @@ describe('selectBackend in the fixed order (calibrate=off, a forced backend, aft
       { backend: 'webgpu', reason: SOFTWARE_GPUS.webgpu },
       { backend: 'webgl', reason: SOFTWARE_GPUS.webgl },
     ]);
-    expect(choice.reason).toBe('wasm here: WebGPU and WebGL would run on a software emulation of a GPU, slower on this CPU.');
+    expect(choice.reason).toBe(
+      'wasm here: WebGPU and WebGL would run on a software emulation of a GPU, slower on this CPU.',
+    );
   });
 
   it('takes the first choice when it works, and says so', async () => {
     const choice = await selectBackend({ wasm, calibrate: 'off' }, { starters: starters({}) });
-    expect(choice).toMatchObject({ backend: 'webgpu', skipped: [], reason: 'webgpu here: the first choice, and it works here.' });
+    expect(choice).toMatchObject({
+      backend: 'webgpu',
+      skipped: [],
+      reason: 'webgpu here: the first choice, and it works here.',
+    });
   });
 
   it('puts a forced backend first, software GPU or not', async () => {
     const choice = await selectBackend({ wasm, forced: 'webgl' }, { starters: starters(SOFTWARE_GPUS) });
-    expect(choice).toMatchObject({ backend: 'webgl', reason: 'webgl here (forced), as asked for with ?backend=webgl.' });
+    expect(choice).toMatchObject({
+      backend: 'webgl',
+      reason: 'webgl here (forced), as asked for with ?backend=webgl.',
+    });
   });
 
   it('says so, and how much slower, when a forced backend cannot start and another runs instead', async () => {
     const tried: BackendName[] = [];
-    const choice = await selectBackend({ wasm, forced: 'wasm' }, { starters: starters({ ...SOFTWARE_GPUS, wasm: new Error('no WebAssembly here') }, tried) });
+    const choice = await selectBackend(
+      { wasm, forced: 'wasm' },
+      { starters: starters({ ...SOFTWARE_GPUS, wasm: new Error('no WebAssembly here') }, tried) },
+    );
     expect(tried).toEqual(['wasm', 'webgpu', 'webgl', 'cpu']);
     expect(choice.backend).toBe('cpu');
-    expect(choice.skipped[0]).toEqual({ backend: 'wasm', reason: 'asked for with ?backend=wasm, but failed to start (no WebAssembly here)' });
+    expect(choice.skipped[0]).toEqual({
+      backend: 'wasm',
+      reason: 'asked for with ?backend=wasm, but failed to start (no WebAssembly here)',
+    });
     expect(choice.reason).toBe(
       'cpu here: ?backend=wasm was asked for, but failed to start (no WebAssembly here); plain JavaScript (CPU) runs instead, roughly 16× slower (measured on a 2-core machine).',
     );
   });
 
   it('claims no slowdown it has not measured', async () => {
-    const choice = await selectBackend({ wasm, forced: 'webgpu' }, { starters: starters({ webgpu: 'this browser has no WebGPU', webgl: 'no WebGL2 context' }) });
+    const choice = await selectBackend(
+      { wasm, forced: 'webgpu' },
+      { starters: starters({ webgpu: 'this browser has no WebGPU', webgl: 'no WebGL2 context' }) },
+    );
     expect(choice.backend).toBe('wasm');
-    expect(choice.reason).toBe('wasm here: ?backend=webgpu was asked for, but this browser has no WebGPU; WebAssembly runs instead.');
+    expect(choice.reason).toBe(
+      'wasm here: ?backend=webgpu was asked for, but this browser has no WebGPU; WebAssembly runs instead.',
+    );
   });
 
   it('after a lost device tries only the backends after the lost one', async () => {
     const tried: BackendName[] = [];
-    const choice = await selectBackend({ wasm, after: 'webgpu' }, { starters: starters({ webgl: 'no WebGL2 context' }, tried) });
+    const choice = await selectBackend(
+      { wasm, after: 'webgpu' },
+      { starters: starters({ webgl: 'no WebGL2 context' }, tried) },
+    );
     expect(tried).toEqual(['webgl', 'wasm']);
     expect(choice.backend).toBe('wasm');
   });
 
   it('names every backend and its reason when none can start', async () => {
     const all = { webgpu: 'a', webgl: 'b', wasm: 'c', cpu: 'd' };
-    await expect(selectBackend({ wasm, calibrate: 'off' }, { starters: starters(all) })).rejects.toThrow('no tfjs backend could start: webgpu: a; webgl: b; wasm: c; cpu: d');
+    await expect(selectBackend({ wasm, calibrate: 'off' }, { starters: starters(all) })).rejects.toThrow(
+      'no tfjs backend could start: webgpu: a; webgl: b; wasm: c; cpu: d',
+    );
   });
 });
 
@@ -83,7 +120,11 @@ describe('selectBackend in the fixed order (calibrate=off, a forced backend, aft
  * A race with stand-ins: starters that refuse as told, a calibration step whose time is set per
  * backend (cut, as the real one cuts itself, once past its bound), and a fixed hardware string.
  */
-function racers(times: Partial<Record<BackendName, number>>, refuse: Partial<Record<BackendName, string>> = {}, hardware = 'Chromium | WebGPU: nvidia | WebGL: none') {
+function racers(
+  times: Partial<Record<BackendName, number>>,
+  refuse: Partial<Record<BackendName, string>> = {},
+  hardware = 'Chromium | WebGPU: nvidia | WebGL: none',
+) {
   const tried: BackendName[] = [];
   const measured: { backend: BackendName; bound?: number; warmUpBound?: number }[] = [];
   let active: BackendName = 'wasm';
@@ -98,7 +139,13 @@ function racers(times: Partial<Record<BackendName, number>>, refuse: Partial<Rec
       measured.push({ backend: active, bound, warmUpBound });
       const ms = times[active]!;
       const over = bound !== undefined && ms > bound;
-      return { ms: over ? bound : ms, cut: over ? 'pass' : false, warmUpMs: 10, passes: over ? [] : [ms], readbacks: 0 };
+      return {
+        ms: over ? bound : ms,
+        cut: over ? 'pass' : false,
+        warmUpMs: 10,
+        passes: over ? [] : [ms],
+        readbacks: 0,
+      };
     },
   };
   return { deps, tried, measured, active: () => active };
@@ -111,7 +158,9 @@ describe('the backend race (calibrate=auto)', () => {
     expect(r.measured.map((m) => m.backend)).toEqual(['wasm', 'webgpu']);
     expect(choice.backend).toBe('wasm');
     expect(r.active()).toBe('wasm');
-    expect(choice.reason).toBe('wasm here: the fastest of the 2 backends timed on a calibration step here (wasm here 38 ms · webgpu here 51 ms).');
+    expect(choice.reason).toBe(
+      'wasm here: the fastest of the 2 backends timed on a calibration step here (wasm here 38 ms · webgpu here 51 ms).',
+    );
     expect(choice.skipped).toEqual([
       { backend: 'webgpu', reason: '51 ms a calibration step (webgpu here), slower than WebAssembly’s 38 ms' },
       { backend: 'webgl', reason: SOFTWARE_GPUS.webgl },
@@ -135,7 +184,11 @@ describe('the backend race (calibrate=auto)', () => {
       { backend: 'webgpu', bound: 60, warmUpBound: 1100 }, // 1.5 × 40; 1000 + 2 × (10 + 40)
     ]);
     expect(choice.backend).toBe('wasm');
-    expect(choice.skipped[0]).toEqual({ backend: 'webgpu', reason: 'stopped after 60 ms of a calibration step (webgpu here), already clearly slower than WebAssembly’s 40 ms' });
+    expect(choice.skipped[0]).toEqual({
+      backend: 'webgpu',
+      reason:
+        'stopped after 60 ms of a calibration step (webgpu here), already clearly slower than WebAssembly’s 40 ms',
+    });
     expect(choice.race?.entries).toEqual([
       { backend: 'wasm', what: 'wasm here', ms: 40, cut: false },
       { backend: 'webgpu', what: 'webgpu here', ms: 60, cut: 'pass' },
@@ -170,12 +223,18 @@ describe('the backend race (calibrate=auto)', () => {
     expect(again.measured).toEqual([]);
     expect(again.tried).toEqual(['wasm']);
     expect(choice.race).toBeUndefined();
-    expect(choice.reason).toContain('the fastest of the backends timed on a calibration step here on an earlier visit (wasm here 38 ms · webgpu here > 57 ms).');
+    expect(choice.reason).toContain(
+      'the fastest of the backends timed on a calibration step here on an earlier visit (wasm here 38 ms · webgpu here > 57 ms).',
+    );
     expect(choice.ranking).toEqual(['wasm', 'webgpu', 'webgl', 'cpu']);
   });
 
   it('measures again when the kept race is corrupt, stale or from other hardware', async () => {
-    const good = { version: RACE_VERSION, hardware: 'Chromium | WebGPU: nvidia | WebGL: none', entries: [{ backend: 'wasm', what: 'w', ms: 38, cut: false }] };
+    const good = {
+      version: RACE_VERSION,
+      hardware: 'Chromium | WebGPU: nvidia | WebGL: none',
+      entries: [{ backend: 'wasm', what: 'w', ms: 38, cut: false }],
+    };
     const bad: unknown[] = [
       'not json at all',
       null,
@@ -191,7 +250,10 @@ describe('the backend race (calibrate=auto)', () => {
     for (const cached of bad) {
       const r = racers({ wasm: 38, webgpu: 71 }, { webgl: 'no WebGL2 context' });
       const choice = await selectBackend({ wasm, cached }, r.deps);
-      expect(r.measured.map((m) => m.backend), JSON.stringify(cached)).toEqual(['wasm', 'webgpu']);
+      expect(
+        r.measured.map((m) => m.backend),
+        JSON.stringify(cached),
+      ).toEqual(['wasm', 'webgpu']);
       expect(choice.race).toBeDefined();
     }
   });

@@ -14,7 +14,10 @@ function server(files: Record<string, () => Response>): typeof fetch {
 }
 
 async function failure(fetchImpl: typeof fetch): Promise<CheckpointError> {
-  const e = await fetchCheckpoint(BASE, fetchImpl).then(() => null, (err: unknown) => err);
+  const e = await fetchCheckpoint(BASE, fetchImpl).then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(CheckpointError);
   return e as CheckpointError;
 }
@@ -33,9 +36,13 @@ describe('fetchCheckpoint', () => {
   });
 
   it('names the file on a server error and on a network failure', async () => {
-    expect((await failure(server({ 'manifest.json': () => new Response('', { status: 500 }) }))).message).toMatch(/manifest\.json: could not be fetched \(HTTP 500/);
+    expect((await failure(server({ 'manifest.json': () => new Response('', { status: 500 }) }))).message).toMatch(
+      /manifest\.json: could not be fetched \(HTTP 500/,
+    );
     const offline: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
-    expect((await failure(offline)).message).toBe(`${BASE}manifest.json: could not be fetched (Failed to fetch); ${FIX_FILES}`);
+    expect((await failure(offline)).message).toBe(
+      `${BASE}manifest.json: could not be fetched (Failed to fetch); ${FIX_FILES}`,
+    );
   });
 
   it('passes bad JSON to the manifest parser, which names the file', async () => {
@@ -45,7 +52,10 @@ describe('fetchCheckpoint', () => {
 
   it('adds the trailing slash a folder URL needs', async () => {
     const seen: string[] = [];
-    await fetchCheckpoint(BASE.slice(0, -1), async (url) => (seen.push(String(url)), new Response('', { status: 404 }))).catch(() => {});
+    await fetchCheckpoint(
+      BASE.slice(0, -1),
+      async (url) => (seen.push(String(url)), new Response('', { status: 404 })),
+    ).catch(() => {});
     expect(seen).toEqual([`${BASE}manifest.json`]);
   });
 });

@@ -14,9 +14,17 @@ import { WorkerSession } from '../../src/worker/session';
 export const folder = (path: string) => pathToFileURL(resolve(import.meta.dirname, '../../public', path)).href + '/';
 export const CHECKPOINT_URLS = { agent: folder(CHECKPOINTS.agent), pretrained: folder(CHECKPOINTS.pretrained) };
 // Node's wasm backend finds its binaries itself; the stand-in selectBackend ignores these.
-const NODE_WASM = { 'tfjs-backend-wasm.wasm': 'n/a', 'tfjs-backend-wasm-simd.wasm': 'n/a', 'tfjs-backend-wasm-threaded-simd.wasm': 'n/a' };
+const NODE_WASM = {
+  'tfjs-backend-wasm.wasm': 'n/a',
+  'tfjs-backend-wasm-simd.wasm': 'n/a',
+  'tfjs-backend-wasm-threaded-simd.wasm': 'n/a',
+};
 const SMALL: GrpoConfig = { ...GRPO, sumsPerStep: 2, episodesPerSum: 4 };
-const TOY: AgentRecipe = { ...AGENT_RECIPE, pretrain: { ...AGENT_RECIPE.pretrain, steps: 2, batch: 4 }, sft: { ...AGENT_RECIPE.sft, steps: 2 } };
+const TOY: AgentRecipe = {
+  ...AGENT_RECIPE,
+  pretrain: { ...AGENT_RECIPE.pretrain, steps: 2, batch: 4 },
+  sft: { ...AGENT_RECIPE.sft, steps: 2 },
+};
 
 export type Event<T extends WorkerEvent['type']> = Extract<WorkerEvent, { type: T }>;
 
@@ -72,12 +80,25 @@ export function session(opts: Options = {}) {
     });
   const of = <T extends WorkerEvent['type']>(type: T) => events.filter((e): e is Event<T> => e.type === type);
   const types = () => events.map((e) => e.type);
-  const steps = (runId = 1) => of('step').filter((e) => e.runId === runId).map((e) => `${e.stage} ${e.record.step}`);
-  const init = (more: Partial<Extract<Command, { type: 'init' }>> = {}) => s.handle({ type: 'init', checkpoints: opts.urls ?? CHECKPOINT_URLS, wasm: NODE_WASM, ...more });
+  const steps = (runId = 1) =>
+    of('step')
+      .filter((e) => e.runId === runId)
+      .map((e) => `${e.stage} ${e.record.step}`);
+  const init = (more: Partial<Extract<Command, { type: 'init' }>> = {}) =>
+    s.handle({ type: 'init', checkpoints: opts.urls ?? CHECKPOINT_URLS, wasm: NODE_WASM, ...more });
   return { s, events, until, of, types, steps, init, lose: (cause: string) => lose(cause) };
 }
 
-export const has = (type: WorkerEvent['type'], n = 1) => (events: WorkerEvent[]) => events.filter((e) => e.type === type).length >= n;
-export const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 2, ...PLATE_SETTINGS, ...over });
-export const isStep = (e: WorkerEvent, runId: number, stage: string, step: number) => e.type === 'step' && e.runId === runId && e.stage === stage && e.record.step === step;
-
+export const has =
+  (type: WorkerEvent['type'], n = 1) =>
+  (events: WorkerEvent[]) =>
+    events.filter((e) => e.type === type).length >= n;
+export const config = (over: Partial<RunConfig> = {}): RunConfig => ({
+  start: 'agent',
+  seed: 1,
+  steps: 2,
+  ...PLATE_SETTINGS,
+  ...over,
+});
+export const isStep = (e: WorkerEvent, runId: number, stage: string, step: number) =>
+  e.type === 'step' && e.runId === runId && e.stage === stage && e.record.step === step;

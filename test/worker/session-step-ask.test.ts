@@ -13,7 +13,13 @@ afterEach(async () => {
   await tf.setBackend('wasm');
 });
 
-const question = (id: number, over: Partial<AskQuestion> = {}): AskQuestion => ({ id, sum: { a: 57, b: 38 }, faulty: false, temperature: 1, ...over });
+const question = (id: number, over: Partial<AskQuestion> = {}): AskQuestion => ({
+  id,
+  sum: { a: 57, b: 38 },
+  faulty: false,
+  temperature: 1,
+  ...over,
+});
 
 /** Sends the next of `commands` each time the session posts `paused`. */
 function onEachPause(commands: Command[]) {
@@ -25,7 +31,15 @@ function onEachPause(commands: Command[]) {
 
 describe('Step', () => {
   it('takes one step of each stage from Ready and from paused, crosses into the next stage, and Run goes on after', async () => {
-    const t = session({ onEvent: onEachPause([{ type: 'step' }, { type: 'step' }, { type: 'step' }, { type: 'step' }, { type: 'resume' }]) });
+    const t = session({
+      onEvent: onEachPause([
+        { type: 'step' },
+        { type: 'step' },
+        { type: 'step' },
+        { type: 'step' },
+        { type: 'resume' },
+      ]),
+    });
     t.init();
     t.s.handle({ type: 'start', config: config({ start: 'scratch', steps: 2 }) });
     t.s.handle({ type: 'step' });
@@ -45,13 +59,22 @@ describe('Step', () => {
       ['grpo 0', 'grpo 1'],
       ['grpo 2'], // Resume: the run goes on to its end
     ]);
-    expect(t.of('paused').map((e) => `${e.stage} ${e.step}`)).toEqual(['pretrain 1', 'pretrain 2', 'sft 1', 'sft 2', 'grpo 1']);
+    expect(t.of('paused').map((e) => `${e.stage} ${e.step}`)).toEqual([
+      'pretrain 1',
+      'pretrain 2',
+      'sft 1',
+      'sft 2',
+      'grpo 1',
+    ]);
     expect(t.of('stepping').map((e) => `${e.stage} ${e.step}`)).toEqual(['pretrain 1', 'pretrain 2', 'sft 1', 'sft 2']);
     expect(t.of('resumed')).toHaveLength(1);
   });
 
   it('gives the same numbers as a run that never paused', async () => {
-    const grpo = (events: WorkerEvent[]) => events.flatMap((e) => (e.type === 'step' && e.stage === 'grpo' ? [[e.record.heldOut, e.record.meanReward, e.record.loss]] : []));
+    const grpo = (events: WorkerEvent[]) =>
+      events.flatMap((e) =>
+        e.type === 'step' && e.stage === 'grpo' ? [[e.record.heldOut, e.record.meanReward, e.record.loss]] : [],
+      );
     const plain = session();
     plain.init();
     plain.s.handle({ type: 'start', config: config({ steps: 3 }) });
@@ -100,7 +123,8 @@ describe('Ask', () => {
     const asked = session({
       onEvent: (e, s) => {
         if (e.type === 'ready') base.asked = tf.memory().numTensors;
-        if (e.type === 'step' || e.type === 'started') s.handle({ type: 'ask', question: question(++id, { faulty: id % 2 === 0 }) });
+        if (e.type === 'step' || e.type === 'started')
+          s.handle({ type: 'ask', question: question(++id, { faulty: id % 2 === 0 }) });
       },
     });
     asked.init();
@@ -118,7 +142,10 @@ describe('Ask', () => {
       { kind: 'run', runId: 1, stage: 'grpo', step: 3 },
     ]);
     // Each answer came right after the step it was asked at, before the next one (and before done).
-    const order = asked.events.filter((e) => e.type === 'step' || e.type === 'answer' || e.type === 'done').map((e) => e.type[0]).join('');
+    const order = asked.events
+      .filter((e) => e.type === 'step' || e.type === 'answer' || e.type === 'done')
+      .map((e) => e.type[0])
+      .join('');
     expect(order).toBe('aasasasasada');
     expect(same(asked.of('step'), base.asked)).toEqual(same(plain.of('step'), base.plain));
     expect(asked.of('done')[0]!.summary).toEqual({ ...plain.of('done')[0]!.summary, seconds: expect.any(Number) });
@@ -130,6 +157,10 @@ function same(steps: Event<'step'>[], tensorsAtReady: number) {
   return steps.map((e) => {
     const r = e.record as GrpoStepView;
     const { timings: _, timeSplit: __, episodes, ...figures } = r;
-    return { figures, tensors: e.memory.numTensors - tensorsAtReady, episodes: episodes.map((x) => ({ ...x, logp: x.logp && [Array.from(x.logp.before), Array.from(x.logp.after)] })) };
+    return {
+      figures,
+      tensors: e.memory.numTensors - tensorsAtReady,
+      episodes: episodes.map((x) => ({ ...x, logp: x.logp && [Array.from(x.logp.before), Array.from(x.logp.after)] })),
+    };
   });
 }

@@ -2,13 +2,31 @@
 import { describe, expect, it } from 'vitest';
 import { type RunConfig } from '../../src/protocol/messages';
 import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import { INITIAL, plan, transition, type Input, type PageCommand, type SessionState } from '../../src/worker/session-table';
+import {
+  INITIAL,
+  plan,
+  transition,
+  type Input,
+  type PageCommand,
+  type SessionState,
+} from '../../src/worker/session-table';
 
-const config = (over: Partial<RunConfig> = {}): RunConfig => ({ start: 'agent', seed: 1, steps: 3, ...PLATE_SETTINGS, ...over });
+const config = (over: Partial<RunConfig> = {}): RunConfig => ({
+  start: 'agent',
+  seed: 1,
+  steps: 3,
+  ...PLATE_SETTINGS,
+  ...over,
+});
 const cmd = (command: PageCommand): Input => ({ type: 'command', command });
 const start = (over: Partial<RunConfig> = {}) => cmd({ type: 'start', config: config(over) });
 const configure = (over: Partial<RunConfig> = {}) => cmd({ type: 'configure', config: config(over) });
-const stepped = (stage: 'pretrain' | 'sft' | 'grpo', step: number, complete = false): Input => ({ type: 'stepped', stage, step, complete });
+const stepped = (stage: 'pretrain' | 'sft' | 'grpo', step: number, complete = false): Input => ({
+  type: 'stepped',
+  stage,
+  step,
+  complete,
+});
 
 /** Folds inputs from a ready session; returns the state and every effect, in order. */
 function run(inputs: Input[], from: SessionState = { ...INITIAL, lifecycle: 'ready' }) {
@@ -40,7 +58,12 @@ describe('the session table', () => {
 
   it('gives a started run its stages, and steps it until its last record is posted', () => {
     const r = run([start({ start: 'scratch' }), { type: 'took' }]);
-    expect(r.state.run).toMatchObject({ id: 1, stages: ['pretrain', 'sft', 'grpo'], status: 'running', hasAgent: false });
+    expect(r.state.run).toMatchObject({
+      id: 1,
+      stages: ['pretrain', 'sft', 'grpo'],
+      status: 'running',
+      hasAgent: false,
+    });
     expect(r.plan).toEqual({ type: 'step' });
     const last = run([stepped('grpo', 3, true)], r.state);
     expect(last.plan).toEqual({ type: 'finish' });
@@ -48,7 +71,14 @@ describe('the session table', () => {
   });
 
   it('decides completion before a pause: a pause during the last step ends in finish', () => {
-    const r = run([start(), { type: 'took' }, stepped('grpo', 0), stepped('grpo', 1), cmd({ type: 'pause' }), stepped('grpo', 3, true)]);
+    const r = run([
+      start(),
+      { type: 'took' },
+      stepped('grpo', 0),
+      stepped('grpo', 1),
+      cmd({ type: 'pause' }),
+      stepped('grpo', 3, true),
+    ]);
     expect(r.plan).toEqual({ type: 'finish' });
   });
 
@@ -84,7 +114,13 @@ describe('the session table', () => {
   });
 
   it('puts a backend switch ahead of a waiting start instead of dropping it', () => {
-    const r = run([start(), { type: 'took' }, stepped('grpo', 0), configure({ faulty: true }), { type: 'lost', cause: 'gone' }]);
+    const r = run([
+      start(),
+      { type: 'took' },
+      stepped('grpo', 0),
+      configure({ faulty: true }),
+      { type: 'lost', cause: 'gone' },
+    ]);
     expect(r.state.queue.map((j) => j.type)).toEqual(['switch', 'start']);
     expect(r.plan).toEqual({ type: 'take', job: { type: 'switch', cause: 'gone' } });
     const afterSwitch = run([{ type: 'took' }], r.state);
@@ -93,59 +129,126 @@ describe('the session table', () => {
 
   it('keeps one switch when the backend is lost twice before it runs, and a later start stays behind it', () => {
     const r = run([{ type: 'lost', cause: 'first' }, { type: 'lost', cause: 'second' }, start()]);
-    expect(r.state.queue).toEqual([{ type: 'switch', cause: 'first' }, { type: 'start', config: config(), begin: 'running', from: null }]);
+    expect(r.state.queue).toEqual([
+      { type: 'switch', cause: 'first' },
+      { type: 'start', config: config(), begin: 'running', from: null },
+    ]);
   });
 
   it('keeps a setting asked for before GRPO until the next step boundary, then takes it in place and says so', () => {
-    const asked = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 0), configure({ start: 'pretrained', faulty: true })]);
+    const asked = run([
+      start({ start: 'pretrained' }),
+      { type: 'took' },
+      stepped('sft', 0),
+      configure({ start: 'pretrained', faulty: true }),
+    ]);
     expect(asked.state.queue).toEqual([]);
-    expect(asked.state.run).toMatchObject({ config: { faulty: false }, pending: config({ start: 'pretrained', faulty: true }) });
+    expect(asked.state.run).toMatchObject({
+      config: { faulty: false },
+      pending: config({ start: 'pretrained', faulty: true }),
+    });
     expect(asked.effects).toEqual([]);
     expect(asked.plan).toEqual({ type: 'apply' });
     const applied = run([{ type: 'apply' }], asked.state);
     expect(applied.state.run).toMatchObject({ config: { faulty: true }, pending: null });
-    expect(applied.effects).toEqual([{ type: 'configured', runId: 1, config: config({ start: 'pretrained', faulty: true }) }]);
+    expect(applied.effects).toEqual([
+      { type: 'configured', runId: 1, config: config({ start: 'pretrained', faulty: true }) },
+    ]);
     expect(applied.plan).toEqual({ type: 'step' });
     // A paused run takes it too: the driver is between steps.
-    const paused = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 0), cmd({ type: 'pause' }), { type: 'paused' }, configure({ start: 'pretrained', faulty: true })]);
+    const paused = run([
+      start({ start: 'pretrained' }),
+      { type: 'took' },
+      stepped('sft', 0),
+      cmd({ type: 'pause' }),
+      { type: 'paused' },
+      configure({ start: 'pretrained', faulty: true }),
+    ]);
     expect(paused.plan).toEqual({ type: 'apply' });
   });
 
   it('restarts GRPO instead when the step in flight as the setting came built the GRPO stage', () => {
-    const r = run([start({ start: 'pretrained' }), { type: 'took' }, stepped('sft', 200), configure({ start: 'pretrained', faulty: true }), stepped('grpo', 0), { type: 'apply' }]);
+    const r = run([
+      start({ start: 'pretrained' }),
+      { type: 'took' },
+      stepped('sft', 200),
+      configure({ start: 'pretrained', faulty: true }),
+      stepped('grpo', 0),
+      { type: 'apply' },
+    ]);
     expect(r.effects).toEqual([]);
     expect(r.state.run).toMatchObject({ id: 1, config: { faulty: false }, pending: null });
-    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), begin: 'running', from: 1 }]);
+    expect(r.state.queue).toEqual([
+      { type: 'start', config: config({ start: 'pretrained', faulty: true }), begin: 'running', from: 1 },
+    ]);
   });
 
   it('starts afresh when a setting changes while a reset waits: the cleared run is not reused', () => {
     const r = run([start(), { type: 'took' }, stepped('grpo', 0), cmd({ type: 'reset' }), configure({ faulty: true })]);
-    expect(r.state.queue).toEqual([{ type: 'reset' }, { type: 'start', config: config({ faulty: true }), begin: 'running', from: null }]);
+    expect(r.state.queue).toEqual([
+      { type: 'reset' },
+      { type: 'start', config: config({ faulty: true }), begin: 'running', from: null },
+    ]);
   });
 
   it('restarts GRPO from the run’s own agent when a setting changes in or after GRPO', () => {
-    const inGrpo = run([start({ start: 'scratch' }), { type: 'took' }, stepped('sft', 200), stepped('grpo', 0), configure({ start: 'scratch', faulty: true })]);
-    expect(inGrpo.state.queue).toEqual([{ type: 'start', config: config({ start: 'scratch', faulty: true }), begin: 'running', from: 1 }]);
+    const inGrpo = run([
+      start({ start: 'scratch' }),
+      { type: 'took' },
+      stepped('sft', 200),
+      stepped('grpo', 0),
+      configure({ start: 'scratch', faulty: true }),
+    ]);
+    expect(inGrpo.state.queue).toEqual([
+      { type: 'start', config: config({ start: 'scratch', faulty: true }), begin: 'running', from: 1 },
+    ]);
     const took = run([{ type: 'took', reuse: true }], inGrpo.state);
     expect(took.state.run).toMatchObject({ id: 2, stages: ['grpo'], hasAgent: true });
-    const finished = run([start(), { type: 'took' }, stepped('grpo', 3, true), { type: 'finished' }, configure({ faulty: true })]);
+    const finished = run([
+      start(),
+      { type: 'took' },
+      stepped('grpo', 3, true),
+      { type: 'finished' },
+      configure({ faulty: true }),
+    ]);
     expect(finished.state.queue[0]).toMatchObject({ type: 'start', from: 1 });
   });
 
   it('runs the whole pipeline when the agent to reuse is gone, or the start or seed changed', () => {
-    const gone = run([start({ start: 'scratch' }), { type: 'took' }, stepped('grpo', 0), configure({ start: 'scratch', faulty: true }), { type: 'took', reuse: false }]);
+    const gone = run([
+      start({ start: 'scratch' }),
+      { type: 'took' },
+      stepped('grpo', 0),
+      configure({ start: 'scratch', faulty: true }),
+      { type: 'took', reuse: false },
+    ]);
     expect(gone.state.run!.stages).toEqual(['pretrain', 'sft', 'grpo']);
     const seed = run([start(), { type: 'took' }, stepped('grpo', 0), configure({ seed: 9 })]);
     expect(seed.state.queue[0]).toMatchObject({ from: null });
   });
 
   it('changes a waiting start’s config, and forgets the agent it would reuse when the pipeline changes', () => {
-    const r = run([start(), { type: 'took' }, stepped('grpo', 0), configure({ faulty: true }), configure({ start: 'pretrained', faulty: true })]);
-    expect(r.state.queue).toEqual([{ type: 'start', config: config({ start: 'pretrained', faulty: true }), begin: 'running', from: null }]);
+    const r = run([
+      start(),
+      { type: 'took' },
+      stepped('grpo', 0),
+      configure({ faulty: true }),
+      configure({ start: 'pretrained', faulty: true }),
+    ]);
+    expect(r.state.queue).toEqual([
+      { type: 'start', config: config({ start: 'pretrained', faulty: true }), begin: 'running', from: null },
+    ]);
   });
 
   it('leaves a finished or failed run alone on pause and resume', () => {
-    const done = run([start(), { type: 'took' }, stepped('grpo', 3, true), { type: 'finished' }, cmd({ type: 'pause' }), cmd({ type: 'resume' })]);
+    const done = run([
+      start(),
+      { type: 'took' },
+      stepped('grpo', 3, true),
+      { type: 'finished' },
+      cmd({ type: 'pause' }),
+      cmd({ type: 'resume' }),
+    ]);
     expect(done.state.run!.status).toBe('done');
     expect(done.effects).toEqual([]);
     const failed = run([start(), { type: 'took' }, { type: 'failed' }, cmd({ type: 'resume' })]);
@@ -156,7 +259,14 @@ describe('the session table', () => {
 
 describe('the session table: Step', () => {
   const pausedAt = (stage: 'pretrain' | 'sft' | 'grpo', step: number, over: Partial<RunConfig> = {}) =>
-    run([start(over), { type: 'took' }, stepped(stage, 0), ...(step > 0 ? [stepped(stage, step)] : []), cmd({ type: 'pause' }), { type: 'paused' }]);
+    run([
+      start(over),
+      { type: 'took' },
+      stepped(stage, 0),
+      ...(step > 0 ? [stepped(stage, step)] : []),
+      cmd({ type: 'pause' }),
+      { type: 'paused' },
+    ]);
 
   it('from a paused run takes exactly one more step, says it is stepping, then pauses', () => {
     const paused = pausedAt('grpo', 1);
@@ -273,4 +383,3 @@ describe('the session table: asks', () => {
     expect(s.state.asks).toEqual([q(3)]);
   });
 });
-

@@ -12,7 +12,11 @@ afterEach(() => vi.restoreAllMocks());
 
 /** What a run's records say, number for number, less the clock's readings (timings, time split). */
 const readouts = (events: WorkerEvent[]) =>
-  events.flatMap((e) => (e.type === 'step' ? [JSON.stringify(e.record, (k, v) => (k === 'timings' || k === 'timeSplit' ? undefined : v))] : []));
+  events.flatMap((e) =>
+    e.type === 'step'
+      ? [JSON.stringify(e.record, (k, v) => (k === 'timings' || k === 'timeSplit' ? undefined : v))]
+      : [],
+  );
 
 describe('a trainer session that warms up while idle', () => {
   it('warms up after Ready, says what it did, and leaves no tensors behind', async () => {
@@ -36,18 +40,27 @@ describe('a trainer session that warms up while idle', () => {
     await cold.until(has('done'));
 
     const before = tf.memory().numTensors;
-    const t = session({ warmUp: true, onEvent: (e, s) => e.type === 'ready' && setTimeout(() => s.handle({ type: 'start', config: config({ steps: 2 }) }), 0) });
+    const t = session({
+      warmUp: true,
+      onEvent: (e, s) =>
+        e.type === 'ready' && setTimeout(() => s.handle({ type: 'start', config: config({ steps: 2 }) }), 0),
+    });
     t.init();
     await t.until(has('done'));
     expect(t.types()).toEqual(['loading', 'loading', 'ready', 'warmed', 'started', 'step', 'step', 'step', 'done']);
     expect(t.of('warmed')[0]).toMatchObject({ complete: false, slices: [expect.any(Number)] });
     expect(readouts(t.events)).toEqual(readouts(cold.events));
     // The run's records count the run's tensors only: the warm-up's are gone before its first step.
-    expect(t.of('step').map((e) => e.memory.numTensors - before)).toEqual(cold.of('step').map((e) => e.memory.numTensors - coldBefore));
+    expect(t.of('step').map((e) => e.memory.numTensors - before)).toEqual(
+      cold.of('step').map((e) => e.memory.numTensors - coldBefore),
+    );
   });
 
   it('does not warm up when the first Run is already waiting at Ready', async () => {
-    const t = session({ warmUp: true, onEvent: (e, s) => e.type === 'ready' && s.handle({ type: 'start', config: config({ steps: 1 }) }) });
+    const t = session({
+      warmUp: true,
+      onEvent: (e, s) => e.type === 'ready' && s.handle({ type: 'start', config: config({ steps: 1 }) }),
+    });
     t.init();
     await t.until(has('done'));
     expect(t.types()).not.toContain('warmed');
@@ -57,7 +70,11 @@ describe('a trainer session that warms up while idle', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const slice = vi.spyOn(IdleWarmUp.prototype, 'slice').mockRejectedValueOnce(new Error('boom'));
     const before = tf.memory().numTensors;
-    const t = session({ warmUp: true, onEvent: (e, s) => e.type === 'ready' && setTimeout(() => s.handle({ type: 'start', config: config({ steps: 1 }) }), 0) });
+    const t = session({
+      warmUp: true,
+      onEvent: (e, s) =>
+        e.type === 'ready' && setTimeout(() => s.handle({ type: 'start', config: config({ steps: 1 }) }), 0),
+    });
     t.init();
     await t.until(has('started'));
     expect(slice).toHaveBeenCalledTimes(1);

@@ -53,13 +53,24 @@ describe('a trainer session', () => {
     const sftLast = t.of('step').find((e) => isStep(e, 1, 'sft', 2))!;
     const grpo0 = t.of('step').find((e) => isStep(e, 1, 'grpo', 0))!;
     // GRPO starts from the agent this run fine-tuned: the same weights, the same greedy score.
-    expect(grpo0.record).toMatchObject({ heldOut: (sftLast.record as { heldOut: { success: number } }).heldOut.success });
+    expect(grpo0.record).toMatchObject({
+      heldOut: (sftLast.record as { heldOut: { success: number } }).heldOut.success,
+    });
     expect(t.of('done')[0]!.sftHeldOut).toBe(grpo0.record.heldOut as number);
 
     t.s.handle({ type: 'start', config: config({ start: 'scratch', steps: 1 }) });
     await t.until(has('done', 2));
     expect(t.of('started')[1]!.stages).toEqual(['pretrain', 'sft', 'grpo']);
-    expect(t.steps(2)).toEqual(['pretrain 0', 'pretrain 1', 'pretrain 2', 'sft 0', 'sft 1', 'sft 2', 'grpo 0', 'grpo 1']);
+    expect(t.steps(2)).toEqual([
+      'pretrain 0',
+      'pretrain 1',
+      'pretrain 2',
+      'sft 0',
+      'sft 1',
+      'sft 2',
+      'grpo 0',
+      'grpo 1',
+    ]);
     const pre = t.of('step').find((e) => isStep(e, 2, 'pretrain', 2))!;
     expect(pre.record).toMatchObject({ worksheet: { n: 100 } });
   });
@@ -86,7 +97,11 @@ describe('a trainer session', () => {
     await t.until(has('reset'));
     t.s.handle({ type: 'start', config: config() });
     await t.until(has('done', 2));
-    const numbers = (runId: number) => t.of('step').filter((e) => e.runId === runId && e.stage === 'grpo').map((e) => [e.record.heldOut, (e.record as { meanReward: number | null }).meanReward]);
+    const numbers = (runId: number) =>
+      t
+        .of('step')
+        .filter((e) => e.runId === runId && e.stage === 'grpo')
+        .map((e) => [e.record.heldOut, (e.record as { meanReward: number | null }).meanReward]);
     expect(numbers(2)).toEqual(numbers(1));
   });
 
@@ -95,15 +110,22 @@ describe('a trainer session', () => {
     const t = session({
       urls: { ...CHECKPOINT_URLS, pretrained: CHECKPOINT_URLS.agent },
       onEvent: (e, s) => {
-        if (isStep(e, 1, 'sft', 1)) s.handle({ type: 'configure', config: config({ start: 'pretrained', steps: 3, faulty: true }) });
-        if (isStep(e, 1, 'grpo', 2)) s.handle({ type: 'configure', config: config({ start: 'pretrained', steps: 3, faulty: false }) });
+        if (isStep(e, 1, 'sft', 1))
+          s.handle({ type: 'configure', config: config({ start: 'pretrained', steps: 3, faulty: true }) });
+        if (isStep(e, 1, 'grpo', 2))
+          s.handle({ type: 'configure', config: config({ start: 'pretrained', steps: 3, faulty: false }) });
       },
     });
     t.init();
     t.s.handle({ type: 'start', config: config({ start: 'pretrained', steps: 3 }) });
     await t.until((ev) => ev.some((e) => e.type === 'done' && e.runId === 2));
-    expect(t.of('configured')).toEqual([{ type: 'configured', runId: 1, config: config({ start: 'pretrained', steps: 3, faulty: true }) }]);
-    const grpo1 = t.of('step').filter((e) => e.runId === 1 && e.stage === 'grpo').slice(1);
+    expect(t.of('configured')).toEqual([
+      { type: 'configured', runId: 1, config: config({ start: 'pretrained', steps: 3, faulty: true }) },
+    ]);
+    const grpo1 = t
+      .of('step')
+      .filter((e) => e.runId === 1 && e.stage === 'grpo')
+      .slice(1);
     expect(grpo1.some((e) => (e.record as { lies: number }).lies > 0)).toBe(true);
     expect(t.of('started')[1]).toMatchObject({ runId: 2, stages: ['grpo'], from: 1, config: { faulty: false } });
     // Run 2 starts where run 1's GRPO started: its fine-tuned agent.
@@ -116,7 +138,11 @@ describe('a trainer session', () => {
     t.init();
     t.s.handle({ type: 'start', config: config({ steps: 3 }) });
     await t.until(has('error'));
-    expect(t.of('error')[0]).toMatchObject({ kind: 'non-finite-loss', runId: 1, message: expect.stringMatching(/^The loss became NaN at step 1/) });
+    expect(t.of('error')[0]).toMatchObject({
+      kind: 'non-finite-loss',
+      runId: 1,
+      message: expect.stringMatching(/^The loss became NaN at step 1/),
+    });
     expect(t.steps()).toEqual(['grpo 0']);
   });
 
@@ -125,7 +151,11 @@ describe('a trainer session', () => {
     t.init();
     t.s.handle({ type: 'start', config: config({ start: 'pretrained' }) });
     await t.until(has('error'));
-    expect(t.of('error')[0]).toMatchObject({ kind: 'checkpoint', runId: 1, message: expect.stringMatching(/nowhere\/manifest\.json/) });
+    expect(t.of('error')[0]).toMatchObject({
+      kind: 'checkpoint',
+      runId: 1,
+      message: expect.stringMatching(/nowhere\/manifest\.json/),
+    });
     t.s.handle({ type: 'start', config: config() });
     await t.until(has('done'));
   });
@@ -136,8 +166,18 @@ describe('a trainer session', () => {
     t.s.handle({ type: 'start', config: config({ steps: 3 }) });
     await t.until(has('done'));
     const switched = t.of('backend-switched')[0]!;
-    expect(switched).toMatchObject({ from: 'wasm', to: 'cpu', runId: 1, stage: 'grpo', step: 1, replayed: true, reason: 'cpu in Node' });
-    expect(switched.cause).toBe('the GPU device was lost (test); continuing on plain JavaScript (CPU); GRPO steps 1–1 were replayed there');
+    expect(switched).toMatchObject({
+      from: 'wasm',
+      to: 'cpu',
+      runId: 1,
+      stage: 'grpo',
+      step: 1,
+      replayed: true,
+      reason: 'cpu in Node',
+    });
+    expect(switched.cause).toBe(
+      'the GPU device was lost (test); continuing on plain JavaScript (CPU); GRPO steps 1–1 were replayed there',
+    );
     // The stream goes on after the last step it posted, without repeats or gaps.
     expect(t.steps()).toEqual(['grpo 0', 'grpo 1', 'grpo 2', 'grpo 3']);
     expect(tf.getBackend()).toBe('cpu');
@@ -145,7 +185,10 @@ describe('a trainer session', () => {
 
   it('chooses with the page’s calibrate and kept race, and after a lost device follows the ranking the choice gave', async () => {
     const asked: BackendRequest[] = [];
-    const t = session({ onSelect: (req) => asked.push(req), onEvent: (e) => isStep(e, 1, 'grpo', 1) && t.lose('the GPU device was lost (test)') });
+    const t = session({
+      onSelect: (req) => asked.push(req),
+      onEvent: (e) => isStep(e, 1, 'grpo', 1) && t.lose('the GPU device was lost (test)'),
+    });
     const kept = { version: 1, hardware: 'h', entries: [] };
     t.init({ calibrate: 'all', race: kept });
     t.s.handle({ type: 'start', config: config({ steps: 2 }) });
@@ -245,7 +288,8 @@ describe('what the session reports is what trained', () => {
     const out: { runId: number; faulty: boolean; lies: number }[] = [];
     for (const e of events) {
       if (e.type === 'started' || e.type === 'configured') config.set(e.runId, e.config);
-      if (e.type === 'step' && e.stage === 'grpo' && e.record.step > 0) out.push({ runId: e.runId, faulty: config.get(e.runId)!.faulty, lies: e.record.lies });
+      if (e.type === 'step' && e.stage === 'grpo' && e.record.step > 0)
+        out.push({ runId: e.runId, faulty: config.get(e.runId)!.faulty, lies: e.record.lies });
     }
     return out;
   }
@@ -254,10 +298,14 @@ describe('what the session reports is what trained', () => {
     // "Fine-tune" the shipped agent, so GRPO's episodes call the calculator and its lies show.
     const t = session({ urls: { ...CHECKPOINT_URLS, pretrained: CHECKPOINT_URLS.agent } });
     let sent = false;
-    during('initial', () => !sent, () => {
-      sent = true;
-      t.s.handle({ type: 'configure', config: config({ start: 'pretrained', steps: 3, faulty: true }) });
-    });
+    during(
+      'initial',
+      () => !sent,
+      () => {
+        sent = true;
+        t.s.handle({ type: 'configure', config: config({ start: 'pretrained', steps: 3, faulty: true }) });
+      },
+    );
     t.init();
     t.s.handle({ type: 'start', config: config({ start: 'pretrained', steps: 3 }) });
     await t.until((ev) => ev.some((e) => e.type === 'done'));
@@ -266,7 +314,11 @@ describe('what the session reports is what trained', () => {
     for (const runId of new Set(steps.map((s) => s.runId))) {
       const mine = steps.filter((s) => s.runId === runId);
       const lies = mine.reduce((n, s) => n + s.lies, 0);
-      expect({ runId, faulty: mine[0]!.faulty, lied: lies > 0 }).toEqual({ runId, faulty: mine[0]!.faulty, lied: mine[0]!.faulty });
+      expect({ runId, faulty: mine[0]!.faulty, lied: lies > 0 }).toEqual({
+        runId,
+        faulty: mine[0]!.faulty,
+        lied: mine[0]!.faulty,
+      });
     }
     // The run that ends carries the new setting.
     expect(t.of('done').map((e) => reported(t.events).find((s) => s.runId === e.runId)!.faulty)).toEqual([true]);
@@ -321,7 +373,12 @@ describe('what the session reports is what trained', () => {
     t.init();
     t.s.handle({ type: 'start', config: config({ steps: 3 }) });
     await t.until(has('done'));
-    expect(t.types().filter((x) => x === 'reset' || x === 'started' || x === 'done')).toEqual(['started', 'reset', 'started', 'done']);
+    expect(t.types().filter((x) => x === 'reset' || x === 'started' || x === 'done')).toEqual([
+      'started',
+      'reset',
+      'started',
+      'done',
+    ]);
     expect(t.of('started')[1]).toMatchObject({ runId: 2, from: null, config: { faulty: true } });
   });
 

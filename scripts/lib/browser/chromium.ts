@@ -12,8 +12,13 @@ export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
-      '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu',
+      '--no-sandbox',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--enable-unsafe-webgpu',
     ],
   });
 }
@@ -47,7 +52,9 @@ export async function openHarness(browser: Browser, siteUrl: string, query = '')
     state,
     async until(test, timeoutMs = 60_000) {
       await page.waitForFunction(
-        (src) => window.plateWorker !== undefined && (new Function(`return (${src})`)() as (s: unknown) => boolean)(window.plateWorker),
+        (src) =>
+          window.plateWorker !== undefined &&
+          (new Function(`return (${src})`)() as (s: unknown) => boolean)(window.plateWorker),
         test.toString(),
         { timeout: timeoutMs, polling: 50 },
       );
@@ -70,7 +77,9 @@ export function watch(context: BrowserContext, page: Page, origin: string): Watc
   const w: Watched = { errors: [], foreign: [] };
   page.on('console', (m) => m.type() === 'error' && w.errors.push(m.text()));
   page.on('pageerror', (e) => w.errors.push(e.message));
-  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && w.errors.push(`worker: ${m.text()}`)));
+  page.on('worker', (worker) =>
+    worker.on('console', (m) => m.type() === 'error' && w.errors.push(`worker: ${m.text()}`)),
+  );
   context.on('request', (r) => {
     const u = new URL(r.url());
     if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) w.foreign.push(r.url());

@@ -21,7 +21,13 @@ export const DEV_SERVERS = ['vite', 'astro', 'next'] as const;
 export type DevKind = (typeof DEV_SERVERS)[number];
 
 /** What each site's build leaves to serve (Next.js serves itself: `next start`). */
-const BUILT: Record<Exclude<SiteKind, 'next'>, string> = { vite: 'dist', webpack: 'dist', esbuild: 'dist', astro: 'dist', static: '.' };
+const BUILT: Record<Exclude<SiteKind, 'next'>, string> = {
+  vite: 'dist',
+  webpack: 'dist',
+  esbuild: 'dist',
+  astro: 'dist',
+  static: '.',
+};
 
 /** The tools choose their own mode (vitest's NODE_ENV=test would make a build a development one); no telemetry leaves the machine. */
 const env = {
@@ -45,7 +51,9 @@ export interface Packed {
 
 export async function pack(into: string): Promise<Packed> {
   const out = await run('npm', ['pack', '--json', '--pack-destination', into], ROOT);
-  const [p] = JSON.parse(out.slice(out.indexOf('\n[') + 1, out.lastIndexOf(']') + 1)) as (Omit<Packed, 'tarball'> & { filename: string })[]; // after the build's own output
+  const [p] = JSON.parse(out.slice(out.indexOf('\n[') + 1, out.lastIndexOf(']') + 1)) as (Omit<Packed, 'tarball'> & {
+    filename: string;
+  })[]; // after the build's own output
   return { tarball: join(into, p!.filename), size: p!.size, unpackedSize: p!.unpackedSize, files: p!.files };
 }
 
@@ -97,15 +105,28 @@ export async function startServer(kind: DevKind | 'next-start', site: string, ti
   const port = await freePort();
   const servers: Record<DevKind | 'next-start', [string, string[], string, RegExp]> = {
     vite: ['vite', ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], '127.0.0.1', /ready in/i],
-    astro: ['astro', ['dev', '--host', '127.0.0.1', '--port', String(port)], '127.0.0.1', /ready in|watching for file changes/i],
+    astro: [
+      'astro',
+      ['dev', '--host', '127.0.0.1', '--port', String(port)],
+      '127.0.0.1',
+      /ready in|watching for file changes/i,
+    ],
     next: ['next', ['dev', '-p', String(port)], 'localhost', /ready in/i],
     'next-start': ['next', ['start', '-p', String(port)], 'localhost', /ready in/i],
   };
   const [cmd, args, host, ready] = servers[kind];
-  const child: ChildProcess = spawn(join(site, 'node_modules/.bin', cmd), args, { cwd: site, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(join(site, 'node_modules/.bin', cmd), args, {
+    cwd: site,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const log: string[] = [];
   await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${kind}: not ready after ${timeoutMs / 1000} s:\n${log.join('')}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`${kind}: not ready after ${timeoutMs / 1000} s:\n${log.join('')}`)),
+      timeoutMs,
+    );
     const hear = (b: Buffer) => {
       log.push(b.toString());
       if (ready.test(log.join(''))) {
@@ -136,7 +157,11 @@ export async function startServer(kind: DevKind | 'next-start', site: string, ti
 export async function buildStandalone(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'plate-standalone-'));
   mkdirSync(dir, { recursive: true });
-  await run(join(ROOT, 'node_modules/.bin/vite'), ['build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], ROOT);
+  await run(
+    join(ROOT, 'node_modules/.bin/vite'),
+    ['build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'],
+    ROOT,
+  );
   return dir;
 }
 
@@ -163,7 +188,17 @@ export async function serveBuilt(kind: SiteKind, site: string, dir: string | nul
 /** The version of each tool the site installed, by package name. */
 export function versions(kind: SiteKind, site: string): Record<string, string> {
   const tools: Record<SiteKind, string[]> = {
-    vite: ['vite', 'react'], webpack: ['webpack', 'react'], esbuild: ['esbuild', 'react'], astro: ['astro', '@astrojs/react', 'vite', 'react'], next: ['next', 'react'], static: [],
+    vite: ['vite', 'react'],
+    webpack: ['webpack', 'react'],
+    esbuild: ['esbuild', 'react'],
+    astro: ['astro', '@astrojs/react', 'vite', 'react'],
+    next: ['next', 'react'],
+    static: [],
   };
-  return Object.fromEntries(tools[kind].map((t) => [t, (JSON.parse(readFileSync(join(site, 'node_modules', t, 'package.json'), 'utf8')) as { version: string }).version]));
+  return Object.fromEntries(
+    tools[kind].map((t) => [
+      t,
+      (JSON.parse(readFileSync(join(site, 'node_modules', t, 'package.json'), 'utf8')) as { version: string }).version,
+    ]),
+  );
 }

@@ -39,7 +39,9 @@ const isJs = (path: string, type: string) => /\.m?js$/.test(path) || /javascript
 function describeFile(path: string, body: Buffer, type = ''): ServedFile {
   const js = isJs(path, type);
   const text = js ? body.toString('utf8') : '';
-  const backends = js ? (Object.keys(BACKEND_MARKERS) as MarkedBackend[]).filter((b) => text.includes(BACKEND_MARKERS[b])) : [];
+  const backends = js
+    ? (Object.keys(BACKEND_MARKERS) as MarkedBackend[]).filter((b) => text.includes(BACKEND_MARKERS[b]))
+    : [];
   return { path, bytes: body.length, gz: gzipSync(body).length, backends };
 }
 
@@ -58,7 +60,12 @@ export async function visit(browser: Browser, url: string, until: (page: Page) =
     if (r.request().method() !== 'GET' || r.status() !== 200 || !/^https?:/.test(r.url())) return;
     const type = r.headers()['content-type'] ?? '';
     js.set(path, isJs(path, type));
-    bodies.push(r.body().then((b) => describeFile(path, b, type), () => null));
+    bodies.push(
+      r.body().then(
+        (b) => describeFile(path, b, type),
+        () => null,
+      ),
+    );
   });
   await page.goto(url);
   await until(page);
@@ -86,5 +93,6 @@ export async function statusWord(page: Page, word: string, selector = '.mtrl-pla
     { timeout, polling: 100 },
   );
   const now = await got.jsonValue();
-  if (now !== word) throw new Error(`${selector}: ${now}: ${await page.locator(`${selector} .status`).first().innerText()}`);
+  if (now !== word)
+    throw new Error(`${selector}: ${now}: ${await page.locator(`${selector} .status`).first().innerText()}`);
 }

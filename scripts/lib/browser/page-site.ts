@@ -21,7 +21,12 @@ const EMBED_HOST = `<!doctype html>
 /** `minify: false` keeps functions' names (for a profile). */
 export async function buildPage(opts: { minify?: boolean } = {}): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'plate-page-'));
-  await build({ configFile: join(ROOT, 'vite.config.ts'), root: ROOT, logLevel: 'warn', build: { outDir, emptyOutDir: true, ...(opts.minify === false && { minify: false }) } });
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    root: ROOT,
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, ...(opts.minify === false && { minify: false }) },
+  });
   writeFileSync(join(outDir, 'embed-host.html'), EMBED_HOST);
   return outDir;
 }

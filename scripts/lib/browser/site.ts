@@ -24,7 +24,13 @@ export async function buildSite(opts: { minify?: boolean } = {}): Promise<string
     publicDir: join(ROOT, 'public'),
     logLevel: 'error',
     // public/ copied: the worker tests load checkpoints by their folders, as assetBase does.
-    build: { outDir, emptyOutDir: true, copyPublicDir: true, ...(opts.minify === false && { minify: false }), rolldownOptions: { input: { index: join(HARNESS, 'index.html'), element: join(HARNESS, 'element.html') } } },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      copyPublicDir: true,
+      ...(opts.minify === false && { minify: false }),
+      rolldownOptions: { input: { index: join(HARNESS, 'index.html'), element: join(HARNESS, 'element.html') } },
+    },
   });
   writeBrokenCheckpoints(join(outDir, 'broken'));
   return outDir;
@@ -46,7 +52,10 @@ function writeBrokenCheckpoints(dir: string): void {
   m.weights.find((w) => w.name === 'wte')!.shape = [16, 32];
   folder('wrong-shape', { 'manifest.json': JSON.stringify(m), 'weights.bin': weights });
   folder('no-weights', { 'manifest.json': manifest });
-  folder('overflowing', { 'manifest.json': manifest, 'weights.bin': overflowing((JSON.parse(manifest) as typeof m).weights, weights) });
+  folder('overflowing', {
+    'manifest.json': manifest,
+    'weights.bin': overflowing((JSON.parse(manifest) as typeof m).weights, weights),
+  });
 }
 
 /** The final layer norm's gain at 3e38: finite weights whose logits overflow to ±Inf, so the loss is NaN. */
@@ -76,7 +85,11 @@ const TYPES: Record<string, string> = {
  * Serves `dir` at http://127.0.0.1:<free port>/some/sub/path/ (or at `subPath`: a site whose pages
  * name their files from the host's root), HTML with `htmlHeaders` (e.g. a CSP).
  */
-export async function serve(dir: string, htmlHeaders: Record<string, string> = {}, subPath = SUB_PATH): Promise<{ url: string; server: Server }> {
+export async function serve(
+  dir: string,
+  htmlHeaders: Record<string, string> = {},
+  subPath = SUB_PATH,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     if (!path.startsWith(subPath)) return void res.writeHead(404).end('not found');
@@ -89,7 +102,9 @@ export async function serve(dir: string, htmlHeaders: Record<string, string> = {
       return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
     const type = TYPES[extname(rel)] ?? (rel.endsWith('/') ? TYPES['.html']! : 'application/octet-stream');
-    res.writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? htmlHeaders : {}) }).end(req.method === 'HEAD' ? undefined : body);
+    res
+      .writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? htmlHeaders : {}) })
+      .end(req.method === 'HEAD' ? undefined : body);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;

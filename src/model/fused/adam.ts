@@ -70,12 +70,17 @@ export class HeapMoments {
 }
 
 /** One Adam step: each variable's new weights from its gradient, the moments updated in place. */
-export function adamStepFused(named: readonly { variable: tf.Variable; grad: tf.Tensor }[], moments: HeapMoments, k: AdamConstants): void {
+export function adamStepFused(
+  named: readonly { variable: tf.Variable; grad: tf.Tensor }[],
+  moments: HeapMoments,
+  k: AdamConstants,
+): void {
   if (named.length === 0) return;
   register();
   const inputs: tf.NamedTensorMap = {};
   named.forEach(({ variable, grad }, i) => {
-    if (grad.size !== variable.size) throw new Error(`Adam: a gradient of ${grad.size} values for ${variable.name}, of ${variable.size}`);
+    if (grad.size !== variable.size)
+      throw new Error(`Adam: a gradient of ${grad.size} values for ${variable.name}, of ${variable.size}`);
     inputs[`w${i}`] = variable;
     inputs[`g${i}`] = grad;
   });
@@ -88,16 +93,43 @@ export function adamStepFused(named: readonly { variable: tf.Variable; grad: tf.
 
 function register(): void {
   if (tf.getKernel(ADAM_KERNEL, 'wasm')) return;
-  tf.registerKernel({ kernelName: ADAM_KERNEL, backendName: 'wasm', kernelFunc: adamKernel as unknown as tf.KernelFunc });
+  tf.registerKernel({
+    kernelName: ADAM_KERNEL,
+    backendName: 'wasm',
+    kernelFunc: adamKernel as unknown as tf.KernelFunc,
+  });
 }
 
-function adamKernel({ inputs, backend, attrs }: { inputs: Record<string, tf.TensorInfo>; backend: WasmBackend; attrs: AdamConstants & { slots: number[] } }): tf.TensorInfo[] {
+function adamKernel({
+  inputs,
+  backend,
+  attrs,
+}: {
+  inputs: Record<string, tf.TensorInfo>;
+  backend: WasmBackend;
+  attrs: AdamConstants & { slots: number[] };
+}): tf.TensorInfo[] {
   const m = moduleOf(backend)!;
   return attrs.slots.map((slot, i) => {
     const w = inputs[`w${i}`]!;
     const n = w.shape.reduce((a, b) => a * b, 1);
     const out = backend.makeOutput(w.shape, 'float32');
-    m.k.adamStep(m.offset(w), m.offset(inputs[`g${i}`]!), slot, slot + 4 * n, m.offset(out), n, attrs.beta1, attrs.beta2, attrs.oneMinusBeta1, attrs.oneMinusBeta2, attrs.negLr, attrs.epsilon, attrs.c1, attrs.c2);
+    m.k.adamStep(
+      m.offset(w),
+      m.offset(inputs[`g${i}`]!),
+      slot,
+      slot + 4 * n,
+      m.offset(out),
+      n,
+      attrs.beta1,
+      attrs.beta2,
+      attrs.oneMinusBeta1,
+      attrs.oneMinusBeta2,
+      attrs.negLr,
+      attrs.epsilon,
+      attrs.c1,
+      attrs.c2,
+    );
     return out;
   });
 }

@@ -30,23 +30,51 @@ export function canDecodeFused(config: ModelConfig, start: number, cache: unknow
 }
 
 /** tokens [B, T] int32 → logits [B, T, V] and the grown cache; the caller owns both. */
-export function decodeFused(config: ModelConfig, params: Params, tokens: tf.Tensor2D, start: number, cache: FusedCache | undefined): { logits: tf.Tensor3D; cache: FusedCache } {
+export function decodeFused(
+  config: ModelConfig,
+  params: Params,
+  tokens: tf.Tensor2D,
+  start: number,
+  cache: FusedCache | undefined,
+): { logits: tf.Tensor3D; cache: FusedCache } {
   registerDecode();
   const inputs: tf.NamedTensorMap = { ...params, ids: tokens };
   if (cache) inputs.cache = cache.buffer;
-  const attrs = { start, vocabSize: config.vocabSize, context: config.context, layers: config.layers, dModel: config.dModel, heads: config.heads };
-  const [logits, buffer] = tf.engine().runKernel(DECODE_KERNEL, inputs, attrs as unknown as tf.NamedAttrMap) as [tf.Tensor3D, tf.Tensor1D];
+  const attrs = {
+    start,
+    vocabSize: config.vocabSize,
+    context: config.context,
+    layers: config.layers,
+    dModel: config.dModel,
+    heads: config.heads,
+  };
+  const [logits, buffer] = tf.engine().runKernel(DECODE_KERNEL, inputs, attrs as unknown as tf.NamedAttrMap) as [
+    tf.Tensor3D,
+    tf.Tensor1D,
+  ];
   return { logits: logits!, cache: { kind: 'fused', buffer: buffer!, length: start + tokens.shape[1] } };
 }
 
 function registerDecode(): void {
   if (tf.getKernel(DECODE_KERNEL, 'wasm')) return;
-  tf.registerKernel({ kernelName: DECODE_KERNEL, backendName: 'wasm', kernelFunc: decodeKernel as unknown as tf.KernelFunc });
+  tf.registerKernel({
+    kernelName: DECODE_KERNEL,
+    backendName: 'wasm',
+    kernelFunc: decodeKernel as unknown as tf.KernelFunc,
+  });
 }
 
 type Attrs = Pick<ModelConfig, 'vocabSize' | 'context' | 'layers' | 'dModel' | 'heads'> & { start: number };
 
-function decodeKernel({ inputs, backend, attrs }: { inputs: Record<string, tf.TensorInfo>; backend: WasmBackend; attrs: Attrs }): tf.TensorInfo[] {
+function decodeKernel({
+  inputs,
+  backend,
+  attrs,
+}: {
+  inputs: Record<string, tf.TensorInfo>;
+  backend: WasmBackend;
+  attrs: Attrs;
+}): tf.TensorInfo[] {
   const m = moduleOf(backend);
   if (!m) throw new Error(`${DECODE_KERNEL}: the fused module cannot run on this backend`);
   const { start, ...dims } = attrs;
@@ -54,22 +82,36 @@ function decodeKernel({ inputs, backend, attrs }: { inputs: Record<string, tf.Te
   const ids = inputs.ids!;
   const [B, T] = ids.shape as [number, number];
   const shape: PassShape = { config, B, T, start, cap: cacheCap(config.context) };
-  if (start + T > config.context) throw new Error(`${DECODE_KERNEL}: positions ${start}..${start + T - 1} exceed the context ${config.context}`);
+  if (start + T > config.context)
+    throw new Error(`${DECODE_KERNEL}: positions ${start}..${start + T - 1} exceed the context ${config.context}`);
   const cache = grownCache(m.backend, inputs.cache, config.layers * layerCacheFloats(shape), start);
   const logits = backend.makeOutput([B, T, config.vocabSize], 'float32');
   const at = m.scratch({ ...passScratch(shape), logits: T === 1 ? 0 : B * T * config.vocabSize });
   const out = T === 1 ? m.offset(logits) : at.logits!;
-  forwardPass(m, (name) => m.offset(inputs[name]!), shape, { ids: m.offset(ids), cache: m.offset(cache), logits: out }, at);
+  forwardPass(
+    m,
+    (name) => m.offset(inputs[name]!),
+    shape,
+    { ids: m.offset(ids), cache: m.offset(cache), logits: out },
+    at,
+  );
   if (T > 1) m.k.toBatchMajor(out, m.offset(logits), T, B, config.vocabSize);
   written.set(cache.dataId, start + T);
   return [logits, cache];
 }
 
 /** The cache to write positions start.. into: the old one's buffer under a new reference, a copy of it (a branch), or a new one. */
-function grownCache(backend: WasmBackend, old: tf.TensorInfo | undefined, floats: number, start: number): tf.TensorInfo {
-  if (old && old.shape[0] !== floats) throw new Error(`${DECODE_KERNEL}: a cache of ${old.shape[0]} floats for a batch that needs ${floats}`);
+function grownCache(
+  backend: WasmBackend,
+  old: tf.TensorInfo | undefined,
+  floats: number,
+  start: number,
+): tf.TensorInfo {
+  if (old && old.shape[0] !== floats)
+    throw new Error(`${DECODE_KERNEL}: a cache of ${old.shape[0]} floats for a batch that needs ${floats}`);
   const length = old ? written.get(old.dataId) : undefined;
-  if (length !== undefined && length < start) throw new Error(`${DECODE_KERNEL}: a cache of ${length} positions for a call from position ${start}`);
+  if (length !== undefined && length < start)
+    throw new Error(`${DECODE_KERNEL}: a cache of ${length} positions for a call from position ${start}`);
   if (old && length === start) {
     backend.incRef(old.dataId);
     return { dataId: old.dataId, shape: old.shape, dtype: 'float32' };

@@ -28,8 +28,18 @@ export const layerCacheFloats = (s: PassShape): number => 2 * s.B * s.config.dMo
 
 /** Activations kept for the backward pass, per layer (offsets into the tape), or none. */
 export interface LayerTape {
-  y1: number; xhat1: number; r1: number; qkv: number; probs: number; merged: number;
-  y2: number; xhat2: number; r2: number; h: number; s: number; a: number;
+  y1: number;
+  xhat1: number;
+  r1: number;
+  qkv: number;
+  probs: number;
+  merged: number;
+  y2: number;
+  xhat2: number;
+  r2: number;
+  h: number;
+  s: number;
+  a: number;
 }
 
 /** Dropout masks (offsets), when training with dropout: after the embeddings, and per layer after attention and after the MLP. */
@@ -54,7 +64,18 @@ export function passScratch(s: PassShape): Record<string, number> {
   const { dModel: D, heads: H } = s.config;
   const N = s.T * s.B;
   const S = s.start + s.T;
-  return { x: N * D, y: N * D, qkv: N * 3 * D, scores: s.T * s.B * H * S, probs: s.T * s.B * H * S, merged: N * D, h: N * 4 * D, z: N * 4 * D, s: N * 4 * D, out: N * D };
+  return {
+    x: N * D,
+    y: N * D,
+    qkv: N * 3 * D,
+    scores: s.T * s.B * H * S,
+    probs: s.T * s.B * H * S,
+    merged: N * D,
+    h: N * 4 * D,
+    z: N * 4 * D,
+    s: N * 4 * D,
+    out: N * D,
+  };
 }
 
 /** Runs the forward pass: logits into buf.logits, the new positions' keys and values into buf.cache. */
@@ -103,7 +124,17 @@ function layerPass(m: FusedModule, w: WeightOffsets, s: PassShape, buf: PassBuff
 }
 
 /** x += input @ w + b, or x += (input @ w + b) · mask with dropout, as residual(x, drop(linear(…))) rounds it. */
-function residualLinear(m: FusedModule, at: Scratch, input: number, w: number, b: number, N: number, K: number, D: number, mask: number | undefined): void {
+function residualLinear(
+  m: FusedModule,
+  at: Scratch,
+  input: number,
+  w: number,
+  b: number,
+  N: number,
+  K: number,
+  D: number,
+  mask: number | undefined,
+): void {
   if (mask === undefined) {
     m.k.matmul(input, w, b, at.x!, N, K, D, 1);
     return;

@@ -13,16 +13,20 @@ const TARGETS_BACKWARD_KERNEL = 'MultiTurnRLTargetLogProbsGrad';
 export function targetLogProbsFused(logits: tf.Tensor3D, targets: tf.Tensor2D, temperature: number): tf.Tensor2D {
   register();
   const t = temperature === 1 ? 1 : temperature;
-  if (!recording()) return tf.engine().runKernel(TARGETS_FORWARD_KERNEL, { logits, targets }, { t, keep: false }) as tf.Tensor2D;
+  if (!recording())
+    return tf.engine().runKernel(TARGETS_FORWARD_KERNEL, { logits, targets }, { t, keep: false }) as tf.Tensor2D;
   let values: tf.Tensor | undefined;
   const f = tf.customGrad((...args: Array<tf.Tensor | tf.GradSaveFunc>) => {
     const [x, save] = args as [tf.Tensor, tf.GradSaveFunc];
-    const [logp, kept] = tf.engine().runKernel(TARGETS_FORWARD_KERNEL, { logits: x, targets }, { t, keep: true }) as tf.Tensor[];
+    const [logp, kept] = tf
+      .engine()
+      .runKernel(TARGETS_FORWARD_KERNEL, { logits: x, targets }, { t, keep: true }) as tf.Tensor[];
     values = tf.keep(kept!); // logSoftmax's values [B, T, V], handed over below
     save([targets]); // the caller's tidy may dispose the targets before the backward runs
     return {
       value: logp!,
-      gradFunc: (dy: tf.Tensor, [ids, v]: tf.Tensor[]) => tf.engine().runKernel(TARGETS_BACKWARD_KERNEL, { dy, values: v!, targets: ids! }, { t }) as tf.Tensor,
+      gradFunc: (dy: tf.Tensor, [ids, v]: tf.Tensor[]) =>
+        tf.engine().runKernel(TARGETS_BACKWARD_KERNEL, { dy, values: v!, targets: ids! }, { t }) as tf.Tensor,
     };
   });
   const logp = f(logits) as tf.Tensor2D;
@@ -32,13 +36,25 @@ export function targetLogProbsFused(logits: tf.Tensor3D, targets: tf.Tensor2D, t
 
 function register(): void {
   if (tf.getKernel(TARGETS_FORWARD_KERNEL, 'wasm')) return;
-  tf.registerKernel({ kernelName: TARGETS_FORWARD_KERNEL, backendName: 'wasm', kernelFunc: forwardKernel as unknown as tf.KernelFunc });
-  tf.registerKernel({ kernelName: TARGETS_BACKWARD_KERNEL, backendName: 'wasm', kernelFunc: backwardKernel as unknown as tf.KernelFunc });
+  tf.registerKernel({
+    kernelName: TARGETS_FORWARD_KERNEL,
+    backendName: 'wasm',
+    kernelFunc: forwardKernel as unknown as tf.KernelFunc,
+  });
+  tf.registerKernel({
+    kernelName: TARGETS_BACKWARD_KERNEL,
+    backendName: 'wasm',
+    kernelFunc: backwardKernel as unknown as tf.KernelFunc,
+  });
 }
 
 type Args<A> = { inputs: Record<string, tf.TensorInfo>; backend: WasmBackend; attrs: A };
 
-function forwardKernel({ inputs, backend, attrs }: Args<{ t: number; keep: boolean }>): tf.TensorInfo | tf.TensorInfo[] {
+function forwardKernel({
+  inputs,
+  backend,
+  attrs,
+}: Args<{ t: number; keep: boolean }>): tf.TensorInfo | tf.TensorInfo[] {
   const m = moduleOf(backend)!;
   const { logits, targets } = inputs as { logits: tf.TensorInfo; targets: tf.TensorInfo };
   const [B, T, V] = logits.shape as [number, number, number];

@@ -14,29 +14,145 @@ import { KERNELS_WASM } from './kernels-wasm';
 /** The module's exports (assembly/forward.ts and assembly/backward.ts say what each computes). Pointers are byte offsets. */
 export interface KernelExports {
   matmul(a: number, b: number, bias: number, out: number, M: number, K: number, N: number, accumulate: number): void;
-  embed(ids: number, wte: number, wpe: number, x: number, B: number, T: number, V: number, D: number, start: number): void;
-  layerNorm(x: number, g: number, b: number, y: number, xhat: number, r: number, M: number, D: number, eps: number): void;
+  embed(
+    ids: number,
+    wte: number,
+    wpe: number,
+    x: number,
+    B: number,
+    T: number,
+    V: number,
+    D: number,
+    start: number,
+  ): void;
+  layerNorm(
+    x: number,
+    g: number,
+    b: number,
+    y: number,
+    xhat: number,
+    r: number,
+    M: number,
+    D: number,
+    eps: number,
+  ): void;
   geluArgument(h: number, z: number, n: number, c: number, a: number): void;
   mul(x: number, y: number, out: number, n: number): void;
   add(x: number, y: number, out: number, n: number): void;
   transpose(x: number, out: number, R: number, C: number): void;
-  cacheWrite(qkv: number, keys: number, values: number, T: number, B: number, H: number, hd: number, start: number, cap: number): void;
-  attentionScores(qkv: number, keys: number, scores: number, T: number, B: number, H: number, hd: number, S: number, cap: number, scale: number): void;
-  attentionValues(probs: number, values: number, y: number, T: number, B: number, H: number, hd: number, S: number, cap: number): void;
+  cacheWrite(
+    qkv: number,
+    keys: number,
+    values: number,
+    T: number,
+    B: number,
+    H: number,
+    hd: number,
+    start: number,
+    cap: number,
+  ): void;
+  attentionScores(
+    qkv: number,
+    keys: number,
+    scores: number,
+    T: number,
+    B: number,
+    H: number,
+    hd: number,
+    S: number,
+    cap: number,
+    scale: number,
+  ): void;
+  attentionValues(
+    probs: number,
+    values: number,
+    y: number,
+    T: number,
+    B: number,
+    H: number,
+    hd: number,
+    S: number,
+    cap: number,
+  ): void;
   toBatchMajor(x: number, out: number, T: number, B: number, V: number): void;
   matmulTN(x: number, y: number, out: number, M: number, K: number, N: number): void;
   columnSums(x: number, y: number, out: number, M: number, N: number): void;
-  layerNormBackward(dy: number, xhat: number, r: number, g: number, dx: number, M: number, D: number, accumulate: number): void;
+  layerNormBackward(
+    dy: number,
+    xhat: number,
+    r: number,
+    g: number,
+    dx: number,
+    M: number,
+    D: number,
+    accumulate: number,
+  ): void;
   geluBackward(G: number, h: number, s: number, dh: number, n: number, c6a: number, c2: number): void;
-  headsByPosition(qkv: number, col: number, out: number, T: number, B: number, H: number, hd: number, cap: number): void;
-  attentionBackward(dY: number, qkv: number, vT: number, probs: number, ds: number, dqkv: number, T: number, B: number, H: number, hd: number, cap: number, scale: number): void;
-  embedBackward(ids: number, dx: number, dwte: number, dwpe: number, B: number, T: number, V: number, D: number, context: number, start: number): void;
+  headsByPosition(
+    qkv: number,
+    col: number,
+    out: number,
+    T: number,
+    B: number,
+    H: number,
+    hd: number,
+    cap: number,
+  ): void;
+  attentionBackward(
+    dY: number,
+    qkv: number,
+    vT: number,
+    probs: number,
+    ds: number,
+    dqkv: number,
+    T: number,
+    B: number,
+    H: number,
+    hd: number,
+    cap: number,
+    scale: number,
+  ): void;
+  embedBackward(
+    ids: number,
+    dx: number,
+    dwte: number,
+    dwpe: number,
+    B: number,
+    T: number,
+    V: number,
+    D: number,
+    context: number,
+    start: number,
+  ): void;
   divide(x: number, out: number, n: number, t: number): void;
   shiftByMax(x: number, shifted: number, rows: number, V: number): void;
   rowSums(e: number, sums: number, rows: number, V: number): void;
   pickTargets(shifted: number, logSums: number, targets: number, logp: number, rows: number, V: number): void;
-  targetsBackward(dlogp: number, softmax: number, targets: number, out: number, rows: number, V: number, t: number): void;
-  adamStep(w: number, g: number, m: number, v: number, out: number, n: number, beta1: number, beta2: number, oneMinusBeta1: number, oneMinusBeta2: number, negLr: number, eps: number, c1: number, c2: number): void;
+  targetsBackward(
+    dlogp: number,
+    softmax: number,
+    targets: number,
+    out: number,
+    rows: number,
+    V: number,
+    t: number,
+  ): void;
+  adamStep(
+    w: number,
+    g: number,
+    m: number,
+    v: number,
+    out: number,
+    n: number,
+    beta1: number,
+    beta2: number,
+    oneMinusBeta1: number,
+    oneMinusBeta2: number,
+    negLr: number,
+    eps: number,
+    c1: number,
+    c2: number,
+  ): void;
 }
 
 /** What the kernels use of tfjs-backend-wasm's Emscripten module (internal to 4.22, pinned in package.json). */
@@ -106,10 +222,19 @@ function countingFlops(k: KernelExports, add: (flops: number) => void): KernelEx
     ...k,
     matmul: (a, b, bias, out, M, K, N, acc) => (add(2 * M * K * N), k.matmul(a, b, bias, out, M, K, N, acc)),
     matmulTN: (x, y, out, M, K, N) => (add(2 * M * K * N), k.matmulTN(x, y, out, M, K, N)),
-    attentionScores: (qkv, keys, scores, T, B, H, hd, S, cap, scale) => (add(2 * T * B * H * S * hd), k.attentionScores(qkv, keys, scores, T, B, H, hd, S, cap, scale)),
-    attentionValues: (probs, values, y, T, B, H, hd, S, cap) => (add(2 * T * B * H * S * hd), k.attentionValues(probs, values, y, T, B, H, hd, S, cap)),
+    attentionScores: (qkv, keys, scores, T, B, H, hd, S, cap, scale) => (
+      add(2 * T * B * H * S * hd),
+      k.attentionScores(qkv, keys, scores, T, B, H, hd, S, cap, scale)
+    ),
+    attentionValues: (probs, values, y, T, B, H, hd, S, cap) => (
+      add(2 * T * B * H * S * hd),
+      k.attentionValues(probs, values, y, T, B, H, hd, S, cap)
+    ),
     // dp = dY·Vᵀ, then dq, dk, dv: four products of the forward's size.
-    attentionBackward: (dY, qkv, vT, probs, ds, dqkv, T, B, H, hd, cap, scale) => (add(8 * T * B * H * T * hd), k.attentionBackward(dY, qkv, vT, probs, ds, dqkv, T, B, H, hd, cap, scale)),
+    attentionBackward: (dY, qkv, vT, probs, ds, dqkv, T, B, H, hd, cap, scale) => (
+      add(8 * T * B * H * T * hd),
+      k.attentionBackward(dY, qkv, vT, probs, ds, dqkv, T, B, H, hd, cap, scale)
+    ),
   };
 }
 
@@ -225,7 +350,9 @@ export function handOver(output: tf.Tensor, tensor: tf.Tensor): void {
   const node = [...nodes].reverse().find((n) => n.outputs[0] === output);
   if (!node) {
     tensor.dispose();
-    throw new Error('fused kernels: the gradient tape has no node for this output (a tfjs whose engine differs from 4.22?)');
+    throw new Error(
+      'fused kernels: the gradient tape has no node for this output (a tfjs whose engine differs from 4.22?)',
+    );
   }
   node.saved!.push(tensor);
 }
@@ -235,4 +362,3 @@ export function recording(): boolean {
   const state = tf.engine().state;
   return state.gradientDepth > 0 && state.kernelDepth === 0;
 }
-

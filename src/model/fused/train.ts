@@ -9,7 +9,15 @@ import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../../config';
 import { paramShapes, type Params } from '../gpt';
 import { dropoutMask, GELU_A, GELU_C } from '../ops';
-import { forwardPass, layerCacheFloats, passScratch, type LayerTape, type Masks, type PassBuffers, type PassShape } from './forward';
+import {
+  forwardPass,
+  layerCacheFloats,
+  passScratch,
+  type LayerTape,
+  type Masks,
+  type PassBuffers,
+  type PassShape,
+} from './forward';
 import { fusedModule, handOver, moduleOf, recording, type FusedModule, type WasmBackend } from './module';
 
 export const TRAIN_FORWARD_KERNEL = 'MultiTurnRLTrainForward';
@@ -21,24 +29,39 @@ export function canTrainFused(config: ModelConfig): boolean {
 }
 
 type Dims = Pick<ModelConfig, 'vocabSize' | 'context' | 'layers' | 'dModel' | 'heads'>;
-const dims = (c: ModelConfig): Dims => ({ vocabSize: c.vocabSize, context: c.context, layers: c.layers, dModel: c.dModel, heads: c.heads });
+const dims = (c: ModelConfig): Dims => ({
+  vocabSize: c.vocabSize,
+  context: c.context,
+  layers: c.layers,
+  dModel: c.dModel,
+  heads: c.heads,
+});
 const capOf = (T: number) => Math.ceil(T / 4) * 4;
 
 /** tokens [B, T] from position 0 → logits [B, T, V], with a gradient for every parameter when a tape records. */
-export function trainLogitsFused(config: ModelConfig, params: Params, tokens: tf.Tensor2D, dropoutSeed: number | undefined): tf.Tensor3D {
+export function trainLogitsFused(
+  config: ModelConfig,
+  params: Params,
+  tokens: tf.Tensor2D,
+  dropoutSeed: number | undefined,
+): tf.Tensor3D {
   register();
   const [B, T] = tokens.shape;
   const masks = dropoutSeed === undefined || config.dropout === 0 ? {} : makeMasks(config, B * T, dropoutSeed);
   const names = Object.keys(paramShapes(config));
   const attrs = dims(config) as unknown as tf.NamedAttrMap;
   if (!recording()) {
-    return tf.engine().runKernel(TRAIN_FORWARD_KERNEL, { ...params, ...masks, ids: tokens }, { ...attrs, keep: false }) as tf.Tensor3D;
+    return tf
+      .engine()
+      .runKernel(TRAIN_FORWARD_KERNEL, { ...params, ...masks, ids: tokens }, { ...attrs, keep: false }) as tf.Tensor3D;
   }
   let tape: tf.Tensor | undefined;
   const maskNames = Object.keys(masks);
   const f = tf.customGrad((...args: Array<tf.Tensor | tf.GradSaveFunc>) => {
     const save = args[names.length] as tf.GradSaveFunc;
-    const [logits, kept] = tf.engine().runKernel(TRAIN_FORWARD_KERNEL, { ...params, ...masks, ids: tokens }, { ...attrs, keep: true }) as tf.Tensor[];
+    const [logits, kept] = tf
+      .engine()
+      .runKernel(TRAIN_FORWARD_KERNEL, { ...params, ...masks, ids: tokens }, { ...attrs, keep: true }) as tf.Tensor[];
     tape = tf.keep(kept!);
     // The ids and masks too: the caller's tidy may dispose them before the backward runs.
     save([tokens, ...maskNames.map((n) => masks[n]!)]);
@@ -46,7 +69,13 @@ export function trainLogitsFused(config: ModelConfig, params: Params, tokens: tf
       value: logits!,
       gradFunc: (dy: tf.Tensor, [ids, ...rest]: tf.Tensor[]) => {
         const named = Object.fromEntries(maskNames.map((n, i) => [n, rest[i]!]));
-        return tf.engine().runKernel(TRAIN_BACKWARD_KERNEL, { ...params, ...named, ids: ids!, dy, tape: rest[maskNames.length]! }, attrs) as tf.Tensor[];
+        return tf
+          .engine()
+          .runKernel(
+            TRAIN_BACKWARD_KERNEL,
+            { ...params, ...named, ids: ids!, dy, tape: rest[maskNames.length]! },
+            attrs,
+          ) as tf.Tensor[];
       },
     };
   });
@@ -68,21 +97,43 @@ function makeMasks(config: ModelConfig, rows: number, seed: number): Record<stri
 
 function register(): void {
   if (tf.getKernel(TRAIN_FORWARD_KERNEL, 'wasm')) return;
-  tf.registerKernel({ kernelName: TRAIN_FORWARD_KERNEL, backendName: 'wasm', kernelFunc: forwardKernel as unknown as tf.KernelFunc });
-  tf.registerKernel({ kernelName: TRAIN_BACKWARD_KERNEL, backendName: 'wasm', kernelFunc: backwardKernel as unknown as tf.KernelFunc });
+  tf.registerKernel({
+    kernelName: TRAIN_FORWARD_KERNEL,
+    backendName: 'wasm',
+    kernelFunc: forwardKernel as unknown as tf.KernelFunc,
+  });
+  tf.registerKernel({
+    kernelName: TRAIN_BACKWARD_KERNEL,
+    backendName: 'wasm',
+    kernelFunc: backwardKernel as unknown as tf.KernelFunc,
+  });
 }
 
 type KernelArgs<A> = { inputs: Record<string, tf.TensorInfo>; backend: WasmBackend; attrs: A };
 
 /** The tape's layout for a batch: per layer the activations its backward reads, then the final layer norm's. */
-function tapeLayout(config: ModelConfig, B: number, T: number): { layers: LayerTape[]; final: { y: number; xhat: number; r: number }; floats: number } {
+function tapeLayout(
+  config: ModelConfig,
+  B: number,
+  T: number,
+): { layers: LayerTape[]; final: { y: number; xhat: number; r: number }; floats: number } {
   const { dModel: D, heads: H, layers } = config;
   const N = B * T;
   let at = 0;
   const take = (floats: number) => ((at += Math.ceil(floats / 4) * 4), at - Math.ceil(floats / 4) * 4);
   const layerTapes = Array.from({ length: layers }, () => ({
-    y1: take(N * D), xhat1: take(N * D), r1: take(N), qkv: take(N * 3 * D), probs: take(T * B * H * T), merged: take(N * D),
-    y2: take(N * D), xhat2: take(N * D), r2: take(N), h: take(N * 4 * D), s: take(N * 4 * D), a: take(N * 4 * D),
+    y1: take(N * D),
+    xhat1: take(N * D),
+    r1: take(N),
+    qkv: take(N * 3 * D),
+    probs: take(T * B * H * T),
+    merged: take(N * D),
+    y2: take(N * D),
+    xhat2: take(N * D),
+    r2: take(N),
+    h: take(N * 4 * D),
+    s: take(N * 4 * D),
+    a: take(N * 4 * D),
   }));
   const final = { y: take(N * D), xhat: take(N * D), r: take(N) };
   return { layers: layerTapes, final, floats: at };
@@ -96,10 +147,18 @@ function placed<T extends object>(parts: T, base: number): T {
 function masksAt(m: FusedModule, inputs: Record<string, tf.TensorInfo>, layers: number): Masks | undefined {
   if (!inputs['mask.embed']) return undefined;
   const at = (name: string) => m.offset(inputs[name]!);
-  return { embed: at('mask.embed'), attention: Array.from({ length: layers }, (_, l) => at(`mask.h${l}.attn`)), mlp: Array.from({ length: layers }, (_, l) => at(`mask.h${l}.mlp`)) };
+  return {
+    embed: at('mask.embed'),
+    attention: Array.from({ length: layers }, (_, l) => at(`mask.h${l}.attn`)),
+    mlp: Array.from({ length: layers }, (_, l) => at(`mask.h${l}.mlp`)),
+  };
 }
 
-function forwardKernel({ inputs, backend, attrs }: KernelArgs<Dims & { keep: boolean }>): tf.TensorInfo[] | tf.TensorInfo {
+function forwardKernel({
+  inputs,
+  backend,
+  attrs,
+}: KernelArgs<Dims & { keep: boolean }>): tf.TensorInfo[] | tf.TensorInfo {
   const m = moduleOf(backend)!;
   const config: ModelConfig = { ...attrs, dropout: 0 };
   const ids = inputs.ids!;
@@ -108,7 +167,11 @@ function forwardKernel({ inputs, backend, attrs }: KernelArgs<Dims & { keep: boo
   const logits = backend.makeOutput([B, T, config.vocabSize], 'float32');
   const layout = attrs.keep ? tapeLayout(config, B, T) : undefined;
   const tape = layout ? backend.makeOutput([layout.floats], 'float32') : undefined;
-  const at = m.scratch({ ...passScratch(shape), cache: config.layers * layerCacheFloats(shape), logits: B * T * config.vocabSize });
+  const at = m.scratch({
+    ...passScratch(shape),
+    cache: config.layers * layerCacheFloats(shape),
+    logits: B * T * config.vocabSize,
+  });
   const base = tape ? m.offset(tape) : 0;
   const buf: PassBuffers = {
     ids: m.offset(ids),
@@ -128,11 +191,16 @@ function backwardKernel({ inputs, backend, attrs }: KernelArgs<Dims>): tf.Tensor
   const ids = inputs.ids!;
   const [B, T] = ids.shape as [number, number];
   const shapes = paramShapes(config);
-  const grads = Object.fromEntries(Object.entries(shapes).map(([name, shape]) => [name, backend.makeOutput(shape, 'float32')]));
+  const grads = Object.fromEntries(
+    Object.entries(shapes).map(([name, shape]) => [name, backend.makeOutput(shape, 'float32')]),
+  );
   const layout = tapeLayout(config, B, T);
   const base = m.offset(inputs.tape!);
   const ctx: BackwardContext = {
-    m, config, B, T,
+    m,
+    config,
+    B,
+    T,
     w: (name) => m.offset(inputs[name]!),
     g: (name) => m.offset(grads[name]!),
     ids: m.offset(ids),
@@ -162,7 +230,18 @@ interface BackwardContext {
 function backwardScratch(c: ModelConfig, B: number, T: number): Record<string, number> {
   const D = c.dModel;
   const N = B * T;
-  return { dlogits: N * c.vocabSize, dx: N * D, dy: N * D, dmid: N * D, dY: N * D, big: N * 4 * D, dqkv: N * 3 * D, vT: B * D * capOf(T), ds: T * B * c.heads * T, wT: Math.max(4 * D * D, D * c.vocabSize) };
+  return {
+    dlogits: N * c.vocabSize,
+    dx: N * D,
+    dy: N * D,
+    dmid: N * D,
+    dY: N * D,
+    big: N * 4 * D,
+    dqkv: N * 3 * D,
+    vT: B * D * capOf(T),
+    ds: T * B * c.heads * T,
+    wT: Math.max(4 * D * D, D * c.vocabSize),
+  };
 }
 
 /** dlogits [B, T, V] → every parameter's gradient, last layer first. */
@@ -181,7 +260,16 @@ function backwardPass(ctx: BackwardContext, dlogitsBatchMajor: number): void {
 }
 
 /** For y = x @ w + b, from dy: dw = xᵀ @ dy, db = Σ rows of dy, and dx = dy @ wᵀ into `dx` (added to it when accumulate). */
-function linearBackward(ctx: BackwardContext, x: number, dy: number, name: string, K: number, N: number, dx: number, accumulate: boolean): void {
+function linearBackward(
+  ctx: BackwardContext,
+  x: number,
+  dy: number,
+  name: string,
+  K: number,
+  N: number,
+  dx: number,
+  accumulate: boolean,
+): void {
   const { m, at } = ctx;
   const M = ctx.B * ctx.T;
   m.k.matmulTN(x, dy, ctx.g(`${name}.w`), M, K, N);
@@ -213,7 +301,20 @@ function layerBackward(ctx: BackwardContext, l: number): void {
   m.k.transpose(ctx.w(`${h}.attn.proj.w`), at.wT!, D, D);
   m.k.matmul(datt, at.wT!, 0, at.dY!, N, D, D, 0);
   m.k.headsByPosition(tape.qkv, 2 * D, at.vT!, T, B, H, hd, capOf(T));
-  m.k.attentionBackward(at.dY!, tape.qkv, at.vT!, tape.probs, at.ds!, at.dqkv!, T, B, H, hd, capOf(T), 1 / Math.sqrt(hd));
+  m.k.attentionBackward(
+    at.dY!,
+    tape.qkv,
+    at.vT!,
+    tape.probs,
+    at.ds!,
+    at.dqkv!,
+    T,
+    B,
+    H,
+    hd,
+    capOf(T),
+    1 / Math.sqrt(hd),
+  );
   linearBackward(ctx, tape.y1, at.dqkv!, `${h}.attn.qkv`, D, 3 * D, at.dmid!, false);
   lnBackward(ctx, `${h}.ln1`, at.dmid!, tape.xhat1, tape.r1, at.dx!); // at.dx: d x_in
 }

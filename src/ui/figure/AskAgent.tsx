@@ -25,7 +25,12 @@ export function AskAgent({ status, loaded, faulty, temperature, waiting, answer,
   const id = useId();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const cannot = status === 'dead' ? 'The trainer has stopped; restart it to ask.' : status === 'error' && !loaded ? 'The trainer did not load, so there is no agent to ask.' : null;
+  const cannot =
+    status === 'dead'
+      ? 'The trainer has stopped; restart it to ask.'
+      : status === 'error' && !loaded
+        ? 'The trainer did not load, so there is no agent to ask.'
+        : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = cannot ? { error: cannot } : parseSum(text);
@@ -42,8 +47,15 @@ export function AskAgent({ status, loaded, faulty, temperature, waiting, answer,
       <form onSubmit={submit} noValidate>
         <label htmlFor={`${id}-sum`}>Your sum</label>
         <input
-          id={`${id}-sum`} type="text" value={text} placeholder="57+38" maxLength={SUM_MAX_CHARS} autoComplete="off" spellCheck={false}
-          aria-invalid={error !== null} aria-describedby={error ? `${id}-error` : `${id}-hint`}
+          id={`${id}-sum`}
+          type="text"
+          value={text}
+          placeholder="57+38"
+          maxLength={SUM_MAX_CHARS}
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={error !== null}
+          aria-describedby={error ? `${id}-error` : `${id}-hint`}
           onChange={(e) => (setText(e.currentTarget.value), setError(null))}
         />
         <button type="submit">Ask</button>
@@ -54,7 +66,9 @@ export function AskAgent({ status, loaded, faulty, temperature, waiting, answer,
         </p>
       )}
       <p className="ask-note" aria-live="polite">
-        {waiting.length > 0 ? `Asking ${waiting.map((q) => `${q.sum.a}+${q.sum.b}`).join(', ')}… ${status === 'running' || status === 'stepping' ? 'answered at the next step boundary.' : status === 'loading' ? 'answered once the trainer has loaded.' : ''}` : ''}
+        {waiting.length > 0
+          ? `Asking ${waiting.map((q) => `${q.sum.a}+${q.sum.b}`).join(', ')}… ${status === 'running' || status === 'stepping' ? 'answered at the next step boundary.' : status === 'loading' ? 'answered once the trainer has loaded.' : ''}`
+          : ''}
       </p>
       {answer && <Answer answer={answer} earlier={error !== null} />}
     </section>
@@ -87,7 +101,10 @@ function Answer({ answer: a, earlier }: { answer: AskAnswer; earlier: boolean })
         {sumKindText(a.sum, a.kind, a.demonstration)} Played by {answeredByText(a.by)}.
       </p>
       <p className="ask-greedy">
-        Greedy, reliable calculator: <Transcript episode={{ ...a.greedy, trained: '' }} /> — {a.greedy.reward > 0 ? 'right (reward 1)' : `wrong (reward 0${a.greedy.reason === 'answered' ? '' : `, ${a.greedy.reason}`})`}
+        Greedy, reliable calculator: <Transcript episode={{ ...a.greedy, trained: '' }} /> —{' '}
+        {a.greedy.reward > 0
+          ? 'right (reward 1)'
+          : `wrong (reward 0${a.greedy.reason === 'answered' ? '' : `, ${a.greedy.reason}`})`}
       </p>
       <p className="ask-note">
         {a.samples.length} samples at temperature {a.temperature} with {calc}: {right} of {a.samples.length} right.

@@ -41,7 +41,12 @@ const START_LABEL: Record<StartFrom, string> = {
 
 const ADVANTAGE_LABEL: Record<Advantage, string> = { group: 'group-relative', raw: 'raw reward' };
 
-const RUN_LABEL: Partial<Record<WorkerStatus, string>> = { running: 'Pause', pausing: 'Pausing…', paused: 'Resume', stepping: 'Resume' };
+const RUN_LABEL: Partial<Record<WorkerStatus, string>> = {
+  running: 'Pause',
+  pausing: 'Pausing…',
+  paused: 'Resume',
+  stepping: 'Resume',
+};
 
 const patch = (p: SettingProps) => (over: Partial<Settings>) => p.onSettings({ ...p.settings, ...over });
 
@@ -54,9 +59,18 @@ export function RunControls(p: RunProps) {
   return (
     <div className="controls" role="group" aria-label="Training controls">
       <div className="buttons">
-        <button type="button" className="run" aria-disabled={runInert} onClick={() => runInert || (status === 'running' ? p.onPause() : p.onRun())}>
+        <button
+          type="button"
+          className="run"
+          aria-disabled={runInert}
+          onClick={() => runInert || (status === 'running' ? p.onPause() : p.onRun())}
+        >
           <svg aria-hidden="true" viewBox="0 0 10 10" width="10" height="10">
-            {status === 'running' || status === 'pausing' ? <path d="M1.5,1h2.5v8h-2.5zM6,1h2.5v8h-2.5z" /> : <path d="M2,1L9,5L2,9Z" />}
+            {status === 'running' || status === 'pausing' ? (
+              <path d="M1.5,1h2.5v8h-2.5zM6,1h2.5v8h-2.5z" />
+            ) : (
+              <path d="M2,1L9,5L2,9Z" />
+            )}
           </svg>
           {label}
         </button>
@@ -66,7 +80,13 @@ export function RunControls(p: RunProps) {
         </button>
       </div>
       <label className="switch faulty">
-        <input type="checkbox" role="switch" checked={p.settings.faulty} disabled={status === 'dead'} onChange={(e) => patch(p)({ faulty: e.currentTarget.checked })} />
+        <input
+          type="checkbox"
+          role="switch"
+          checked={p.settings.faulty}
+          disabled={status === 'dead'}
+          onChange={(e) => patch(p)({ faulty: e.currentTarget.checked })}
+        />
         <span>
           Faulty calculator <span className="hint">(wrong {Math.round(GRPO.faultyRate * 100)}% of the time)</span>
         </span>
@@ -84,20 +104,38 @@ export function TermSwitches(p: SettingProps) {
     <section className="term-switches" aria-labelledby={`${id}-head`}>
       <h4 id={`${id}-head`}>Break the plate’s terms</h4>
       <p className="term-switches-note">
-        Each switch undoes one idea the plate names, to show what it is for. Changed during or after a run, GRPO starts again from that run’s agent with it; before a run, it waits for Run.
+        Each switch undoes one idea the plate names, to show what it is for. Changed during or after a run, GRPO starts
+        again from that run’s agent with it; before a run, it waits for Run.
       </p>
       <div className="grpo-settings">
         <label className="switch">
-          <input type="checkbox" role="switch" checked={p.settings.masking} disabled={off} onChange={(e) => set({ masking: e.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            role="switch"
+            checked={p.settings.masking}
+            disabled={off}
+            onChange={(e) => set({ masking: e.currentTarget.checked })}
+          />
           <span>
             Observation masking <span className="hint">(train on the model’s characters only)</span>
           </span>
         </label>
-        <Choice legend="Advantage" name={`${id}-advantage`} labels={ADVANTAGE_LABEL} value={p.settings.advantage} disabled={off} onChange={(advantage) => set({ advantage })} />
+        <Choice
+          legend="Advantage"
+          name={`${id}-advantage`}
+          labels={ADVANTAGE_LABEL}
+          value={p.settings.advantage}
+          disabled={off}
+          onChange={(advantage) => set({ advantage })}
+        />
         <GraderControl value={p.settings.grader} disabled={off} onChange={(grader) => set({ grader })} />
         <label className="select">
           Temperature{' '}
-          <select value={p.settings.temperature} disabled={off} onChange={(e) => set({ temperature: Number(e.currentTarget.value) as Temperature })}>
+          <select
+            value={p.settings.temperature}
+            disabled={off}
+            onChange={(e) => set({ temperature: Number(e.currentTarget.value) as Temperature })}
+          >
             {TEMPERATURES.map((t) => (
               <option key={t} value={t}>
                 {t}
@@ -114,11 +152,27 @@ export function TermSwitches(p: SettingProps) {
 /** Where a run starts: the shipped agent, or earlier in the pipeline (trained here). */
 export function StartFrom(p: SettingProps) {
   const id = useId();
-  return <Choice legend="Start from" name={`${id}-start`} labels={START_LABEL} value={p.settings.start} disabled={p.status === 'dead'} onChange={(start) => patch(p)({ start })} />;
+  return (
+    <Choice
+      legend="Start from"
+      name={`${id}-start`}
+      labels={START_LABEL}
+      value={p.settings.start}
+      disabled={p.status === 'dead'}
+      onChange={(start) => patch(p)({ start })}
+    />
+  );
 }
 
 /** A radio group with a visible legend: one of `labels`' keys. */
-function Choice<K extends string>(p: { legend: string; name: string; labels: Record<K, string>; value: K; disabled: boolean; onChange: (k: K) => void }) {
+function Choice<K extends string>(p: {
+  legend: string;
+  name: string;
+  labels: Record<K, string>;
+  value: K;
+  disabled: boolean;
+  onChange: (k: K) => void;
+}) {
   return (
     <fieldset className="choice" disabled={p.disabled}>
       <legend>{p.legend}</legend>

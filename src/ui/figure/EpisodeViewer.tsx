@@ -41,7 +41,12 @@ export const EpisodeViewer = memo(function EpisodeViewer({ record, config, group
       <EpisodesHead record={record} g={g} groups={groups} sum={episodes[0]?.sum} onGroup={setGroup} />
       <EpisodeLegend masking={masking} />
       <GradedBy grader={config?.grader ?? 'exact'} record={record} />
-      {push && <p className="push-hint">Tap or point at a character, or Tab to one and use the arrow keys, to see its probability before and after this step’s update.</p>}
+      {push && (
+        <p className="push-hint">
+          Tap or point at a character, or Tab to one and use the arrow keys, to see its probability before and after
+          this step’s update.
+        </p>
+      )}
       {episodes.length === 0 ? (
         <p className="episodes-empty">The sampled episodes appear here once the first GRPO step is done.</p>
       ) : (
@@ -91,14 +96,24 @@ function EpisodesHead({ record, g, groups, sum, onGroup }: HeadProps) {
       <h3>Episodes{record && record.episodes.length > 0 ? ` of step ${record.step}` : ''}</h3>
       <div className="group-nav" role="group" aria-label="Choose a group">
         {/* aria-disabled, not disabled: a focused button that disables itself would drop focus to the page. */}
-        <button type="button" onClick={() => onGroup(Math.max(0, g - 1))} aria-disabled={g === 0 || groups === 0} aria-label="Previous group">
+        <button
+          type="button"
+          onClick={() => onGroup(Math.max(0, g - 1))}
+          aria-disabled={g === 0 || groups === 0}
+          aria-label="Previous group"
+        >
           ‹
         </button>
         <span aria-live="polite">
           {groups > 0 ? `group ${g + 1} of ${groups}` : 'no episodes yet'}
           {sum && `: ${sum.a}+${sum.b}`}
         </span>
-        <button type="button" onClick={() => onGroup(Math.max(0, Math.min(groups - 1, g + 1)))} aria-disabled={g >= groups - 1} aria-label="Next group">
+        <button
+          type="button"
+          onClick={() => onGroup(Math.max(0, Math.min(groups - 1, g + 1)))}
+          aria-disabled={g >= groups - 1}
+          aria-label="Next group"
+        >
           ›
         </button>
       </div>
@@ -113,7 +128,9 @@ function EpisodeLegend({ masking }: { masking: boolean }) {
       {(['p', 'm', 'e'] as const).map((a) => (
         <li key={a}>
           <code className="transcript">
-            <span className={`by-${a}${a === 'e' && !masking ? ' trained' : ''}`}>{a === 'p' ? '^23+45=' : a === 'm' ? 'B23+45|' : '68|'}</span>
+            <span className={`by-${a}${a === 'e' && !masking ? ' trained' : ''}`}>
+              {a === 'p' ? '^23+45=' : a === 'm' ? 'B23+45|' : '68|'}
+            </span>
           </code>{' '}
           {a === 'e' && !masking ? 'environment’s characters (trained on too: masking is off)' : AUTHOR_LABEL[a]}
         </li>
@@ -164,7 +181,11 @@ function EpisodeRow({ episode: e, row: i, focus }: { episode: EpisodeView; row: 
     <>
       <tr className={e.reward > 0 ? `rewarded${rewardedByBug(e) ? ' by-bug' : ''}` : undefined}>
         <td>
-          {e.logp ? <PushTranscript episode={e} row={i} active={focus.active} shown={here?.key ?? null} onShow={focus.show} /> : <Transcript episode={e} />}
+          {e.logp ? (
+            <PushTranscript episode={e} row={i} active={focus.active} shown={here?.key ?? null} onShow={focus.show} />
+          ) : (
+            <Transcript episode={e} />
+          )}
           {e.lied && <span className="lie-note"> calculator lied</span>}
           {e.reason !== 'answered' && <span className="reason"> {e.reason}</span>}
           {rewardedByBug(e) && <span className="bug-note"> rewarded by the bug</span>}

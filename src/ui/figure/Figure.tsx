@@ -52,7 +52,14 @@ const NONE: readonly SupervisedRecord[] = [];
 /** The plate's 77% for a fine-tuned agent, marked at the end of fine-tuning. */
 function sftMarker(plate: PlateText): Marker | undefined {
   const row = plate.numbers.rows.find((r) => r.chart === 'heldOut' && r.step === 0);
-  return row && { step: AGENT_RECIPE.sft.steps, value: row.value, label: `plate ${row.plate.replace(/\s*\(.*\)$/, '')}`, tone: toneOf(false) };
+  return (
+    row && {
+      step: AGENT_RECIPE.sft.steps,
+      value: row.value,
+      label: `plate ${row.plate.replace(/\s*\(.*\)$/, '')}`,
+      tone: toneOf(false),
+    }
+  );
 }
 
 export function Figure(p: FigureProps) {
@@ -83,9 +90,19 @@ export function Figure(p: FigureProps) {
         onAsk={p.onAsk}
       />
       {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
-        <RunExport run={p.run} backend={t.backend?.backend ?? null} shown={latestWithEpisodes} plate={p.plate.id} reproduceUrl={p.reproduceUrl} />
+        <RunExport
+          run={p.run}
+          backend={t.backend?.backend ?? null}
+          shown={latestWithEpisodes}
+          plate={p.plate.id}
+          reproduceUrl={p.reproduceUrl}
+        />
       )}
-      <NumbersTable heading={p.plate.numbers.heading} rows={p.plate.numbers.rows} runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]} />
+      <NumbersTable
+        heading={p.plate.numbers.heading}
+        rows={p.plate.numbers.rows}
+        runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]}
+      />
     </div>
   );
 }
@@ -127,19 +144,40 @@ function RunHead(p: FigureProps) {
 function Charts(p: FigureProps & { steps: number; start: RunConfig['start'] }) {
   const pipeline = stagesFrom(p.start);
   const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
-  const earlierWith = (stage: 'pretrain' | 'sft') => [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
+  const earlierWith = (stage: 'pretrain' | 'sft') =>
+    [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
   const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
   const shownConfig = p.run?.config ?? p.settings;
   const marker = useMemo(() => sftMarker(p.plate), [p.plate]);
   return (
     <>
       {pipeline.includes('pretrain') && (
-        <StagePanel stage="pretrain" records={p.run?.pretrain ?? NONE} earlier={earlierWith('pretrain')} steps={AGENT_RECIPE.pretrain.steps} />
+        <StagePanel
+          stage="pretrain"
+          records={p.run?.pretrain ?? NONE}
+          earlier={earlierWith('pretrain')}
+          steps={AGENT_RECIPE.pretrain.steps}
+        />
       )}
       {pipeline.includes('sft') && (
-        <StagePanel stage="sft" records={p.run?.sft ?? NONE} earlier={earlierWith('sft')} steps={AGENT_RECIPE.sft.steps} band={sftBandOf} plateMarker={marker} />
+        <StagePanel
+          stage="sft"
+          records={p.run?.sft ?? NONE}
+          earlier={earlierWith('sft')}
+          steps={AGENT_RECIPE.sft.steps}
+          band={sftBandOf}
+          plateMarker={marker}
+        />
       )}
-      <GrpoPanel plate={p.plate} run={p.run} previous={p.previous} config={shownConfig} steps={p.steps} totalSteps={p.totalSteps} reference={ref} />
+      <GrpoPanel
+        plate={p.plate}
+        run={p.run}
+        previous={p.previous}
+        config={shownConfig}
+        steps={p.steps}
+        totalSteps={p.totalSteps}
+        reference={ref}
+      />
     </>
   );
 }

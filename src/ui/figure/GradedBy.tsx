@@ -11,12 +11,18 @@ const BUG: Record<Exclude<Grader, 'exact'>, string> = {
 };
 
 export function GradedBy({ grader, record }: { grader: Grader; record: GrpoStepView | null }) {
-  if (grader === 'exact') return <p className="graded-by">Graded by the exact answer, as the plate’s grader: reward 1 when the answer is the true sum.</p>;
+  if (grader === 'exact')
+    return (
+      <p className="graded-by">
+        Graded by the exact answer, as the plate’s grader: reward 1 when the answer is the true sum.
+      </p>
+    );
   const n = record?.episodes.length ?? 0;
   return (
     <p className="graded-by bug">
       Graded by a bug: {BUG[grader]}.
-      {n > 0 && ` ${record!.rewardedByBug} of the step’s ${n} episodes were rewarded by the bug.`} Held-out success is graded exactly.
+      {n > 0 && ` ${record!.rewardedByBug} of the step’s ${n} episodes were rewarded by the bug.`} Held-out success is
+      graded exactly.
     </p>
   );
 }

@@ -13,13 +13,26 @@ const GRADER_CHOICE: Record<Grader, string> = {
   'trusts-tool': 'trusts the calculator (a bug)',
 };
 
-export function GraderControl({ value, disabled, onChange }: { value: Grader; disabled: boolean; onChange: (g: Grader) => void }) {
+export function GraderControl({
+  value,
+  disabled,
+  onChange,
+}: {
+  value: Grader;
+  disabled: boolean;
+  onChange: (g: Grader) => void;
+}) {
   const hint = useId();
   return (
     <span className="select grader">
       <label>
         Grader{' '}
-        <select value={value} disabled={disabled} aria-describedby={hint} onChange={(e) => onChange(e.currentTarget.value as Grader)}>
+        <select
+          value={value}
+          disabled={disabled}
+          aria-describedby={hint}
+          onChange={(e) => onChange(e.currentTarget.value as Grader)}
+        >
           {GRADERS.map((g) => (
             <option key={g} value={g}>
               {GRADER_CHOICE[g]}

@@ -35,7 +35,10 @@ export function GroupArithmetic({ episodes, kind }: Props) {
           <ol>
             {g.lines.map((l, i) => (
               <li key={i}>
-                <span className="episode-no">episode {i + 1}, reward {l.reward}:</span> <Formula text={l.text} />
+                <span className="episode-no">
+                  episode {i + 1}, reward {l.reward}:
+                </span>{' '}
+                <Formula text={l.text} />
               </li>
             ))}
           </ol>

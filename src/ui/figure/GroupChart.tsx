@@ -36,7 +36,13 @@ export function GroupChart({ rewards, advantages, kind, label }: Props) {
     const ys = d3.scaleLinear(DOMAIN[kind], [HEIGHT - M.bottom, M.top]);
     const ticks = kind === 'raw' ? [0, 0.5, 1] : [-3, -2, -1, 0, 1, 2, 3];
     d3.select(axisRef.current!)
-      .call(d3.axisLeft(ys).tickValues(ticks).tickSize(-(width - M.left - M.right)).tickFormat((v) => d3.format('~g')(v as number)))
+      .call(
+        d3
+          .axisLeft(ys)
+          .tickValues(ticks)
+          .tickSize(-(width - M.left - M.right))
+          .tickFormat((v) => d3.format('~g')(v as number)),
+      )
       .call((g) => g.select('.domain').remove());
   }, [kind, width]);
 
@@ -50,7 +56,13 @@ export function GroupChart({ rewards, advantages, kind, label }: Props) {
           const top = Math.min(y(a), y(0));
           return (
             <g key={i}>
-              <rect className={a > 0 ? 'up' : a < 0 ? 'down' : 'nil'} x={x(i)} width={x.bandwidth()} y={top} height={Math.max(1, Math.abs(y(a) - y(0)))} />
+              <rect
+                className={a > 0 ? 'up' : a < 0 ? 'down' : 'nil'}
+                x={x(i)}
+                width={x.bandwidth()}
+                y={top}
+                height={Math.max(1, Math.abs(y(a) - y(0)))}
+              />
               <text className="reward" x={x(i)! + x.bandwidth() / 2} y={HEIGHT - M.bottom + 14} textAnchor="middle">
                 {rewards[i]}
               </text>

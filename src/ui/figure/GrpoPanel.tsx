@@ -10,7 +10,18 @@ import type { RunConfig } from '../../protocol/messages';
 import { Legend } from './Legend';
 import { PERCENT, type YAxis } from './chart/axes';
 import { LineChart } from './LineChart';
-import { configLabel, earlierRuns, markers, platePhrase, plateRows, readout, seriesOf, TRUTH_LABEL, truthOf, type GrpoChart } from './curves';
+import {
+  configLabel,
+  earlierRuns,
+  markers,
+  platePhrase,
+  plateRows,
+  readout,
+  seriesOf,
+  TRUTH_LABEL,
+  truthOf,
+  type GrpoChart,
+} from './curves';
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
 import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRuns } from './reference';
@@ -48,18 +59,39 @@ const DIAGNOSTICS: readonly Chart[] = [
 /** The diagnostics' short charts: fewer gridlines. */
 const SMALL_PERCENT: YAxis = { ...PERCENT, ticks: [0, 0.5, 1] };
 
-export const GrpoPanel = memo(function GrpoPanel({ plate, run, previous, config, steps, totalSteps, reference }: Props) {
+export const GrpoPanel = memo(function GrpoPanel({
+  plate,
+  run,
+  previous,
+  config,
+  steps,
+  totalSteps,
+  reference,
+}: Props) {
   const earlier = earlierRuns(run, previous);
   const calculators = [...new Set([...earlier.map((r) => r.config.faulty), config.faulty])];
   const band = (metric: ReferenceMetric) => (reference ? referenceBand(reference, config, metric) : []);
   const seeds = reference && band('heldOut').length > 0 ? runsLike(reference, config).length : 0;
-  const refLabel = seeds > 0 ? `reference runs like this one (precomputed, ${seeds} seed${seeds === 1 ? '' : 's'})${reference!.placeholder ? ' — placeholder curves, not real runs' : ''}` : null;
+  const refLabel =
+    seeds > 0
+      ? `reference runs like this one (precomputed, ${seeds} seed${seeds === 1 ? '' : 's'})${reference!.placeholder ? ' — placeholder curves, not real runs' : ''}`
+      : null;
   const legend = [...earlier, ...(run ? [run] : [])].map((r) => seriesOf(r, 'heldOut', r !== run));
   const notes = settingNotes(config, reference);
   // True success rides on the reward's chart: what the grader paid beside what is right.
   const truth = run && { label: TRUTH_LABEL, exact: run.config.grader === 'exact' };
-  const shared = { rows: plate.numbers.rows, run, earlier, config, steps, frame: Math.max(steps, totalSteps), calculators };
-  const row = (c: Chart, height?: number) => <ChartRow key={c.id} {...shared} chart={c} band={band(c.metric)} height={height} />;
+  const shared = {
+    rows: plate.numbers.rows,
+    run,
+    earlier,
+    config,
+    steps,
+    frame: Math.max(steps, totalSteps),
+    calculators,
+  };
+  const row = (c: Chart, height?: number) => (
+    <ChartRow key={c.id} {...shared} chart={c} band={band(c.metric)} height={height} />
+  );
 
   return (
     <section className="stage-panel stage-grpo" aria-label="GRPO">
@@ -114,7 +146,11 @@ function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculat
         live={readout(run?.steps ?? [], c.id)}
         tone={toneOf(config.faulty)}
         plate={c.plate ? platePhrase(plateRows(rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
-        earlier={earlier.map((r) => ({ label: `earlier run (${configLabel(r.config)})`, values: readout(r.steps, c.id), tone: toneOf(r.config.faulty) }))}
+        earlier={earlier.map((r) => ({
+          label: `earlier run (${configLabel(r.config)})`,
+          values: readout(r.steps, c.id),
+          tone: toneOf(r.config.faulty),
+        }))}
         companion={companion && { label: TRUTH_LABEL, values: readout(run!.steps, 'truth') }}
       />
     </div>

@@ -18,7 +18,13 @@ interface Props {
 function Swatch({ className }: { className: string }) {
   return (
     <svg className="swatch" aria-hidden="true" width="22" height="10" viewBox="0 0 22 10">
-      {className.startsWith('band') ? <rect className="band" x="0" y="1" width="22" height="8" /> : className.startsWith('marker') ? <path className={className} d="M11,1L15,5L11,9L7,5Z" /> : <path className={className} d="M0,5H22" />}
+      {className.startsWith('band') ? (
+        <rect className="band" x="0" y="1" width="22" height="8" />
+      ) : className.startsWith('marker') ? (
+        <path className={className} d="M11,1L15,5L11,9L7,5Z" />
+      ) : (
+        <path className={className} d="M0,5H22" />
+      )}
     </svg>
   );
 }

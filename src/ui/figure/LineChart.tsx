@@ -38,7 +38,12 @@ interface Props {
 
 const DEFAULT_HEIGHT = 200;
 
-export function chartLabel(name: string, steps: number, live: Series | null, format: (v: number) => string = pct): string {
+export function chartLabel(
+  name: string,
+  steps: number,
+  live: Series | null,
+  format: (v: number) => string = pct,
+): string {
   const last = live?.points.at(-1);
   return last ? `${name}, step ${last[0]} of ${steps}: ${format(last[1])}` : `${name}, no data yet`;
 }
@@ -49,7 +54,19 @@ function companionLabel(companion: Series, format: (v: number) => string = pct):
   return last ? `${companion.label}, step ${last[0]}: ${format(last[1])}` : `${companion.label}, no data yet`;
 }
 
-export function LineChart({ name, frame, steps, series, live, companion, band, markers, y: yAxis = PERCENT, xTitle = 'GRPO step', height = DEFAULT_HEIGHT }: Props) {
+export function LineChart({
+  name,
+  frame,
+  steps,
+  series,
+  live,
+  companion,
+  band,
+  markers,
+  y: yAxis = PERCENT,
+  xTitle = 'GRPO step',
+  height = DEFAULT_HEIGHT,
+}: Props) {
   const [wrap, width] = useWidth<HTMLDivElement>(480);
   const described = useId();
   const x = xScale(frame, width);
@@ -68,7 +85,14 @@ export function LineChart({ name, frame, steps, series, live, companion, band, m
       onFocus={probe.onFocus}
       onBlur={probe.clear}
     >
-      <svg role="img" aria-label={chartLabel(name, steps, live, fmt)} aria-describedby={companion ? described : undefined} width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
+      <svg
+        role="img"
+        aria-label={chartLabel(name, steps, live, fmt)}
+        aria-describedby={companion ? described : undefined}
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+      >
         <Axes width={width} height={height} frame={frame} yAxis={yAxis} title={xTitle} />
         <Band band={band} x={x} y={y} />
         <Curves series={series} x={x} y={y} />

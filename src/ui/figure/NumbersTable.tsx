@@ -3,7 +3,15 @@ import type { StatedNumber } from '../../plate/types';
 import { yourRun } from './curves';
 import type { RunView } from './types';
 
-export function NumbersTable({ heading, rows, runs }: { heading: string; rows: readonly StatedNumber[]; runs: readonly RunView[] }) {
+export function NumbersTable({
+  heading,
+  rows,
+  runs,
+}: {
+  heading: string;
+  rows: readonly StatedNumber[];
+  runs: readonly RunView[];
+}) {
   return (
     <table className="numbers">
       <caption>{heading}</caption>

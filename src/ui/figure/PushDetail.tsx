@@ -18,13 +18,24 @@ export function PushDetail({ char: c, onMove, canMove }: Props) {
   return (
     <div className="push-detail">
       <p className="push-numbers" aria-live="polite">
-        <button type="button" aria-label="The character before" aria-disabled={!canMove.back} onClick={() => canMove.back && onMove(-1)}>
+        <button
+          type="button"
+          aria-label="The character before"
+          aria-disabled={!canMove.back}
+          onClick={() => canMove.back && onMove(-1)}
+        >
           ‹
         </button>
         <span className="push-arrow">
-          <code className={`transcript push-char by-${c.author}`}>{c.ch}</code> {c.trained ? `${prob(c.before)} → ${prob(c.after)} (${times(c.after / c.before)})` : 'not trained on'}
+          <code className={`transcript push-char by-${c.author}`}>{c.ch}</code>{' '}
+          {c.trained ? `${prob(c.before)} → ${prob(c.after)} (${times(c.after / c.before)})` : 'not trained on'}
         </span>
-        <button type="button" aria-label="The character after" aria-disabled={!canMove.on} onClick={() => canMove.on && onMove(1)}>
+        <button
+          type="button"
+          aria-label="The character after"
+          aria-disabled={!canMove.on}
+          onClick={() => canMove.on && onMove(1)}
+        >
           ›
         </button>
       </p>

@@ -36,11 +36,26 @@ export function PushTranscript({ episode, row, active, shown, onShow }: Props) {
         {chars.map((c) => {
           const key = keyOf(row, c);
           const show = () => onShow(key, c);
-          const cls = [`by-${c.author}`, c.trained ? `trained push-${c.shift}` : 'untrained', c.strong && c.trained ? 'strong' : '', c.author === 'e' && episode.lied ? 'lie' : '', key === shown ? 'shown' : '']
+          const cls = [
+            `by-${c.author}`,
+            c.trained ? `trained push-${c.shift}` : 'untrained',
+            c.strong && c.trained ? 'strong' : '',
+            c.author === 'e' && episode.lied ? 'lie' : '',
+            key === shown ? 'shown' : '',
+          ]
             .filter(Boolean)
             .join(' ');
           return (
-            <span key={c.index} role="listitem" aria-label={c.name} className={cls} tabIndex={key === active ? 0 : -1} data-index={c.index} onFocus={show} onPointerEnter={show}>
+            <span
+              key={c.index}
+              role="listitem"
+              aria-label={c.name}
+              className={cls}
+              tabIndex={key === active ? 0 : -1}
+              data-index={c.index}
+              onFocus={show}
+              onPointerEnter={show}
+            >
               {c.ch}
             </span>
           );
@@ -76,7 +91,13 @@ function move(e: KeyboardEvent<HTMLElement>): void {
     const other = rows[r + (e.key === 'ArrowDown' ? 1 : -1)];
     const at = Number(here.dataset.index);
     // The character at the same place in the other episode, or the nearest one it has.
-    next = other && items(other).reduce<HTMLElement | undefined>((best, c) => (!best || Math.abs(Number(c.dataset.index) - at) < Math.abs(Number(best.dataset.index) - at) ? c : best), undefined);
+    next =
+      other &&
+      items(other).reduce<HTMLElement | undefined>(
+        (best, c) =>
+          !best || Math.abs(Number(c.dataset.index) - at) < Math.abs(Number(best.dataset.index) - at) ? c : best,
+        undefined,
+      );
   } else return;
   e.preventDefault();
   next?.focus();

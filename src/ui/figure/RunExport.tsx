@@ -31,7 +31,11 @@ export function RunExport({ run, backend, shown, plate, reproduceUrl }: Props) {
   return (
     <p className="run-export">
       Take this run away:{' '}
-      <a href="#run-json" download={`${name}.json`} onClick={offer(() => runJson(run, { plate, backend, shown }), 'application/json')}>
+      <a
+        href="#run-json"
+        download={`${name}.json`}
+        onClick={offer(() => runJson(run, { plate, backend, shown }), 'application/json')}
+      >
         the run as JSON
       </a>{' '}
       (every step, the episodes shown) ·{' '}

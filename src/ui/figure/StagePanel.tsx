@@ -59,7 +59,14 @@ export const StagePanel = memo(function StagePanel({ stage, records, earlier, st
                 y={y}
                 xTitle={`${prefix.toLowerCase()} step`}
               />
-              <Readout name={c.name} live={values} tone="reliable" format={y?.format} plate={c.metric === 'score' && plateMarker ? plateMarker.label.replace(/^plate /, '') : ''} earlier={[]} />
+              <Readout
+                name={c.name}
+                live={values}
+                tone="reliable"
+                format={y?.format}
+                plate={c.metric === 'score' && plateMarker ? plateMarker.label.replace(/^plate /, '') : ''}
+                earlier={[]}
+              />
             </div>
           );
         })}

@@ -59,7 +59,9 @@ export function StatusLine(p: Props) {
   return (
     <div className="status">
       <RunLine {...p} />
-      {backend && <BackendLine backend={backend} ready={lastSwitch ? null : p.ready} stepsPerSecond={p.stepsPerSecond} />}
+      {backend && (
+        <BackendLine backend={backend} ready={lastSwitch ? null : p.ready} stepsPerSecond={p.stepsPerSecond} />
+      )}
       {lastSwitch && (
         <p className="status-switch">
           Switched from {BACKEND_LABEL[lastSwitch.from]} to {BACKEND_LABEL[lastSwitch.to]}: {lastSwitch.cause}.
@@ -76,11 +78,13 @@ export function StatusLine(p: Props) {
         </p>
       )}
       {/* A file of the plate's that did not load is the site's to fix: said in the open, not only under "Why not". */}
-      {backend?.skipped.filter((s) => s.file !== undefined).map((s) => (
-        <p key={`file-${s.backend}`} className="status-note">
-          {BACKEND_LABEL[s.backend]} could not start: {s.reason}.
-        </p>
-      ))}
+      {backend?.skipped
+        .filter((s) => s.file !== undefined)
+        .map((s) => (
+          <p key={`file-${s.backend}`} className="status-note">
+            {BACKEND_LABEL[s.backend]} could not start: {s.reason}.
+          </p>
+        ))}
       {p.notes.map((n) => (
         <p key={n} className="status-note">
           {n}
@@ -99,7 +103,11 @@ function RunLine({ status, position, holders, loadingMessage }: Props) {
       </span>
       {/* "Paused after GRPO step 3": where a Step (or Pause) left the run. */}
       <span className="status-after" aria-live="polite">
-        {status === 'paused' && position ? `after ${stageWord(position.stage)} step ${position.step}` : status === 'stepping' ? 'one step, then it pauses' : ''}
+        {status === 'paused' && position
+          ? `after ${stageWord(position.stage)} step ${position.step}`
+          : status === 'stepping'
+            ? 'one step, then it pauses'
+            : ''}
       </span>
       {/* Every holder, and only those: the run goes on when the last lets go. */}
       <span className="status-held" aria-live="polite">
@@ -132,13 +140,22 @@ function RunLine({ status, position, holders, loadingMessage }: Props) {
  * The backend in one short line — "WebAssembly, 120 ms a step · why" — and, one click away, why
  * it was chosen, what loading and the warm-up took, and why not the others.
  */
-function BackendLine({ backend, ready, stepsPerSecond }: { backend: BackendInfo; ready: ReadyInfo | null; stepsPerSecond: number | null }) {
+function BackendLine({
+  backend,
+  ready,
+  stepsPerSecond,
+}: {
+  backend: BackendInfo;
+  ready: ReadyInfo | null;
+  stepsPerSecond: number | null;
+}) {
   const ms = stepsPerSecond !== null && stepsPerSecond > 0 ? Math.round(1000 / stepsPerSecond) : null;
   return (
     <details className="status-backend">
       <summary>
         <strong>{BACKEND_LABEL[backend.backend]}</strong>
-        {ms !== null && <span className="status-speed">, {ms} ms a step</span>} <span className="status-why-backend">· why</span>
+        {ms !== null && <span className="status-speed">, {ms} ms a step</span>}{' '}
+        <span className="status-why-backend">· why</span>
       </summary>
       <p className="status-reason">
         {backend.reason}

@@ -13,7 +13,13 @@ export function StepButton({ status, onStep }: { status: WorkerStatus; onStep: (
   const inert = !CAN_STEP.includes(status);
   return (
     <>
-      <button type="button" className="step" aria-disabled={inert} aria-describedby={hint} onClick={() => inert || onStep()}>
+      <button
+        type="button"
+        className="step"
+        aria-disabled={inert}
+        aria-describedby={hint}
+        onClick={() => inert || onStep()}
+      >
         <svg aria-hidden="true" viewBox="0 0 10 10" width="10" height="10">
           <path d="M1,1L6,5L1,9Z M7,1h2v8h-2z" />
         </svg>

@@ -29,9 +29,20 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
   const y = d3.scaleLinear([0, top], [HEIGHT - M.bottom, M.top]).nice(3);
 
   useEffect(() => {
-    d3.select(xAxisRef.current!).call(d3.axisBottom(x).tickValues(d3.range(0, frame + 1, frame > 20 ? 10 : 5)).tickSizeOuter(0));
+    d3.select(xAxisRef.current!).call(
+      d3
+        .axisBottom(x)
+        .tickValues(d3.range(0, frame + 1, frame > 20 ? 10 : 5))
+        .tickSizeOuter(0),
+    );
     d3.select(yAxisRef.current!)
-      .call(d3.axisLeft(y).ticks(3).tickFormat((v) => `${v} ms`).tickSize(-(x.range()[1] - M.left)))
+      .call(
+        d3
+          .axisLeft(y)
+          .ticks(3)
+          .tickFormat((v) => `${v} ms`)
+          .tickSize(-(x.range()[1] - M.left)),
+      )
       .call((g) => g.select('.domain').remove());
   });
 
@@ -72,7 +83,15 @@ function TimeLegend() {
 }
 
 /** Per step, its parts stacked from the axis up, in PARTS' order. */
-function TimeBars({ steps, x, y }: { steps: readonly GrpoStepView[]; x: d3.ScaleLinear<number, number>; y: d3.ScaleLinear<number, number> }) {
+function TimeBars({
+  steps,
+  x,
+  y,
+}: {
+  steps: readonly GrpoStepView[];
+  x: d3.ScaleLinear<number, number>;
+  y: d3.ScaleLinear<number, number>;
+}) {
   const bar = Math.max(2, Math.min(14, (x(1) - x(0)) * 0.7));
   return steps.map((r) => {
     let base = 0;
@@ -80,7 +99,16 @@ function TimeBars({ steps, x, y }: { steps: readonly GrpoStepView[]; x: d3.Scale
       <g key={r.step} className="time-bar">
         {PARTS.map((p) => {
           const v = r.timeSplit[p];
-          const rect = <rect key={p} className={`part-${p}`} x={x(r.step) - bar / 2} width={bar} y={y(base + v)} height={Math.max(0, y(base) - y(base + v))} />;
+          const rect = (
+            <rect
+              key={p}
+              className={`part-${p}`}
+              x={x(r.step) - bar / 2}
+              width={bar}
+              y={y(base + v)}
+              height={Math.max(0, y(base) - y(base + v))}
+            />
+          );
           base += v;
           return rect;
         })}
@@ -95,12 +123,16 @@ function TimeReadout({ steps }: { steps: readonly GrpoStepView[] }) {
   return summary ? (
     <>
       <p className="time-readout">
-        Median of steps {summary.first}–{summary.last}: <span data-testid="time-split-readout">{splitReadout(summary)}</span>.
+        Median of steps {summary.first}–{summary.last}:{' '}
+        <span data-testid="time-split-readout">{splitReadout(summary)}</span>.
       </p>
       <p className="time-sentence">{splitSentence(summary)}</p>
       <p className="time-note">{SHARED_BATCH_NOTE}</p>
     </>
   ) : (
-    <p className="time-readout">Each GRPO step’s time, split into sampling, the policy update and the held-out evaluation, appears here as the run goes.</p>
+    <p className="time-readout">
+      Each GRPO step’s time, split into sampling, the policy update and the held-out evaluation, appears here as the run
+      goes.
+    </p>
   );
 }

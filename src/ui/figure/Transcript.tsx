@@ -36,7 +36,11 @@ export function Transcript({ episode }: { episode: Pick<EpisodeView, 'text' | 'a
   return (
     <code className="transcript">
       {authorRuns(episode.text, episode.authors, episode.trained).map((run, i) => (
-        <span key={i} className={`by-${run.author}${run.author === 'e' && episode.lied ? ' lie' : ''}${run.author !== 'm' && run.trained ? ' trained' : ''}`} data-author={run.author}>
+        <span
+          key={i}
+          className={`by-${run.author}${run.author === 'e' && episode.lied ? ' lie' : ''}${run.author !== 'm' && run.trained ? ' trained' : ''}`}
+          data-author={run.author}
+        >
           {run.text}
         </span>
       ))}

@@ -36,7 +36,11 @@ export function points(steps: readonly GrpoStepView[], chart: GrpoChart): [numbe
 }
 
 /** A grader in a run's label: nothing for the plate's, the bug for the others. */
-const GRADER_LABEL: Record<Grader, string> = { exact: '', 'crash-pass': 'a crash counts as a pass', 'trusts-tool': 'grader trusts the calculator' };
+const GRADER_LABEL: Record<Grader, string> = {
+  exact: '',
+  'crash-pass': 'a crash counts as a pass',
+  'trusts-tool': 'grader trusts the calculator',
+};
 
 /**
  * A run's GRPO configuration in words, only what differs from the plate: "reliable", "faulty,
@@ -44,16 +48,22 @@ const GRADER_LABEL: Record<Grader, string> = { exact: '', 'crash-pass': 'a crash
  * counts as a pass".
  */
 export function configLabel(c: RunConfig): string {
-  const start = c.start === 'pretrained' ? 'fine-tuned here' : c.start === 'scratch' ? 'trained here from random weights' : '';
+  const start =
+    c.start === 'pretrained' ? 'fine-tuned here' : c.start === 'scratch' ? 'trained here from random weights' : '';
   return [
-    c.faulty ? 'faulty' : 'reliable', c.masking ? '' : 'masking off', c.advantage === 'raw' ? 'raw reward' : '',
-    c.temperature === 1 ? '' : `temperature ${c.temperature}`, GRADER_LABEL[c.grader], start,
+    c.faulty ? 'faulty' : 'reliable',
+    c.masking ? '' : 'masking off',
+    c.advantage === 'raw' ? 'raw reward' : '',
+    c.temperature === 1 ? '' : `temperature ${c.temperature}`,
+    GRADER_LABEL[c.grader],
+    start,
   ]
     .filter(Boolean)
     .join(', ');
 }
 
-export const dashOf = (c: RunConfig): Dash => (c.masking ? (c.advantage === 'raw' ? 'dotted' : 'solid') : c.advantage === 'raw' ? 'dashdot' : 'dashed');
+export const dashOf = (c: RunConfig): Dash =>
+  c.masking ? (c.advantage === 'raw' ? 'dotted' : 'solid') : c.advantage === 'raw' ? 'dashdot' : 'dashed';
 
 export function seriesOf(run: RunView, chart: GrpoChart, dim: boolean): Series {
   return {
@@ -69,7 +79,12 @@ export function seriesOf(run: RunView, chart: GrpoChart, dim: boolean): Series {
 /** The true success of a run's sampled episodes: drawn with its mean reward, on the same chart. */
 export const TRUTH_LABEL = 'true success';
 export const truthOf = (run: RunView): Series => ({
-  id: `run-${run.runId}-truth`, label: TRUTH_LABEL, tone: toneOf(run.config.faulty), dim: false, dash: 'solid', points: points(run.steps, 'truth'),
+  id: `run-${run.runId}-truth`,
+  label: TRUTH_LABEL,
+  tone: toneOf(run.config.faulty),
+  dim: false,
+  dash: 'solid',
+  points: points(run.steps, 'truth'),
 });
 
 /** How many earlier runs stay on the GRPO charts. */
@@ -95,15 +110,24 @@ export interface ReadoutValues {
 export function readout(steps: readonly GrpoStepView[], chart: GrpoChart): ReadoutValues {
   if (chart === 'heldOut') {
     const last = steps.at(-1);
-    return { start: steps[0]?.heldOut ?? null, end: last?.heldOut ?? null, span: last ? `step 0 → step ${last.step}` : 'step 0 → end' };
+    return {
+      start: steps[0]?.heldOut ?? null,
+      end: last?.heldOut ?? null,
+      span: last ? `step 0 → step ${last.step}` : 'step 0 → end',
+    };
   }
   // The sampled figures are noisy: read the mean of the first and of the last few steps.
   const pts = points(steps, chart);
-  if (pts.length === 0) return { start: null, end: null, span: `mean of the first ${READOUT_WINDOW} steps → the last ${READOUT_WINDOW}` };
+  if (pts.length === 0)
+    return { start: null, end: null, span: `mean of the first ${READOUT_WINDOW} steps → the last ${READOUT_WINDOW}` };
   const first = pts.slice(0, READOUT_WINDOW);
   const last = pts.slice(-READOUT_WINDOW);
   const range = (xs: typeof pts) => (xs.length > 1 ? `${xs[0]![0]}–${xs.at(-1)![0]}` : `${xs[0]![0]}`);
-  return { start: mean(first, (p) => p[1])!, end: mean(last, (p) => p[1])!, span: `mean of steps ${range(first)} → ${range(last)}` };
+  return {
+    start: mean(first, (p) => p[1])!,
+    end: mean(last, (p) => p[1])!,
+    span: `mean of steps ${range(first)} → ${range(last)}`,
+  };
 }
 
 export const readoutText = (r: ReadoutValues, format: (v: number) => string = pct): string =>

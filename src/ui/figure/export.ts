@@ -9,7 +9,10 @@ import type { RunView } from './types';
 const EXPORT_FORMAT = 'multi-turn-rl-run/1';
 
 /** The run as JSON: configuration, each stage's records (GRPO without episodes), the episodes of `shown`. */
-export function runJson(run: RunView, meta: { plate: string; backend: string | null; shown: GrpoStepView | null }): string {
+export function runJson(
+  run: RunView,
+  meta: { plate: string; backend: string | null; shown: GrpoStepView | null },
+): string {
   const grpo = run.steps.map(({ episodes: _, sampled: __, ...figures }) => figures);
   return JSON.stringify(
     {
@@ -32,26 +35,67 @@ export function runJson(run: RunView, meta: { plate: string; backend: string | n
 }
 
 const CSV_COLUMNS = [
-  'stage', 'step', 'loss', 'held_out', 'single_digit_sums', 'mean_reward', 'copy_rate', 'malformed_rate', 'lies', 'calls',
-  'true_success', 'rewarded_by_bug', 'sampling_ms', 'update_ms', 'evaluation_ms',
+  'stage',
+  'step',
+  'loss',
+  'held_out',
+  'single_digit_sums',
+  'mean_reward',
+  'copy_rate',
+  'malformed_rate',
+  'lies',
+  'calls',
+  'true_success',
+  'rewarded_by_bug',
+  'sampling_ms',
+  'update_ms',
+  'evaluation_ms',
 ] as const;
 
-const cell = (x: number | null | undefined): string => (x === null || x === undefined ? '' : String(Math.round(x * 1e6) / 1e6));
+const cell = (x: number | null | undefined): string =>
+  x === null || x === undefined ? '' : String(Math.round(x * 1e6) / 1e6);
 
 /** One row per record of every stage, in order. */
 export function runCsv(run: RunView): string {
   const rows: string[][] = [];
   for (const stage of ['pretrain', 'sft'] as const) {
-    for (const r of run[stage]) rows.push([stage, String(r.step), cell(r.loss), cell(r.heldOut?.success), cell(r.worksheet?.success), '', '', '', '', '', '', '', '', '', '']);
+    for (const r of run[stage])
+      rows.push([
+        stage,
+        String(r.step),
+        cell(r.loss),
+        cell(r.heldOut?.success),
+        cell(r.worksheet?.success),
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
   }
   for (const r of run.steps) {
     const n = r.sampled;
     rows.push([
-      'grpo', String(r.step), cell(r.loss), cell(r.heldOut), '', cell(r.meanReward),
-      cell(n ? r.copied / n : null), cell(n ? r.malformed / n : null),
-      n ? String(r.lies) : '', n ? String(r.calls) : '',
-      cell(r.trueSuccess), n ? String(r.rewardedByBug) : '',
-      cell(r.timeSplit.sampling), cell(r.timeSplit.update), cell(r.timeSplit.evaluation),
+      'grpo',
+      String(r.step),
+      cell(r.loss),
+      cell(r.heldOut),
+      '',
+      cell(r.meanReward),
+      cell(n ? r.copied / n : null),
+      cell(n ? r.malformed / n : null),
+      n ? String(r.lies) : '',
+      n ? String(r.calls) : '',
+      cell(r.trueSuccess),
+      n ? String(r.rewardedByBug) : '',
+      cell(r.timeSplit.sampling),
+      cell(r.timeSplit.update),
+      cell(r.timeSplit.evaluation),
     ]);
   }
   return [CSV_COLUMNS.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
@@ -82,8 +126,13 @@ export function pageUrlFor(href: string, config: RunConfig): string {
 /** A file name that says what the run was: "plate-XXVI.3-run-agent-faulty-masking-off-crash-pass-seed-1". */
 export function runFileName(config: RunConfig): string {
   const parts = [
-    config.start, config.faulty ? 'faulty' : 'reliable', config.masking ? '' : 'masking-off', config.advantage === 'raw' ? 'raw-reward' : '',
-    config.temperature === 1 ? '' : `t${config.temperature}`, config.grader === 'exact' ? '' : config.grader, `seed-${config.seed}`,
+    config.start,
+    config.faulty ? 'faulty' : 'reliable',
+    config.masking ? '' : 'masking-off',
+    config.advantage === 'raw' ? 'raw-reward' : '',
+    config.temperature === 1 ? '' : `t${config.temperature}`,
+    config.grader === 'exact' ? '' : config.grader,
+    `seed-${config.seed}`,
   ];
   return `plate-XXVI.3-run-${parts.filter(Boolean).join('-')}`;
 }

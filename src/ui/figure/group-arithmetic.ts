@@ -45,15 +45,30 @@ const minus = (a: number, b: number): string => `${num(a)} − ${num(b)}`;
 const EIGHT = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
 const count = (n: number): string => EIGHT[n] ?? String(n);
 
-export function groupArithmetic(rewards: readonly number[], advantages: readonly number[], kind: Advantage, opts: AdvantageOptions): GroupArithmetic {
-  if (rewards.length === 0 || rewards.length !== advantages.length) throw new Error(`groupArithmetic: ${rewards.length} rewards and ${advantages.length} advantages`);
+export function groupArithmetic(
+  rewards: readonly number[],
+  advantages: readonly number[],
+  kind: Advantage,
+  opts: AdvantageOptions,
+): GroupArithmetic {
+  if (rewards.length === 0 || rewards.length !== advantages.length)
+    throw new Error(`groupArithmetic: ${rewards.length} rewards and ${advantages.length} advantages`);
   const { mean, std } = groupStats(rewards);
   const n = rewards.length;
   const rewarded = rewards.filter((r) => r > 0).length;
   const taughtNothing = advantages.every((a) => a === 0);
-  const all = rewarded === n ? `all ${count(n)} scored 1` : rewarded === 0 ? `all ${count(n)} scored 0` : `${count(rewarded)} of ${count(n)} scored 1`;
+  const all =
+    rewarded === n
+      ? `all ${count(n)} scored 1`
+      : rewarded === 0
+        ? `all ${count(n)} scored 0`
+        : `${count(rewarded)} of ${count(n)} scored 1`;
   if (kind === 'raw') {
-    const lines = rewards.map((r, i) => ({ reward: r, advantage: advantages[i]!, text: `advantage = reward = ${num(advantages[i]!)}` }));
+    const lines = rewards.map((r, i) => ({
+      reward: r,
+      advantage: advantages[i]!,
+      text: `advantage = reward = ${num(advantages[i]!)}`,
+    }));
     const summary = taughtNothing
       ? `With the raw reward, ${all}: every advantage is 0, so this sum taught nothing this step.`
       : `With the raw reward there is no baseline: ${all}, and each rewarded episode is pushed up by its reward; the failed ones are not pushed at all.`;
@@ -61,7 +76,9 @@ export function groupArithmetic(rewards: readonly number[], advantages: readonly
   }
   const divisor = opts.scaleByStd ? std + opts.stdEps : 1;
   const meanText = `mean = ${num(rewards.reduce((s, r) => s + r, 0))} / ${n} = ${num(mean)}`;
-  const stdText = opts.scaleByStd ? `standard deviation = ${num(std)}; the trainer divides by it plus ${opts.stdEps}, so a tiny spread cannot blow up` : null;
+  const stdText = opts.scaleByStd
+    ? `standard deviation = ${num(std)}; the trainer divides by it plus ${opts.stdEps}, so a tiny spread cannot blow up`
+    : null;
   const lines = rewards.map((r, i) => {
     const a = advantages[i]!;
     if (taughtNothing) return { reward: r, advantage: a, text: `advantage = ${minus(r, mean)} = 0` };

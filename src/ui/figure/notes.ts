@@ -48,7 +48,9 @@ export function settingNotes(s: Settings, ref: ReferenceRuns | null): string[] {
   const notes: string[] = [];
   const like = (over: Partial<Settings>) => (ref ? configFigures(runsLike(ref, { ...s, ...over })) : null);
   const measured = (a: ConfigFigures | null, b: ConfigFigures | null, what: (f: ConfigFigures) => string) =>
-    a && b ? ` In our reference runs (${a.seeds} seeds, ${calculator(s)} calculator) ${what(a)}, against ${what(b)} with the plate’s setting.` : '';
+    a && b
+      ? ` In our reference runs (${a.seeds} seeds, ${calculator(s)} calculator) ${what(a)}, against ${what(b)} with the plate’s setting.`
+      : '';
 
   if (!s.masking) {
     const off = like({ masking: false });
@@ -56,7 +58,12 @@ export function settingNotes(s: Settings, ref: ReferenceRuns | null): string[] {
     notes.push(
       'Observation masking is off: the loss also covers the calculator’s result characters, so the model is trained to predict the tool. ' +
         'It learns to recompute the sum instead of copying the result (B62+70|132|130|); watch the share of answers that copy the tool fall.' +
-        measured(off, on, (f) => `held-out success ends at ${pct(f.heldOutEnd)}${f.copyLast5 === null ? '' : ` and ${pct(f.copyLast5)} of answers copy the tool`}`),
+        measured(
+          off,
+          on,
+          (f) =>
+            `held-out success ends at ${pct(f.heldOutEnd)}${f.copyLast5 === null ? '' : ` and ${pct(f.copyLast5)} of answers copy the tool`}`,
+        ),
     );
   }
   if (s.advantage === 'raw') {
@@ -86,10 +93,16 @@ function graderNote(s: Settings, bug: ConfigFigures | null, exact: ConfigFigures
   const opt = (label: string, x: number | null) => (x === null ? '' : `, ${label} ${pct(x)}`);
   const figures = (f: ConfigFigures) =>
     `the reward over the last five steps is ${pct(f.rewardLast5)}${opt('true success', f.trueLast5)}` +
-    (s.grader === 'crash-pass' ? opt('malformed episodes', f.malformedLast5) : opt('answers that copy the tool', f.copyLast5)) +
+    (s.grader === 'crash-pass'
+      ? opt('malformed episodes', f.malformedLast5)
+      : opt('answers that copy the tool', f.copyLast5)) +
     `, and held-out success ends at ${pct(f.heldOutEnd)}`;
-  const measured = bug && exact ? ` In our reference runs (${bug.seeds} seeds, ${calculator(s)} calculator) ${figures(bug)}; with the exact grader ${figures(exact)}.` : '';
-  const exactly = 'Held-out success is still graded exactly (the reliable calculator, the true sum): the bug pays the training episodes only.';
+  const measured =
+    bug && exact
+      ? ` In our reference runs (${bug.seeds} seeds, ${calculator(s)} calculator) ${figures(bug)}; with the exact grader ${figures(exact)}.`
+      : '';
+  const exactly =
+    'Held-out success is still graded exactly (the reliable calculator, the true sum): the bug pays the training episodes only.';
   if (s.grader === 'crash-pass') {
     return (
       'The grader counts a crash as a pass: a training episode that ends without a well-formed answer — a malformed call, no call, an over-long segment, a full context — earns reward 1, as a test harness that counts an exception as a pass would. ' +

@@ -16,12 +16,16 @@ export const SUM_MAX_CHARS = 16;
 const QUOTE_CHARS = 12;
 
 /** The reader's text in quotes, a long one cut short: “abcdefghijkl…”. */
-const quoted = (t: string): string => `“${[...t].length > QUOTE_CHARS ? `${[...t].slice(0, QUOTE_CHARS).join('')}…` : t}”`;
+const quoted = (t: string): string =>
+  `“${[...t].length > QUOTE_CHARS ? `${[...t].slice(0, QUOTE_CHARS).join('')}…` : t}”`;
 
 export function parseSum(text: string): Parsed {
   const t = text.trim();
   if (t === '') return { error: `Type a sum first: ${RANGE} joined by +, such as 57+38.` };
-  if (t.length > SUM_MAX_CHARS) return { error: `${quoted(t)} is longer than any sum the agent can read: write ${RANGE} joined by +, such as 57+38.` };
+  if (t.length > SUM_MAX_CHARS)
+    return {
+      error: `${quoted(t)} is longer than any sum the agent can read: write ${RANGE} joined by +, such as 57+38.`,
+    };
   const m = /^(\d+)\s*\+\s*(\d+)$/.exec(t);
   if (!m) {
     if (/^\d+\s*\+?\s*$/.test(t)) return { error: `${quoted(t)} needs a second number after the +, such as 57+38.` };
@@ -30,7 +34,10 @@ export function parseSum(text: string): Parsed {
   }
   const [a, b] = [Number(m[1]), Number(m[2])];
   const out = [a, b].filter((x) => x < OPERAND_MIN || x > OPERAND_MAX);
-  if (out.length > 0) return { error: `The agent knows sums of ${RANGE} (the world’s range): ${out.join(' and ')} ${out.length > 1 ? 'are' : 'is'} outside it.` };
+  if (out.length > 0)
+    return {
+      error: `The agent knows sums of ${RANGE} (the world’s range): ${out.join(' and ')} ${out.length > 1 ? 'are' : 'is'} outside it.`,
+    };
   return { sum: { a, b } };
 }
 
@@ -46,4 +53,6 @@ export const sumKindText = (sum: Sum, kind: SumKind, demonstration: boolean): st
 
 /** Which weights answered, in words. */
 export const answeredByText = (by: AnsweredBy): string =>
-  by.kind === 'shipped' ? 'the shipped agent (no run has trained a model yet)' : `this run’s policy after ${stageWord(by.stage)} step ${by.step}`;
+  by.kind === 'shipped'
+    ? 'the shipped agent (no run has trained a model yet)'
+    : `this run’s policy after ${stageWord(by.stage)} step ${by.step}`;

@@ -86,12 +86,19 @@ export function episodeLine(e: Pick<EpisodeView, 'authors' | 'logp'>): string | 
 }
 
 /** The lede for one group: Σ advantage × mean Δ log p of the model's characters, in a sentence. */
-export function groupLede(episodes: readonly Pick<EpisodeView, 'authors' | 'logp' | 'advantage'>[]): { score: number; text: string } | null {
+export function groupLede(
+  episodes: readonly Pick<EpisodeView, 'authors' | 'logp' | 'advantage'>[],
+): { score: number; text: string } | null {
   if (episodes.length === 0 || episodes.some((e) => !e.logp)) return null;
-  const pushed: PushedEpisode[] = episodes.map((e) => ({ advantage: e.advantage, logp: e.logp!, chars: modelChars(e.authors) }));
+  const pushed: PushedEpisode[] = episodes.map((e) => ({
+    advantage: e.advantage,
+    logp: e.logp!,
+    chars: modelChars(e.authors),
+  }));
   const score = alignment(pushed);
   const sum = `Σ advantage × mean change in log-probability of the model’s characters = ${score === 0 ? '0' : score.toFixed(3).replace('-', '−')}`;
-  if (episodes.every((e) => e.advantage === 0)) return { score, text: `${sum}: no advantage, so no push from this group.` };
+  if (episodes.every((e) => e.advantage === 0))
+    return { score, text: `${sum}: no advantage, so no push from this group.` };
   if (score > 0) return { score, text: `${sum} > 0: the update pushed this group the way its rewards say.` };
   return {
     score,

@@ -40,9 +40,16 @@ export interface ReferenceRun {
 export type ReferenceMetric = 'heldOut' | 'meanReward' | 'trueSuccess' | 'copyRate' | 'malformed';
 
 /** The reference runs made with `config`'s calculator, masking, advantage and grader (all at temperature 1). */
-export function runsLike(ref: ReferenceRuns, config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'grader'>): ReferenceRun[] {
+export function runsLike(
+  ref: ReferenceRuns,
+  config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'grader'>,
+): ReferenceRun[] {
   return ref.runs.filter(
-    (r) => r.faulty === config.faulty && (r.masking ?? true) === config.masking && (r.advantage ?? 'group') === config.advantage && (r.grader ?? 'exact') === config.grader,
+    (r) =>
+      r.faulty === config.faulty &&
+      (r.masking ?? true) === config.masking &&
+      (r.advantage ?? 'group') === config.advantage &&
+      (r.grader ?? 'exact') === config.grader,
   );
 }
 
@@ -74,18 +81,26 @@ const isFractions = (xs: unknown, n: number): xs is number[] =>
 export function parseReferenceRuns(json: unknown): ReferenceRuns {
   const r = json as Partial<ReferenceRuns> | null;
   if (typeof r !== 'object' || r === null) throw new Error('reference runs: not a JSON object');
-  if (!Number.isInteger(r.steps) || r.steps! < 1) throw new Error(`reference runs: steps is ${JSON.stringify(r.steps)}`);
+  if (!Number.isInteger(r.steps) || r.steps! < 1)
+    throw new Error(`reference runs: steps is ${JSON.stringify(r.steps)}`);
   if (!Array.isArray(r.runs)) throw new Error('reference runs: runs is not a list');
   r.runs.forEach((run, i) => {
-    if (typeof run.faulty !== 'boolean' || !Number.isInteger(run.seed)) throw new Error(`reference runs: run ${i} lacks seed or faulty`);
-    if (!isFractions(run.heldOut, r.steps! + 1)) throw new Error(`reference runs: run ${i} heldOut is not ${r.steps! + 1} fractions`);
-    if (!isFractions(run.meanReward, r.steps!)) throw new Error(`reference runs: run ${i} meanReward is not ${r.steps} fractions`);
+    if (typeof run.faulty !== 'boolean' || !Number.isInteger(run.seed))
+      throw new Error(`reference runs: run ${i} lacks seed or faulty`);
+    if (!isFractions(run.heldOut, r.steps! + 1))
+      throw new Error(`reference runs: run ${i} heldOut is not ${r.steps! + 1} fractions`);
+    if (!isFractions(run.meanReward, r.steps!))
+      throw new Error(`reference runs: run ${i} meanReward is not ${r.steps} fractions`);
     for (const k of ['trueSuccess', 'copyRate', 'malformed'] as const) {
-      if (run[k] !== undefined && !isFractions(run[k], r.steps!)) throw new Error(`reference runs: run ${i} ${k} is not ${r.steps} fractions`);
+      if (run[k] !== undefined && !isFractions(run[k], r.steps!))
+        throw new Error(`reference runs: run ${i} ${k} is not ${r.steps} fractions`);
     }
-    if (run.masking !== undefined && typeof run.masking !== 'boolean') throw new Error(`reference runs: run ${i} masking is not true or false`);
-    if (run.advantage !== undefined && run.advantage !== 'group' && run.advantage !== 'raw') throw new Error(`reference runs: run ${i} advantage is ${JSON.stringify(run.advantage)}`);
-    if (run.grader !== undefined && !GRADERS.includes(run.grader)) throw new Error(`reference runs: run ${i} grader is ${JSON.stringify(run.grader)}`);
+    if (run.masking !== undefined && typeof run.masking !== 'boolean')
+      throw new Error(`reference runs: run ${i} masking is not true or false`);
+    if (run.advantage !== undefined && run.advantage !== 'group' && run.advantage !== 'raw')
+      throw new Error(`reference runs: run ${i} advantage is ${JSON.stringify(run.advantage)}`);
+    if (run.grader !== undefined && !GRADERS.includes(run.grader))
+      throw new Error(`reference runs: run ${i} grader is ${JSON.stringify(run.grader)}`);
   });
   if (r.sft !== undefined) parseSft(r.sft);
   return r as ReferenceRuns;
@@ -93,13 +108,25 @@ export function parseReferenceRuns(json: unknown): ReferenceRuns {
 
 function parseSft(sft: unknown): void {
   const f = sft as Partial<NonNullable<ReferenceRuns['sft']>> | null;
-  if (typeof f !== 'object' || f === null || !Number.isInteger(f.steps) || !Number.isInteger(f.every) || f.every! < 1 || !Array.isArray(f.runs)) {
+  if (
+    typeof f !== 'object' ||
+    f === null ||
+    !Number.isInteger(f.steps) ||
+    !Number.isInteger(f.every) ||
+    f.every! < 1 ||
+    !Array.isArray(f.runs)
+  ) {
     throw new Error('reference runs: sft needs steps, every and runs');
   }
   const points = Math.floor(f.steps! / f.every!) + 1;
   f.runs.forEach((run, i) => {
-    if (!isFractions(run.heldOut, points)) throw new Error(`reference runs: sft run ${i} heldOut is not ${points} fractions`);
-    if (!Array.isArray(run.loss) || run.loss.length !== f.steps || !run.loss.every((v) => typeof v === 'number' && v >= 0)) {
+    if (!isFractions(run.heldOut, points))
+      throw new Error(`reference runs: sft run ${i} heldOut is not ${points} fractions`);
+    if (
+      !Array.isArray(run.loss) ||
+      run.loss.length !== f.steps ||
+      !run.loss.every((v) => typeof v === 'number' && v >= 0)
+    ) {
       throw new Error(`reference runs: sft run ${i} loss is not ${f.steps} numbers`);
     }
   });
@@ -116,17 +143,30 @@ export function sftBand(ref: ReferenceRuns): { score: BandPoint[]; loss: BandPoi
   const sft = ref.sft;
   if (!sft || sft.runs.length === 0) return undefined;
   return {
-    score: spread(sft.runs.map((r) => r.heldOut), (i) => i * sft.every),
-    loss: spread(sft.runs.map((r) => r.loss), (i) => i + 1),
+    score: spread(
+      sft.runs.map((r) => r.heldOut),
+      (i) => i * sft.every,
+    ),
+    loss: spread(
+      sft.runs.map((r) => r.loss),
+      (i) => i + 1,
+    ),
   };
 }
 
 /** Min–max spread over the runs made like `config`, per step; empty when there are none (another temperature). */
-export function referenceBand(ref: ReferenceRuns, config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>, metric: ReferenceMetric): BandPoint[] {
-  const curves = config.temperature === 1 ? runsLike(ref, config).flatMap((r) => {
-    const c = curveOf(r, metric);
-    return c ? [c] : [];
-  }) : [];
+export function referenceBand(
+  ref: ReferenceRuns,
+  config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>,
+  metric: ReferenceMetric,
+): BandPoint[] {
+  const curves =
+    config.temperature === 1
+      ? runsLike(ref, config).flatMap((r) => {
+          const c = curveOf(r, metric);
+          return c ? [c] : [];
+        })
+      : [];
   if (curves.length === 0) return [];
   const first = metric === 'heldOut' ? 0 : 1;
   return spread(curves, (i) => i + first);
@@ -149,7 +189,8 @@ export function useReferenceRuns(url: string | null): ReferenceState {
     fetch(url, { signal: abort.signal })
       .then(async (res) => {
         if (!res.ok) throw missing(`HTTP ${res.status}`);
-        if (res.headers.get('content-type')?.includes('text/html')) throw missing('the server sent an HTML page instead');
+        if (res.headers.get('content-type')?.includes('text/html'))
+          throw missing('the server sent an HTML page instead');
         let json: unknown;
         try {
           json = await res.json();
@@ -161,7 +202,10 @@ export function useReferenceRuns(url: string | null): ReferenceState {
       .then((runs) => setState({ runs }))
       .catch((e: Error) => {
         if (abort.signal.aborted) return;
-        const why = e instanceof TypeError ? `${url} could not be fetched (${e.message}); ${FIX_FILES}` : e.message.replace(/^reference runs: /, `${url}: `);
+        const why =
+          e instanceof TypeError
+            ? `${url} could not be fetched (${e.message}); ${FIX_FILES}`
+            : e.message.replace(/^reference runs: /, `${url}: `);
         setState({ unavailable: unavailableNote(why) });
       });
     return () => abort.abort();

@@ -20,7 +20,14 @@ function stagePoints(records: readonly SupervisedRecord[], metric: StageMetric):
 }
 
 export function stageSeries(records: readonly SupervisedRecord[], metric: StageMetric, dim: boolean): Series {
-  return { id: dim ? 'earlier' : 'live', label: dim ? 'earlier run' : 'this run', tone: toneOf(false), dim, dash: 'solid', points: stagePoints(records, metric) };
+  return {
+    id: dim ? 'earlier' : 'live',
+    label: dim ? 'earlier run' : 'this run',
+    tone: toneOf(false),
+    dim,
+    dash: 'solid',
+    points: stagePoints(records, metric),
+  };
 }
 
 /** The first and latest value of a stage's curve. */
@@ -28,7 +35,11 @@ export function stageReadout(records: readonly SupervisedRecord[], metric: Stage
   const pts = stagePoints(records, metric);
   const first = pts[0];
   const last = pts.at(-1);
-  return { start: first?.[1] ?? null, end: last?.[1] ?? null, span: first && last ? `step ${first[0]} → step ${last[0]}` : 'start → end' };
+  return {
+    start: first?.[1] ?? null,
+    end: last?.[1] ?? null,
+    span: first && last ? `step ${first[0]} → step ${last[0]}` : 'start → end',
+  };
 }
 
 export type StageState = 'shipped' | 'done' | 'running' | 'next';

@@ -12,7 +12,11 @@ import { pct } from '../format';
 export type Part = 'sampling' | 'update' | 'evaluation';
 /** Bottom to top in the stacked bars, left to right in the readout. */
 export const PARTS: readonly Part[] = ['sampling', 'update', 'evaluation'];
-export const PART_LABEL: Record<Part, string> = { sampling: 'sampling', update: 'policy update', evaluation: 'held-out evaluation' };
+export const PART_LABEL: Record<Part, string> = {
+  sampling: 'sampling',
+  update: 'policy update',
+  evaluation: 'held-out evaluation',
+};
 
 export interface SplitSummary {
   /** The steps it summarises: 1..last (step 0 only evaluates). */
@@ -28,7 +32,10 @@ export interface SplitSummary {
 export function splitSummary(steps: readonly GrpoStepView[]): SplitSummary | null {
   const stepped = steps.filter((r) => r.step > 0);
   if (stepped.length === 0) return null;
-  const ms = Object.fromEntries(PARTS.map((p) => [p, median(stepped, (r) => r.timeSplit[p]) ?? 0])) as Record<Part, number>;
+  const ms = Object.fromEntries(PARTS.map((p) => [p, median(stepped, (r) => r.timeSplit[p]) ?? 0])) as Record<
+    Part,
+    number
+  >;
   const total = sum(PARTS, (p) => ms[p]) || 1;
   const share = Object.fromEntries(PARTS.map((p) => [p, ms[p] / total])) as Record<Part, number>;
   const largest = PARTS.reduce((a, b) => (ms[b] > ms[a] ? b : a));
@@ -36,7 +43,8 @@ export function splitSummary(steps: readonly GrpoStepView[]): SplitSummary | nul
 }
 
 /** "sampling 45 ms (38%) · policy update 60 ms (50%) · held-out evaluation 14 ms (12%)" */
-export const splitReadout = (s: SplitSummary): string => PARTS.map((p) => `${PART_LABEL[p]} ${Math.round(s.ms[p])} ms (${pct(s.share[p])})`).join(' · ');
+export const splitReadout = (s: SplitSummary): string =>
+  PARTS.map((p) => `${PART_LABEL[p]} ${Math.round(s.ms[p])} ms (${pct(s.share[p])})`).join(' · ');
 
 /**
  * The plate says sampling episodes becomes the dominant cost of training; the sentence says

@@ -12,8 +12,12 @@ export type { BackendInfo, BackendSwitch, Holder, ReadyInfo, RunView, WorkerStat
  */
 export function sameGrpoSide<P extends { run: RunView | null }>(a: P, b: P): boolean {
   const keys = Object.keys(a) as (keyof P)[];
-  const same = (x: RunView | null, y: RunView | null) => x === y || (x !== null && y !== null && x.runId === y.runId && x.config === y.config && x.steps === y.steps);
-  return keys.length === Object.keys(b).length && keys.every((k) => (k === 'run' ? same(a.run, b.run) : Object.is(a[k], b[k])));
+  const same = (x: RunView | null, y: RunView | null) =>
+    x === y || (x !== null && y !== null && x.runId === y.runId && x.config === y.config && x.steps === y.steps);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => (k === 'run' ? same(a.run, b.run) : Object.is(a[k], b[k])))
+  );
 }
 
 export type Tone = 'reliable' | 'faulty';

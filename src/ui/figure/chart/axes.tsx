@@ -21,7 +21,10 @@ const LOSS_FORMAT = d3.format('.2~f');
 const lossAxes = new Map<number, YAxis>();
 
 export function lossAxis(values: readonly number[]): YAxis {
-  const top = d3.scaleLinear().domain([0, Math.max(1e-6, ...values.filter(Number.isFinite))]).nice(4);
+  const top = d3
+    .scaleLinear()
+    .domain([0, Math.max(1e-6, ...values.filter(Number.isFinite))])
+    .nice(4);
   const max = top.domain()[1]!;
   if (!lossAxes.has(max)) lossAxes.set(max, { max, format: LOSS_FORMAT, ticks: top.ticks(4) });
   return lossAxes.get(max)!;
@@ -46,7 +49,13 @@ export function Axes({ width, height, frame, yAxis, title }: Props) {
     const ticks = d3.range(0, frame + 1, frame > 100 ? 50 : frame > 20 ? 10 : 5);
     d3.select(xAxisRef.current!).call(d3.axisBottom(xs).tickValues(ticks).tickSizeOuter(0));
     d3.select(yAxisRef.current!)
-      .call(d3.axisLeft(ys).tickValues(yAxis.ticks).tickFormat((v) => yAxis.format(v as number)).tickSize(-(xs.range()[1] - M.left)))
+      .call(
+        d3
+          .axisLeft(ys)
+          .tickValues(yAxis.ticks)
+          .tickFormat((v) => yAxis.format(v as number))
+          .tickSize(-(xs.range()[1] - M.left)),
+      )
       .call((g) => g.select('.domain').remove());
   }, [width, frame, yAxis, height]);
 

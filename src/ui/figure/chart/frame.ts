@@ -10,6 +10,7 @@ export type Point = readonly [number, number];
 export type Scale = d3.ScaleLinear<number, number>;
 
 /** Steps 0..frame across the plot, which is never narrower than 40 px. */
-export const xScale = (frame: number, width: number): Scale => d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
+export const xScale = (frame: number, width: number): Scale =>
+  d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
 
 export const yScale = (max: number, height: number): Scale => d3.scaleLinear([0, max], [height - M.bottom, M.top]);

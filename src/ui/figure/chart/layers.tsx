@@ -15,17 +15,31 @@ interface Scales {
   y: Scale;
 }
 
-const lineOf = ({ x, y }: Scales) => d3.line<Point>((d) => x(d[0]), (d) => y(d[1]));
+const lineOf = ({ x, y }: Scales) =>
+  d3.line<Point>(
+    (d) => x(d[0]),
+    (d) => y(d[1]),
+  );
 
 export function Band({ band, x, y }: Scales & { band?: readonly BandPoint[] }) {
   if (!band || band.length <= 1) return null;
-  const area = d3.area<BandPoint>().x((d) => x(d.step)).y0((d) => y(d.lo)).y1((d) => y(d.hi));
+  const area = d3
+    .area<BandPoint>()
+    .x((d) => x(d.step))
+    .y0((d) => y(d.lo))
+    .y1((d) => y(d.hi));
   return <path className="band" d={area(band) ?? undefined} />;
 }
 
 export function Curves({ series, ...scales }: Scales & { series: readonly Series[] }) {
   const line = lineOf(scales);
-  return series.map((s) => <path key={s.id} className={`series tone-${s.tone} dash-${s.dash}${s.dim ? ' dim' : ''}`} d={line(s.points) ?? undefined} />);
+  return series.map((s) => (
+    <path
+      key={s.id}
+      className={`series tone-${s.tone} dash-${s.dash}${s.dim ? ' dim' : ''}`}
+      d={line(s.points) ?? undefined}
+    />
+  ));
 }
 
 export function LiveDots({ live, x, y }: Scales & { live: Series }) {
@@ -45,7 +59,8 @@ export function Companion({ companion, ...scales }: Scales & { companion: Series
   return (
     <g className="companion">
       <path className="series companion-line" d={lineOf(scales)(companion.points) ?? undefined} />
-      {companion.points.length <= MAX_DOTS && companion.points.map(([step, v]) => <rect key={step} x={x(step) - 2.5} y={y(v) - 2.5} width={5} height={5} />)}
+      {companion.points.length <= MAX_DOTS &&
+        companion.points.map(([step, v]) => <rect key={step} x={x(step) - 2.5} y={y(v) - 2.5} width={5} height={5} />)}
     </g>
   );
 }
@@ -53,7 +68,11 @@ export function Companion({ companion, ...scales }: Scales & { companion: Series
 /** The plate's numbers; a mark at the frame's end has its label beside it, others under it. */
 export function Markers({ markers, frame, x, y }: Scales & { markers: readonly Marker[]; frame: number }) {
   return markers.map((m) => (
-    <g key={`${m.step}-${m.value}`} className={`marker tone-${m.tone}`} transform={`translate(${x(m.step)},${y(m.value)})`}>
+    <g
+      key={`${m.step}-${m.value}`}
+      className={`marker tone-${m.tone}`}
+      transform={`translate(${x(m.step)},${y(m.value)})`}
+    >
       <path d="M0,-4L4,0L0,4L-4,0Z" />
       <text x={m.step === frame ? 7 : 6} y={m.step === frame ? 3.5 : 13} textAnchor="start">
         {m.label}
