@@ -105,6 +105,14 @@ async function whyNoStart(script: { url: string; fix: string } | null, message: 
   return `its script ${script.url} failed as it started${message ? ` (${message})` : ''}`;
 }
 
+/** A worker URL the browser refuses outright (another origin, not a URL): no worker, and why. */
+const refused = (s: WorkerState, e: Error): WorkerState => ({
+  ...restarted(s),
+  status: 'dead',
+  loading: null,
+  error: { kind: 'worker', message: `The training worker could not start: ${e.message}` },
+});
+
 const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
@@ -141,13 +149,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     try {
       worker = createTrainingWorker(source, workerUrl);
     } catch (e) {
-      // A worker URL the browser refuses outright (another origin, not a URL).
-      folded.current = {
-        ...restarted(folded.current),
-        status: 'dead',
-        loading: null,
-        error: { kind: 'worker', message: `The training worker could not start: ${(e as Error).message}` },
-      };
+      folded.current = refused(folded.current, e as Error);
       setState(folded.current);
       return;
     }

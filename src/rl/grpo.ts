@@ -245,30 +245,15 @@ export class GrpoStage {
     this.stepIndex = step;
     const logp = (i: number): EpisodeLogp => ({ before: before[i] ?? skipped.get(i)!, after: after[i]! });
 
-    const all = groupStats(rewards);
-    let zeroSpread = 0;
-    for (let g = 0; g < rewards.length; g += c.episodesPerSum)
-      if (groupStats(rewards.slice(g, g + c.episodesPerSum)).zeroSpread) zeroSpread++;
-    const count = (who: string) => episodes.reduce((n, e) => n + e.authors.filter((a) => a === who).length, 0);
     return {
       step,
       heldOut: ev.success,
       heldOutCorrect: ev.correct,
       heldOutN: ev.n,
-      meanReward: all.mean,
-      rewardStd: all.std,
-      trueSuccess: episodes.filter((e) => e.correct).length / episodes.length,
-      rewardedByBug: episodes.filter(rewardedByBug).length,
-      zeroSpreadGroups: zeroSpread / c.sumsPerStep,
+      ...sampledFigures(episodes, c),
       clipFraction: update.clipFraction,
       loss: update.loss,
-      modelChars: count('model'),
-      envChars: count('env'),
       trainedChars: update.trainedChars,
-      lies: episodes.filter((e) => e.result?.lied).length,
-      calls: episodes.filter((e) => e.result !== null).length,
-      copied: episodes.filter(copiesTool).length,
-      malformed: episodes.filter((e) => e.reason !== 'answered').length,
       timings: {
         sample: t1 - t0,
         logprobs: timings.logprobs,
@@ -336,4 +321,27 @@ export class GrpoStage {
   dispose(): void {
     this.optimizer.dispose();
   }
+}
+
+/** What a step's sampled episodes did: their rewards, their groups' spread, who wrote what, the calculator's lies. */
+function sampledFigures(episodes: readonly EpisodeRecord[], c: Pick<GrpoConfig, 'episodesPerSum' | 'sumsPerStep'>) {
+  const rewards = episodes.map((e) => e.reward);
+  const all = groupStats(rewards);
+  let zeroSpread = 0;
+  for (let g = 0; g < rewards.length; g += c.episodesPerSum)
+    if (groupStats(rewards.slice(g, g + c.episodesPerSum)).zeroSpread) zeroSpread++;
+  const count = (who: string) => episodes.reduce((n, e) => n + e.authors.filter((a) => a === who).length, 0);
+  return {
+    meanReward: all.mean,
+    rewardStd: all.std,
+    trueSuccess: episodes.filter((e) => e.correct).length / episodes.length,
+    rewardedByBug: episodes.filter(rewardedByBug).length,
+    zeroSpreadGroups: zeroSpread / c.sumsPerStep,
+    modelChars: count('model'),
+    envChars: count('env'),
+    lies: episodes.filter((e) => e.result?.lied).length,
+    calls: episodes.filter((e) => e.result !== null).length,
+    copied: episodes.filter(copiesTool).length,
+    malformed: episodes.filter((e) => e.reason !== 'answered').length,
+  };
 }
