@@ -245,7 +245,7 @@ function act(s: WorkerState, a: PageAction): Folded {
       if (s.status === 'ready' || s.status === 'done' || s.status === 'error')
         return {
           state: { ...next, startSent: true },
-          commands: [{ type: 'start', config: a.config }, { type: 'step' }],
+          commands: [{ type: 'start', config: a.config, step: true }],
         };
       return { state: s, commands: [] }; // a step is on its way, or nothing can step
     }

@@ -56,6 +56,7 @@ export function isCommand(x: unknown): x is Command {
         (x.kernels === undefined || (KERNELS_MODES as readonly unknown[]).includes(x.kernels))
       );
     case 'start':
+      return isRunConfig(x.config) && (x.step === undefined || typeof x.step === 'boolean');
     case 'configure':
       return isRunConfig(x.config);
     case 'ask':

@@ -72,8 +72,12 @@ export type Command =
       race?: unknown;
       kernels?: KernelsMode;
     }
-  /** A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. */
-  | { type: 'start'; config: RunConfig }
+  /**
+   * A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. step:
+   * the run takes one step and pauses (the reader's Step from Ready) — one command, so no step of
+   * the run can come before the worker knows it is to pause.
+   */
+  | { type: 'start'; config: RunConfig; step?: boolean }
   /**
    * The reader changed a setting: redo only what it affects. Same start and seed → a run
    * still before GRPO takes the new GRPO settings in place (`configured`), a run in or after

@@ -12,7 +12,8 @@
  *   input        │ effect
  *   ─────────────┼──────────────────────────────────────────────────────────────────────────
  *   start c      │ queue := switch? + [start c]          (a waiting start or reset is dropped,
- *                │                                         and a pause or step waiting with it)
+ *                │                                         and a pause or step waiting with it;
+ *                │                                         start c with step: it begins stepping)
  *   configure c  │ a start waits      → its config := c   (it keeps `from` if start and seed hold)
  *                │ a reset waits      → queue := switch? + [reset, start c]  (afresh: the run is cleared)
  *                │ same start & seed, run live before GRPO → run.pending := c  (applied at the next boundary)
@@ -196,7 +197,7 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
   const run = s.run;
   switch (c.type) {
     case 'start':
-      return { state: replaceJob(s, startJob(c.config, null)), effects: [] };
+      return { state: replaceJob(s, startJob(c.config, null, c.step ? 'stepping' : 'running')), effects: [] };
     case 'configure': {
       if (waiting) {
         const from = waiting.from !== null && samePipeline(waiting.config, c.config) ? waiting.from : null;
@@ -243,7 +244,12 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
   }
 }
 
-const startJob = (config: RunConfig, from: number | null): Job => ({ type: 'start', config, begin: 'running', from });
+const startJob = (config: RunConfig, from: number | null, begin: Begin = 'running'): Job => ({
+  type: 'start',
+  config,
+  begin,
+  from,
+});
 
 /** Pending settings at a step boundary: in place before GRPO is built, else GRPO again from the run's agent. */
 function apply(s: SessionState): { state: SessionState; effects: Effect[] } {

@@ -135,7 +135,7 @@ describe('who holds the run', () => {
       release('out of view'),
     );
     expect(s).toMatchObject({
-      sent: [PAUSE, START, { type: 'step' }],
+      sent: [PAUSE, { ...START, step: true }],
       state: { status: 'stepping', holders: ['reader'] },
     });
     const next = play(play(s.state, paused(1)).state, { type: 'single-step', config });

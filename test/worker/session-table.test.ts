@@ -289,6 +289,26 @@ describe('the session table: Step', () => {
     expect(run([stepped('pretrain', 1)], zero.state).plan).toEqual({ type: 'pause' });
   });
 
+  it('from Ready as one command (start with step): the run pauses after its first step, however soon the start is taken', () => {
+    const taken = run([cmd({ type: 'start', config: config({ start: 'pretrained' }), step: true }), { type: 'took' }]);
+    expect(taken.state.run!.status).toBe('stepping');
+    const zero = run([stepped('sft', 0)], taken.state);
+    expect(zero.plan).toEqual({ type: 'step' });
+    expect(run([stepped('sft', 1)], zero.state).plan).toEqual({ type: 'pause' });
+  });
+
+  it('a step sent apart from its start lands after whatever the run has stepped by then (why the page sends one command)', () => {
+    const ran = run([
+      start({ start: 'pretrained' }),
+      { type: 'took' },
+      stepped('sft', 0),
+      stepped('sft', 1),
+      cmd({ type: 'step' }),
+    ]);
+    expect(ran.plan).toEqual({ type: 'step' });
+    expect(run([stepped('sft', 2)], ran.state).plan).toEqual({ type: 'pause' }); // one step late
+  });
+
   it('at the end of a stage crosses into the next: its starting point and its first step', () => {
     const s = run([cmd({ type: 'step' }), stepped('grpo', 0)], pausedAt('sft', 200, { start: 'pretrained' }).state);
     expect(s.plan).toEqual({ type: 'step' });
