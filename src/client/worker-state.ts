@@ -236,7 +236,7 @@ function act(s: WorkerState, a: PageAction): Folded {
       const next = { ...without(s, 'reader'), startSent: true };
       return {
         state: next,
-        commands: [{ type: 'start', config: a.config }, ...(held(next) ? [{ type: 'pause' } as const] : [])],
+        commands: [{ type: 'start', config: a.config, ...(held(next) && { begin: 'pausing' as const }) }],
       };
     }
     case 'single-step': {
@@ -245,7 +245,7 @@ function act(s: WorkerState, a: PageAction): Folded {
       if (s.status === 'ready' || s.status === 'done' || s.status === 'error')
         return {
           state: { ...next, startSent: true },
-          commands: [{ type: 'start', config: a.config, step: true }],
+          commands: [{ type: 'start', config: a.config, begin: 'stepping' }],
         };
       return { state: s, commands: [] }; // a step is on its way, or nothing can step
     }

@@ -39,6 +39,8 @@ function isAskQuestion(x: unknown): x is AskQuestion {
   );
 }
 
+const BEGINS: readonly unknown[] = ['running', 'pausing', 'stepping'];
+
 export function isCommand(x: unknown): x is Command {
   if (!isObject(x)) return false;
   switch (x.type) {
@@ -56,7 +58,7 @@ export function isCommand(x: unknown): x is Command {
         (x.kernels === undefined || (KERNELS_MODES as readonly unknown[]).includes(x.kernels))
       );
     case 'start':
-      return isRunConfig(x.config) && (x.step === undefined || typeof x.step === 'boolean');
+      return isRunConfig(x.config) && (x.begin === undefined || BEGINS.includes(x.begin));
     case 'configure':
       return isRunConfig(x.config);
     case 'ask':

@@ -73,11 +73,12 @@ export type Command =
       kernels?: KernelsMode;
     }
   /**
-   * A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. step:
-   * the run takes one step and pauses (the reader's Step from Ready) — one command, so no step of
-   * the run can come before the worker knows it is to pause.
+   * A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. begin:
+   * 'pausing', it pauses after its first record (a run started while held); 'stepping', it takes
+   * one step and pauses (the reader's Step from Ready). One command, so no record of the run can
+   * come before the worker knows how it begins.
    */
-  | { type: 'start'; config: RunConfig; step?: boolean }
+  | { type: 'start'; config: RunConfig; begin?: 'running' | 'pausing' | 'stepping' }
   /**
    * The reader changed a setting: redo only what it affects. Same start and seed → a run
    * still before GRPO takes the new GRPO settings in place (`configured`), a run in or after

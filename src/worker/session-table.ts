@@ -13,7 +13,7 @@
  *   ─────────────┼──────────────────────────────────────────────────────────────────────────
  *   start c      │ queue := switch? + [start c]          (a waiting start or reset is dropped,
  *                │                                         and a pause or step waiting with it;
- *                │                                         start c with step: it begins stepping)
+ *                │                                         it begins as c.begin says, running by default)
  *   configure c  │ a start waits      → its config := c   (it keeps `from` if start and seed hold)
  *                │ a reset waits      → queue := switch? + [reset, start c]  (afresh: the run is cleared)
  *                │ same start & seed, run live before GRPO → run.pending := c  (applied at the next boundary)
@@ -197,7 +197,7 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
   const run = s.run;
   switch (c.type) {
     case 'start':
-      return { state: replaceJob(s, startJob(c.config, null, c.step ? 'stepping' : 'running')), effects: [] };
+      return { state: replaceJob(s, startJob(c.config, null, c.begin)), effects: [] };
     case 'configure': {
       if (waiting) {
         const from = waiting.from !== null && samePipeline(waiting.config, c.config) ? waiting.from : null;

@@ -69,12 +69,12 @@ describe('who holds the run', () => {
     expect(play(back.state, resumed(1)).state.status).toBe('running');
   });
 
-  it('sends a start made out of view with a pause; the view coming back while the start waits sends the resume', () => {
+  it('sends a start made out of view as pausing; the view coming back while the start waits sends the resume', () => {
     const away = play(INITIAL_STATE, ready, hold('out of view'), run);
-    expect(away.sent).toEqual([PAUSE, START, PAUSE]);
+    expect(away.sent).toEqual([PAUSE, { ...START, begin: 'pausing' }]);
     const back = play(away.state, release('out of view'));
     expect(back.sent).toEqual([RESUME]);
-    // The worker heard start, pause, resume: the run begins running, and is shown running.
+    // The worker heard a pausing start, then resume: the run begins running, and is shown running.
     expect(play(back.state, started(1)).state).toMatchObject({ status: 'running', holders: [] });
   });
 
@@ -122,7 +122,7 @@ describe('who holds the run', () => {
   it('drops the reader’s hold on Reset but keeps the view’s, so the next Run starts paused', () => {
     const s = play(training, hold('out of view'), { type: 'pause' }, paused(1), { type: 'clear' }, { type: 'reset' });
     expect(s).toMatchObject({ sent: [PAUSE, { type: 'reset' }], state: { status: 'ready', holders: ['out of view'] } });
-    expect(play(s.state, run).sent).toEqual([START, PAUSE]);
+    expect(play(s.state, run).sent).toEqual([{ ...START, begin: 'pausing' }]);
   });
 
   it('holds for the reader after a Step, so the view coming back never undoes the step’s pause', () => {
@@ -135,7 +135,7 @@ describe('who holds the run', () => {
       release('out of view'),
     );
     expect(s).toMatchObject({
-      sent: [PAUSE, { ...START, step: true }],
+      sent: [PAUSE, { ...START, begin: 'stepping' }],
       state: { status: 'stepping', holders: ['reader'] },
     });
     const next = play(play(s.state, paused(1)).state, { type: 'single-step', config });

@@ -290,7 +290,10 @@ describe('the session table: Step', () => {
   });
 
   it('from Ready as one command (start with step): the run pauses after its first step, however soon the start is taken', () => {
-    const taken = run([cmd({ type: 'start', config: config({ start: 'pretrained' }), step: true }), { type: 'took' }]);
+    const taken = run([
+      cmd({ type: 'start', config: config({ start: 'pretrained' }), begin: 'stepping' }),
+      { type: 'took' },
+    ]);
     expect(taken.state.run!.status).toBe('stepping');
     const zero = run([stepped('sft', 0)], taken.state);
     expect(zero.plan).toEqual({ type: 'step' });
