@@ -1,0 +1,84 @@
+// The plate page's browser tests share one Chromium per file, the built page (test/e2e/setup.ts)
+// served by the file, and these helpers. Every page is watched for console errors and for requests
+// that leave the page's origin; screenshots go to test-results/.
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { launch, watch } from '../../scripts/lib/browser/chromium';
+import { serve } from '../../scripts/lib/browser/site';
+
+export const RESULTS = resolve(import.meta.dirname, '../../test-results');
+
+export interface Opened {
+  page: Page;
+  errors: string[];
+  foreign: string[];
+}
+
+export interface PlateBrowser {
+  browser: () => Browser;
+  /** The built page's server: its URL (ending in /) and folder. */
+  site: () => { url: string; server: Server; dir: string };
+  /** A fresh context at `viewport` (a laptop's screen unless said), watched, on `path` of the page. */
+  open: (path: string, viewport?: { width: number; height: number }) => Promise<Opened>;
+  /** Opens `path` (an autorun query), brings the figure into view and waits for the run to finish. */
+  openFinished: (path: string, viewport?: { width: number; height: number }, timeout?: number) => Promise<Opened>;
+}
+
+/** Registers the file's browser and server (beforeAll/afterAll) and returns what opens pages. */
+export function plateBrowser(): PlateBrowser {
+  let browser: Browser;
+  let site: { url: string; server: Server; dir: string };
+
+  beforeAll(async () => {
+    const dir = inject('pageDir'); // built once for every browser file (test/e2e/setup.ts)
+    site = { ...(await serve(dir)), dir };
+    browser = await launch();
+    mkdirSync(RESULTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (site) await new Promise((done) => site.server.close(done));
+  });
+
+  async function open(path: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const watched = watch(context, page, new URL(site.url).origin);
+    await page.goto(site.url + path);
+    return { page, ...watched };
+  }
+
+  async function openFinished(
+    path: string,
+    viewport?: { width: number; height: number },
+    timeout?: number,
+  ): Promise<Opened> {
+    const o = await open(path, viewport);
+    await showFigure(o.page);
+    await waitForStatus(o.page, 'Finished', timeout);
+    return o;
+  }
+
+  return { browser: () => browser, site: () => site, open, openFinished };
+}
+
+export const statusWord = (page: Page) => page.locator('.status-word').innerText();
+export const waitForStatus = (page: Page, word: string, timeout = 90_000) =>
+  page.waitForFunction((w) => document.querySelector('.status-word')?.textContent === w, word, {
+    timeout,
+    polling: 100,
+  });
+/** Autorun waits while the figure is out of view (auto-pause): bring it into view. */
+export const showFigure = (page: Page) => page.locator('.plate-figure').scrollIntoViewIfNeeded();
+
+export const chartLabel = (page: Page, chart: 'heldOut' | 'reward') =>
+  page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
+
+export function expectClean(o: Opened) {
+  expect(o.errors, 'console errors').toEqual([]);
+  expect(o.foreign, 'requests to another origin').toEqual([]);
+}

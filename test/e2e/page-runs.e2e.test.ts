@@ -1,0 +1,288 @@
+// The plate page's runs in real headless Chromium: the whole pipeline from random weights, the
+// switches that break the terms against the Node workshop, the exports, the grader and the time split.
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runWorkshop } from '../../scripts/lib/run-workshop';
+import { pct } from '../../src/ui/format';
+import { useWasm } from '../tf';
+import { chartLabel, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
+
+const { open, openFinished } = plateBrowser();
+beforeAll(() => useWasm()); // the switch tests run the Node workshop beside the page
+
+describe('the whole pipeline in the page', () => {
+  it('trains from random weights through pre-training and fine-tuning into GRPO, each stage on its own charts', async () => {
+    const o = await openFinished('index.html?start=scratch&steps=1&autorun=1', undefined, 240_000);
+    const { page } = o;
+    const label = (chart: string) => page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
+    expect(await label('pretrain-score')).toMatch(/^Pre-training single-digit sums right, step 100 of 100: \d+%$/);
+    expect(await label('pretrain-loss')).toMatch(/^Pre-training worksheet loss, step 100 of 100: [\d.]+$/);
+    expect(await label('sft-score')).toMatch(/^Fine-tuning held-out success, step 200 of 200: \d+%$/);
+    expect(await label('heldOut')).toMatch(/^Held-out success, step 1 of 1: \d+%$/);
+    // GRPO starts from the reader's own agent: its step 0 is the fine-tuned agent's score.
+    const sftEnd = (await label('sft-score'))!.match(/(\d+)%$/)![1];
+    expect(await page.locator('.chart-heldOut .points circle').count()).toBe(2);
+    expect(await page.locator('.chart-heldOut [data-testid="readout"]').innerText()).toMatch(
+      new RegExp(`^${sftEnd}% → \\d+%$`),
+    );
+    expect(await page.locator('.stage-step.stage-done').count()).toBe(3);
+    expectClean(o);
+    await page.context().close();
+  }, 300_000);
+
+  it('pauses, resumes and resets in the middle of fine-tuning', async () => {
+    const o = await open('index.html?start=pretrained&autorun=1');
+    const { page } = o;
+    await showFigure(page);
+    const stepText = page.getByTestId('status-step');
+    await page.waitForFunction(
+      () => {
+        const m = /^Fine-tuning · step (\d+)/.exec(
+          document.querySelector('[data-testid="status-step"]')?.textContent ?? '',
+        );
+        return m !== null && Number(m[1]) >= 5;
+      },
+      null,
+      { timeout: 90_000, polling: 50 },
+    );
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await waitForStatus(page, 'Paused');
+    const at = await stepText.innerText();
+    expect(at).toMatch(/^Fine-tuning · step \d+ of 200$/);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await waitForStatus(page, 'Training');
+    await page.waitForFunction((t) => document.querySelector('[data-testid="status-step"]')?.textContent !== t, at, {
+      timeout: 30_000,
+    });
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await waitForStatus(page, 'Ready');
+    expect(await page.locator('.chart-sft-score svg[role="img"]').getAttribute('aria-label')).toBe(
+      'Fine-tuning held-out success, no data yet',
+    );
+    expectClean(o);
+    await page.context().close();
+  });
+});
+
+describe('the switches that break the terms', () => {
+  it('are set by the URL options, with a note for a bad value', async () => {
+    const o = await open('index.html?masking=off&advantage=raw&temperature=1.5&faulty=1&start=pretrained');
+    const { page } = o;
+    expect(await page.getByRole('switch', { name: /masking/ }).isChecked()).toBe(false);
+    expect(await page.getByRole('radio', { name: 'raw reward' }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'group-relative' }).isChecked()).toBe(false);
+    expect(await page.getByLabel('Temperature').inputValue()).toBe('1.5');
+    expect(await page.getByRole('switch', { name: /Faulty calculator/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /the worksheet model/ }).isChecked()).toBe(true);
+    await o.page.context().close();
+    const bad = await open('index.html?masking=maybe&advantage=none&temperature=2');
+    expect(await bad.page.locator('.status-note').allInnerTexts()).toEqual([
+      'Ignored masking=maybe: expected on or off.',
+      'Ignored advantage=none: expected one of group, raw.',
+      'Ignored temperature=2: expected one of 0.5, 1, 1.5.',
+    ]);
+    expect(await bad.page.getByRole('switch', { name: /masking/ }).isChecked()).toBe(true);
+    await bad.page.context().close();
+  });
+
+  // Each switch by its effect: the page's curves are the Node workshop's for the same settings
+  // (same code, same seed, same WASM arithmetic), and the episodes show what the setting does.
+  for (const [query, settings, note, legend] of [
+    ['masking=off', { masking: false }, /Observation masking is off/, 'masking off'],
+    ['advantage=raw', { advantage: 'raw' }, /The advantage is the raw reward/, 'raw reward'],
+    ['temperature=1.5', { temperature: 1.5 }, /Sampling at temperature 1.5/, 'temperature 1.5'],
+  ] as const) {
+    it(`runs a short run with ${query} that trains as the Node workshop does with it, and says what to expect`, async () => {
+      const node = await runWorkshop({ start: 'agent', seed: 1, steps: 2, ...settings });
+      const o = await openFinished(`index.html?steps=2&autorun=1&${query}`);
+      const { page } = o;
+      expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 2 of 2: ${pct(node.heldOut[2]!)}`);
+      expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 2 of 2: ${pct(node.meanReward[1]!)}`);
+      const shown = node.records[2]!.episodes.slice(0, 8);
+      expect(await page.locator('.episode-table tbody tr').count()).toBe(8);
+      const rows = await page.locator('.episode-table tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => ({
+          text: tr.querySelector('.transcript')!.textContent,
+          trainedEnv: tr.querySelectorAll('.by-e.trained').length,
+          cells: [...tr.querySelectorAll('td.num')].map((td) => td.textContent),
+        })),
+      );
+      expect(rows.map((r) => r.text)).toEqual(shown.map((e) => e.text));
+      if ('masking' in settings) expect(rows.some((r) => r.trainedEnv > 0)).toBe(true);
+      else expect(rows.every((r) => r.trainedEnv === 0)).toBe(true);
+      if ('advantage' in settings)
+        for (const r of rows) expect(Number(r.cells[1]!.replace('−', '-'))).toBe(Number(r.cells[0]));
+      expect(await page.locator('.chart-copy svg[role="img"]').getAttribute('aria-label')).toMatch(
+        /^Answers that copy the tool, step 2 of 2: \d+%$/,
+      );
+      expect(await page.locator('.chart-malformed .points circle').count()).toBe(2);
+      expect(await page.locator('.figure-notes').innerText()).toMatch(note);
+      expect(await page.locator('.chart-legend').innerText()).toContain(`this run: reliable, ${legend}`);
+      expectClean(o);
+      await page.context().close();
+    });
+  }
+
+  it('lets the reader take the run away as JSON and CSV, with a link that sets it up again', async () => {
+    const o = await openFinished('index.html?steps=2&autorun=1&masking=off&seed=3');
+    const { page } = o;
+    const save = async (name: RegExp) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
+      return { file: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+    };
+    const json = await save(/the run as JSON/);
+    expect(json.file).toBe('plate-XXVI.3-run-agent-reliable-masking-off-seed-3.json');
+    const run = JSON.parse(json.text);
+    expect(run).toMatchObject({
+      format: 'multi-turn-rl-run/1',
+      plate: 'XXVI.3',
+      config: { masking: false, seed: 3, steps: 2, advantage: 'group' },
+    });
+    expect(run.grpo.map((r: { step: number }) => r.step)).toEqual([0, 1, 2]);
+    expect(run.episodes.episodes).toHaveLength(64);
+    const csv = await save(/the curves as CSV/);
+    const lines = csv.text.trim().split('\n');
+    expect(lines[0]).toBe(
+      'stage,step,loss,held_out,single_digit_sums,mean_reward,copy_rate,malformed_rate,lies,calls,true_success,rewarded_by_bug,sampling_ms,update_ms,evaluation_ms',
+    );
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(' '))).toEqual(['grpo 0', 'grpo 1', 'grpo 2']);
+    const href = await page.getByRole('link', { name: /sets this configuration up again/ }).getAttribute('href');
+    expect(Object.fromEntries(new URL(href!).searchParams)).toMatchObject({
+      masking: 'off',
+      seed: '3',
+      steps: '2',
+      advantage: 'group',
+      start: 'agent',
+      autorun: '1',
+    });
+    expectClean(o);
+    await page.context().close();
+  });
+});
+
+describe('the grader, true success and where a step’s time goes', () => {
+  const grader = (page: Page) => page.getByRole('combobox', { name: /grader/i });
+  /** The reward chart's last value and its true success's, as the chart's label and description say them. */
+  async function rewardAndTruth(page: Page): Promise<{ reward: number; truth: number }> {
+    const svg = page.locator('.chart-reward svg[role="img"]');
+    const reward = /: (\d+)%$/.exec((await svg.getAttribute('aria-label'))!)![1]!;
+    const description = await page.locator(`[id="${await svg.getAttribute('aria-describedby')}"]`).textContent();
+    return { reward: Number(reward), truth: Number(/^true success, step \d+: (\d+)%$/.exec(description!)![1]) };
+  }
+
+  it('offers the grader beside the calculator, set by ?grader=, with a note for a bad value', async () => {
+    const o = await open('index.html?grader=crash-pass');
+    const { page } = o;
+    expect(await grader(page).inputValue()).toBe('crash-pass');
+    expect(await grader(page).evaluate((s) => s.closest('.grpo-settings') !== null)).toBe(true);
+    expect(await page.locator('.grader .hint').innerText()).toBe(
+      '(training episodes only; held-out success is always graded exactly)',
+    );
+    expect(await grader(page).locator('option').allInnerTexts()).toEqual([
+      'exact answer (the plate’s)',
+      'a crash counts as a pass (a bug)',
+      'trusts the calculator (a bug)',
+    ]);
+    expectClean(o);
+    await page.context().close();
+    const bad = await open('index.html?grader=lenient');
+    expect(await bad.page.locator('.status-note').allInnerTexts()).toEqual([
+      'Ignored grader=lenient: expected one of exact, crash-pass, trusts-tool.',
+    ]);
+    expect(await grader(bad.page).inputValue()).toBe('exact');
+    await bad.page.context().close();
+  });
+
+  it('runs with a crash counted as a pass: the reward parts from true success, the bug’s rewards are marked, the note says why; the exact grader brings them together again', async () => {
+    const o = await openFinished('index.html?steps=3&autorun=1&grader=crash-pass');
+    const { page } = o;
+    expect(await page.locator('.chart-legend').innerText()).toContain('this run: reliable, a crash counts as a pass');
+    expect(await page.locator('.chart-reward .companion rect').count()).toBe(3);
+    const bug = await rewardAndTruth(page);
+    expect(bug.reward).toBeGreaterThan(bug.truth); // the malformed episodes are paid
+    expect(await page.getByTestId('readout-companion').innerText()).toMatch(/^true success: \d+% → \d+%$/);
+    expect(await page.locator('.graded-by').innerText()).toMatch(
+      /^Graded by a bug: a crash counts as a pass .* (\d+) of the step’s 64 episodes were rewarded by the bug\. Held-out success is graded exactly\.$/,
+    );
+    const marked = Number(/ (\d+) of the step’s 64/.exec(await page.locator('.graded-by').innerText())![1]);
+    expect(marked).toBeGreaterThan(0);
+    expect(await page.locator('.figure-notes').innerText()).toMatch(
+      /The grader counts a crash as a pass: .*In our reference runs \(5 seeds, reliable calculator\) the reward over the last five steps is 100%, true success 0%/,
+    );
+    // The viewer marks each episode only the bug paid for, in whichever group it is.
+    let seen = 0;
+    for (let g = 0; g < 8; g++) {
+      seen += await page.locator('.episode-table .bug-note').count();
+      if (g < 7) await page.getByRole('button', { name: 'Next group' }).click();
+    }
+    expect(seen).toBe(marked);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(
+        result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${colorScheme}: ${v.id}`),
+      ).toEqual([]);
+    }
+
+    await grader(page).selectOption('exact');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('.chart-legend')?.textContent?.includes('this run: reliable') &&
+        !document.querySelector('.chart-legend')?.textContent?.includes('this run: reliable, a crash'),
+      null,
+      { timeout: 30_000 },
+    );
+    await waitForStatus(page, 'Finished');
+    expect(await page.locator('.chart-legend').innerText()).toContain(
+      'earlier run: reliable, a crash counts as a pass',
+    );
+    const exact = await rewardAndTruth(page);
+    expect(exact.truth).toBe(exact.reward);
+    expect(await page.locator('.graded-by').innerText()).toMatch(/^Graded by the exact answer/);
+    expect(await page.locator('.episode-table .bug-note').count()).toBe(0);
+    expect(await page.locator('.figure-notes').count()).toBe(0);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('says where each step’s time goes under the curves, for the run on the charts', async () => {
+    const o = await openFinished('index.html?steps=3&autorun=1&grader=trusts-tool&faulty=1');
+    const { page } = o;
+    const split = page.locator('.time-split');
+    expect(await split.locator('.time-bar').count()).toBe(3);
+    expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toMatch(
+      /^Time per GRPO step, step 3: sampling \d+ ms, policy update \d+ ms, held-out evaluation \d+ ms$/,
+    );
+    expect(await page.getByTestId('time-split-readout').innerText()).toMatch(
+      /^sampling \d+ ms \(\d+%\) · policy update \d+ ms \(\d+%\) · held-out evaluation \d+ ms \(\d+%\)$/,
+    );
+    expect(await split.locator('.time-sentence').innerText()).toMatch(
+      /sampling episodes becomes the dominant cost of training/,
+    );
+    expect(await split.locator('.time-note').innerText()).toContain('split between them by rows');
+    // The export carries each step's split and the grader that paid it.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: /the run as JSON/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('plate-XXVI.3-run-agent-faulty-trusts-tool-seed-1.json');
+    const run = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(run.config.grader).toBe('trusts-tool');
+    expect(run.grpo[3]).toMatchObject({
+      trueSuccess: expect.any(Number),
+      rewardedByBug: expect.any(Number),
+      timeSplit: { sampling: expect.any(Number), update: expect.any(Number), evaluation: expect.any(Number) },
+    });
+    // Reset clears the run from the charts, and its split with it.
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await waitForStatus(page, 'Ready');
+    expect(await split.locator('.time-bar').count()).toBe(0);
+    expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toBe('Time per GRPO step, no data yet');
+    expectClean(o);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,144 @@
+// The plate page in real headless Chromium when things go wrong or are done by keyboard: a dead
+// worker and Restart, focus, Pausing…, a broken reference file, accessibility, a strict CSP.
+import type { Server } from 'node:http';
+import AxeBuilder from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watch } from '../../scripts/lib/browser/chromium';
+import { serve } from '../../scripts/lib/browser/site';
+import { expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
+
+const { browser, site, open, openFinished } = plateBrowser();
+
+describe('the plate page, when things go wrong or are done by keyboard', () => {
+  it('says the trainer stopped when its worker dies silently mid-run, and Restart brings back a working one', async () => {
+    const o = await open('index.html?autorun=1&faulty=1');
+    const { page } = o;
+    await showFigure(page);
+    await page.waitForFunction(() => document.querySelectorAll('.chart-heldOut .points circle').length >= 3, null, {
+      timeout: 90_000,
+    });
+    void page
+      .workers()[0]!
+      .evaluate(() => self.close())
+      .catch(() => {}); // no error event, no more messages
+    await waitForStatus(page, 'Stopped', 20_000);
+    expect(await page.locator('.status-error').innerText()).toMatch(
+      /The training worker stopped: it sent nothing for \d+ s/,
+    );
+    await page.getByRole('button', { name: 'Restart the trainer' }).click();
+    await waitForStatus(page, 'Ready');
+    // The reader's settings are kept: the next run uses the faulty calculator.
+    expect(await page.getByRole('switch', { name: /Faulty calculator/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('.chart-reward .points.tone-faulty circle').length >= 2,
+      null,
+      { timeout: 90_000 },
+    );
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('keeps keyboard focus on the control that was used when it cannot act any more', async () => {
+    const o = await openFinished('index.html?steps=2&autorun=1');
+    const { page } = o;
+    const reset = page.getByRole('button', { name: 'Reset' });
+    await reset.focus();
+    await page.keyboard.press('Enter');
+    await waitForStatus(page, 'Ready');
+    expect(await reset.evaluate((b) => b === document.activeElement)).toBe(true);
+    expect(await reset.getAttribute('aria-disabled')).toBe('true');
+
+    await page.getByRole('button', { name: 'Run' }).click();
+    await waitForStatus(page, 'Finished');
+    const next = page.getByRole('button', { name: 'Next group' });
+    await next.focus();
+    for (let i = 0; i < 8; i++) await page.keyboard.press('Enter');
+    expect(await page.locator('.group-nav').innerText()).toContain('group 8 of 8');
+    expect(await next.evaluate((b) => b === document.activeElement)).toBe(true);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('shows “Pausing…” at once while the step in flight finishes', async () => {
+    const o = await open('index.html?backend=cpu&autorun=1'); // seconds per step on the CPU backend
+    const { page } = o;
+    await showFigure(page);
+    await page.waitForFunction(() => document.querySelectorAll('.chart-heldOut .points circle').length >= 2, null, {
+      timeout: 90_000,
+    });
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Pausing…' }).waitFor({ timeout: 1000 });
+    expect(await page.getByRole('button', { name: 'Pausing…' }).getAttribute('aria-disabled')).toBe('true');
+    await page.getByRole('button', { name: 'Pausing…' }).click({ force: true }); // a second click changes nothing
+    await waitForStatus(page, 'Paused', 30_000);
+    expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
+    expectClean(o);
+    await page.context().close();
+  });
+
+  it('says in a sentence, not an alert, that the reference band is missing when reference-runs.json is broken', async () => {
+    const context = await browser().newContext();
+    await context.route('**/reference-runs*.json', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"steps": 40, "runs": [' }),
+    );
+    const page = await context.newPage();
+    await page.goto(site().url + 'index.html');
+    await waitForStatus(page, 'Ready');
+    const note = page.locator('.status-note', { hasText: 'reference band' });
+    await note.waitFor();
+    // Named by the URL it came from, since a bundler serves it under a hashed name.
+    expect(await note.innerText()).toMatch(
+      /^The precomputed reference band is not shown: http:\/\/\S+\/reference-runs-[\w-]+\.json is not valid JSON\. Your own run is not affected\.$/,
+    );
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
+    await context.close();
+  });
+
+  it('has no serious or critical accessibility violation (axe, WCAG 2.1 A/AA) after a short run, in light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+      const page = await context.newPage();
+      await page.goto(site().url + 'index.html?steps=2&autorun=1&faulty=1');
+      await showFigure(page);
+      await waitForStatus(page, 'Finished');
+      await page.locator('.taught summary').click(); // the demonstrations' transcripts too
+      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(
+        bad.map(
+          (v) =>
+            `${colorScheme}: ${v.id}: ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 5)
+              .join(', ')}`,
+        ),
+      ).toEqual([]);
+      await context.close();
+    }
+  });
+});
+
+describe('the plate page under a strict Content-Security-Policy', () => {
+  const CSP =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'";
+  let strict: { url: string; server: Server };
+
+  beforeAll(async () => {
+    strict = await serve(site().dir, { 'content-security-policy': CSP });
+  });
+  afterAll(() => new Promise<void>((done) => strict.server.close(() => done())));
+
+  it('loads, trains a short run and logs no error', async () => {
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    const watched = watch(context, page, new URL(strict.url).origin);
+    await page.goto(strict.url + 'index.html?steps=2&autorun=1');
+    await showFigure(page);
+    await waitForStatus(page, 'Finished');
+    expect(await page.locator('.band').count()).toBeGreaterThan(0);
+    expect(watched.errors).toEqual([]); // a CSP violation is a console error
+    expect(watched.foreign).toEqual([]);
+    await context.close();
+  });
+});
