@@ -1,40 +1,26 @@
 // One GRPO step taken apart, in the built page in headless Chromium: Step in each stage, the push
 // under each character (walked group by group, with masking on and off), the reader's own sum,
 // and a run with asks that ends bit for bit like one without (through the worker harness).
-import type { Server } from 'node:http';
-import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
-import { launch, openHarness, watch, type Watched } from '../../scripts/lib/browser/chromium';
-import { serve } from '../../scripts/lib/browser/site';
+import { openHarness, watch, type Watched } from '../../scripts/lib/browser/chromium';
+import { expectAccessible, expectClean, plateBrowser, RESULTS } from './page-helpers';
 
-let browser: Browser;
-let site: { url: string; server: Server; dir: string };
-
-beforeAll(async () => {
-  const dir = inject('pageDir'); // built once for every browser file (test/e2e/setup.ts)
-  site = { ...(await serve(dir)), dir };
-  browser = await launch();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (site) await new Promise((done) => site.server.close(done));
-});
+const { browser, site } = plateBrowser();
 
 async function open(
   path: string,
   opts: { width?: number; colorScheme?: 'light' | 'dark' } = {},
 ): Promise<Watched & { page: Page }> {
-  const context = await browser.newContext({
+  const context = await browser().newContext({
     viewport: { width: opts.width ?? 1280, height: 900 },
     colorScheme: opts.colorScheme ?? 'light',
   });
   const page = await context.newPage();
-  const watched = watch(context, page, new URL(site.url).origin);
-  await page.goto(site.url + path);
+  const watched = watch(context, page, new URL(site().url).origin);
+  await page.goto(site().url + path);
   await page.locator('.plate-figure').scrollIntoViewIfNeeded(); // out of view, a run pauses itself
   return { page, ...watched };
 }
@@ -58,11 +44,6 @@ async function step(page: Page, after: string): Promise<string> {
     { timeout: 90_000, polling: 50 },
   );
   return `${await where(page)} | ${await page.locator('.status-after').innerText()}`;
-}
-
-function clean(o: Watched): void {
-  expect(o.errors, 'console errors').toEqual([]);
-  expect(o.foreign, 'requests to another origin').toEqual([]);
 }
 
 describe('Step', () => {
@@ -90,7 +71,7 @@ describe('Step', () => {
           stage,
           { timeout: 30_000 },
         );
-      clean(o);
+      expectClean(o);
       await page.context().close();
     });
   }
@@ -108,7 +89,7 @@ describe('Step', () => {
     expect(await stepButton(page).getAttribute('aria-disabled')).toBe('true');
     await page.getByRole('button', { name: 'Pause' }).click();
     await statusIs(page, 'Paused', 120_000);
-    clean(o);
+    expectClean(o);
     await page.context().close();
   });
 });
@@ -166,17 +147,21 @@ describe('the push, character by character', () => {
     expect(await page.locator('.push-line').first().innerText()).toMatch(
       /^its characters \d+\.\d+× as likely on average$/,
     );
-    clean(o);
+    expectClean(o);
     await page.context().close();
   });
 });
 
 describe('the push on a phone (390×844, touch)', () => {
   it('shows a tapped character’s before → after beside it and keeps it marked until another is tapped; every target is 24 CSS px at least', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const context = await browser().newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
     const page = await context.newPage();
-    const watched = watch(context, page, new URL(site.url).origin);
-    await page.goto(site.url + 'index.html?steps=2');
+    const watched = watch(context, page, new URL(site().url).origin);
+    await page.goto(site().url + 'index.html?steps=2');
     await page.locator('.plate-figure').scrollIntoViewIfNeeded();
     await statusIs(page, 'Ready');
     await step(page, 'after GRPO step 1');
@@ -222,8 +207,8 @@ describe('the push on a phone (390×844, touch)', () => {
       .locator('.formula-part')
       .evaluateAll((ps) => ps.filter((p) => p.getClientRects().length > 1).map((p) => p.textContent));
     expect(broken).toEqual([]);
-    await page.screenshot({ path: resolve(import.meta.dirname, '../../test-results/push-phone-tap.png') });
-    clean(watched);
+    await page.screenshot({ path: join(RESULTS, 'push-phone-tap.png') });
+    expectClean(watched);
     await context.close();
   });
 });
@@ -292,7 +277,7 @@ describe('Ask the agent', () => {
     await ask.click();
     await page.getByRole('group', { name: /The agent’s answer to 10\+99/ }).waitFor();
     expect(await page.locator('.ask-answer').innerText()).toMatch(/Played by this run’s policy after GRPO step 3/);
-    clean(o);
+    expectClean(o);
     await page.context().close();
   });
 
@@ -312,18 +297,8 @@ describe('Ask the agent', () => {
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       expect(overflow).toBe(0);
-      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(
-        bad.map(
-          (v) =>
-            `${colorScheme}: ${v.id}: ${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 5)
-              .join(', ')}`,
-        ),
-      ).toEqual([]);
-      clean(o);
+      await expectAccessible(page, colorScheme);
+      expectClean(o);
       await page.context().close();
     }
   });
@@ -331,7 +306,7 @@ describe('Ask the agent', () => {
 
 describe('asking never changes the run', () => {
   it('ends a run with asks at every step bit for bit like the same run without them', async () => {
-    const h = await openHarness(browser, inject('siteUrl'));
+    const h = await openHarness(browser(), inject('siteUrl'));
     await h.until((s) => s.status === 'ready');
     const figures = (s: WorkerState) => s.run!.steps.map(({ timings: _, timeSplit: __, ...r }) => r);
     await h.start({ steps: 3 });

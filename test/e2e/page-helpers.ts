@@ -5,16 +5,15 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import { launch, watch } from '../../scripts/lib/browser/chromium';
+import { launch, watch, type Watched } from '../../scripts/lib/browser/chromium';
 import { serve } from '../../scripts/lib/browser/site';
 
 export const RESULTS = resolve(import.meta.dirname, '../../test-results');
 
-export interface Opened {
+interface Opened extends Watched {
   page: Page;
-  errors: string[];
-  foreign: string[];
 }
 
 export interface PlateBrowser {
@@ -78,7 +77,22 @@ export const showFigure = (page: Page) => page.locator('.plate-figure').scrollIn
 export const chartLabel = (page: Page, chart: 'heldOut' | 'reward') =>
   page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
 
-export function expectClean(o: Opened) {
+export function expectClean(o: Watched) {
   expect(o.errors, 'console errors').toEqual([]);
   expect(o.foreign, 'requests to another origin').toEqual([]);
+}
+
+/** No serious or critical accessibility violation (axe, WCAG 2.1 A/AA) on the page as it is now; `label` says which view. */
+export async function expectAccessible(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map(
+      (v) =>
+        `${label}: ${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
 }

@@ -2,12 +2,11 @@
 // switches that break the terms against the Node workshop, the exports, the grader and the time split.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runWorkshop } from '../../scripts/lib/run-workshop';
 import { pct } from '../../src/ui/format';
 import { useWasm } from '../tf';
-import { chartLabel, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
+import { chartLabel, expectAccessible, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
 
 const { open, openFinished } = plateBrowser();
 beforeAll(() => useWasm()); // the switch tests run the Node workshop beside the page
@@ -220,12 +219,7 @@ describe('the grader, true success and where a step’s time goes', () => {
     expect(seen).toBe(marked);
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
-      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      expect(
-        result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${colorScheme}: ${v.id}`),
-      ).toEqual([]);
+      await expectAccessible(page, colorScheme);
     }
 
     await grader(page).selectOption('exact');

@@ -1,11 +1,10 @@
 // The plate page in real headless Chromium when things go wrong or are done by keyboard: a dead
 // worker and Restart, focus, Pausing…, a broken reference file, accessibility, a strict CSP.
 import type { Server } from 'node:http';
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watch } from '../../scripts/lib/browser/chromium';
 import { serve } from '../../scripts/lib/browser/site';
-import { expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
+import { expectAccessible, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
 
 const { browser, site, open, openFinished } = plateBrowser();
 
@@ -103,17 +102,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
       await showFigure(page);
       await waitForStatus(page, 'Finished');
       await page.locator('.taught summary').click(); // the demonstrations' transcripts too
-      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(
-        bad.map(
-          (v) =>
-            `${colorScheme}: ${v.id}: ${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 5)
-              .join(', ')}`,
-        ),
-      ).toEqual([]);
+      await expectAccessible(page, colorScheme);
       await context.close();
     }
   });
