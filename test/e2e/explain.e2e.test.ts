@@ -5,24 +5,16 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
-import { openHarness, watch, type Watched } from '../../scripts/lib/browser/chromium';
-import { expectAccessible, expectClean, plateBrowser, RESULTS } from './page-helpers';
+import { openHarness, watch } from '../../scripts/lib/browser/chromium';
+import { expectAccessible, expectClean, plateBrowser, RESULTS, showFigure } from './page-helpers';
 
-const { browser, site } = plateBrowser();
+const { browser, site, open: openPage } = plateBrowser();
 
-async function open(
-  path: string,
-  opts: { width?: number; colorScheme?: 'light' | 'dark' } = {},
-): Promise<Watched & { page: Page }> {
-  const context = await browser().newContext({
-    viewport: { width: opts.width ?? 1280, height: 900 },
-    colorScheme: opts.colorScheme ?? 'light',
-  });
-  const page = await context.newPage();
-  const watched = watch(context, page, new URL(site().url).origin);
-  await page.goto(site().url + path);
-  await page.locator('.plate-figure').scrollIntoViewIfNeeded(); // out of view, a run pauses itself
-  return { page, ...watched };
+/** The page at `path` with the figure in view (out of view, a run pauses itself). */
+async function open(path: string, opts: { width?: number; colorScheme?: 'light' | 'dark' } = {}) {
+  const o = await openPage(path, { width: opts.width ?? 1280, height: 900 }, opts.colorScheme);
+  await showFigure(o.page);
+  return o;
 }
 
 const statusIs = (page: Page, word: string, timeout = 90_000) =>

@@ -20,8 +20,8 @@ export interface PlateBrowser {
   browser: () => Browser;
   /** The built page's server: its URL (ending in /) and folder. */
   site: () => { url: string; server: Server; dir: string };
-  /** A fresh context at `viewport` (a laptop's screen unless said), watched, on `path` of the page. */
-  open: (path: string, viewport?: { width: number; height: number }) => Promise<Opened>;
+  /** A fresh context at `viewport` (a laptop's screen unless said) and colour scheme, watched, on `path` of the page. */
+  open: (path: string, viewport?: { width: number; height: number }, colorScheme?: 'light' | 'dark') => Promise<Opened>;
   /** Opens `path` (an autorun query), brings the figure into view and waits for the run to finish. */
   openFinished: (path: string, viewport?: { width: number; height: number }, timeout?: number) => Promise<Opened>;
 }
@@ -43,8 +43,12 @@ export function plateBrowser(): PlateBrowser {
     if (site) await new Promise((done) => site.server.close(done));
   });
 
-  async function open(path: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
-    const context = await browser.newContext({ viewport });
+  async function open(
+    path: string,
+    viewport = { width: 1280, height: 900 },
+    colorScheme: 'light' | 'dark' = 'light',
+  ): Promise<Opened> {
+    const context = await browser.newContext({ viewport, colorScheme });
     const page = await context.newPage();
     const watched = watch(context, page, new URL(site.url).origin);
     await page.goto(site.url + path);
