@@ -91,7 +91,7 @@ export async function workerHeapMB(page: Page): Promise<number | null> {
 
 async function benchBackend(browser: Browser, url: string, backend: BackendName, full: number): Promise<BrowserBackendBench> {
   const steps = STEPS[backend](full);
-  const h = await openHarness(browser, url, `?backend=${backend}`);
+  const h = await openHarness(await browser.newPage(), url, `?backend=${backend}`);
   try {
     const ready = await h.until((s) => s.status === 'ready' || s.status === 'error', 120_000);
     if (ready.status === 'error' || ready.ready?.backend !== backend) {
@@ -123,7 +123,7 @@ async function benchBackend(browser: Browser, url: string, backend: BackendName,
 
 /** A long run on wasm: tensor count and worker heap every 50 steps. */
 async function soakRun(browser: Browser, url: string, steps: number) {
-  const h = await openHarness(browser, url, '?backend=wasm');
+  const h = await openHarness(await browser.newPage(), url, '?backend=wasm');
   await h.until((s) => s.status === 'ready', 120_000);
   await h.start({ faulty: false, seed: 2, steps });
   const tensors: number[] = [];
@@ -180,7 +180,7 @@ async function longestTasks(browser: Browser, url: string, steps: number, query 
  * task during a run from random weights.
  */
 async function pipelineRun(browser: Browser, harnessUrl: string, plateUrl: string, steps: number): Promise<PipelineBench> {
-  const h = await openHarness(browser, harnessUrl, '?backend=wasm');
+  const h = await openHarness(await browser.newPage(), harnessUrl, '?backend=wasm');
   try {
     await h.until((s) => s.status === 'ready', 120_000);
     await h.start({ steps });
@@ -219,7 +219,7 @@ export async function benchBrowser(opts: { steps: number; soak: number }): Promi
   const plate = await serve(pageDir);
   const browser = await launch();
   try {
-    const probe = await openHarness(browser, harness.url);
+    const probe = await openHarness(await browser.newPage(), harness.url);
     const ready = await probe.until((s) => s.status === 'ready' || s.status === 'error', 120_000);
     await probe.page.close();
     const backends: BrowserBackendBench[] = [];

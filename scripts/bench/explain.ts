@@ -19,7 +19,7 @@ export interface ExplainBench {
 }
 
 async function pushInWorker(browser: Browser, harnessUrl: string, steps: number): Promise<ExplainBench['worker']> {
-  const h = await openHarness(browser, harnessUrl, '?backend=wasm');
+  const h = await openHarness(await browser.newPage(), harnessUrl, '?backend=wasm');
   try {
     await h.until((s) => s.status === 'ready', 120_000);
     await h.start({ steps });

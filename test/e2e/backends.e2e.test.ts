@@ -1,6 +1,7 @@
 // The backends in the training worker, in real headless Chromium (the harness, a built copy served
 // under a sub-path): the choice and its reasons, the race with ?calibrate=all, a run on each of
-// WASM, CPU and the software WebGPU adapter, and a browser fine-tune that writes Node's bits.
+// WASM, CPU (paused and resumed: its steps take seconds) and the software WebGPU adapter, and a
+// browser fine-tune that writes Node's bits.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,14 +25,12 @@ describe('the training worker’s backends', () => {
     expect(s.ready!.checkpointHeldOut).toBeGreaterThan(0);
     // StrictMode mounted the hook twice; the first worker was terminated.
     expect(h.page.workers()).toHaveLength(1);
-    await h.page.close();
   });
 
   it('with ?calibrate=all races the software GPUs too, measures each, keeps WASM, trains there and leaves no tensors behind', async () => {
     const plain = await ready();
     await plain.start({ steps: 1 });
     const p = await plain.until((t) => t.status === 'done');
-    await plain.page.close();
     const t0 = Date.now();
     const h = await ready('?calibrate=all');
     const raceSeconds = (Date.now() - t0) / 1000;
@@ -52,7 +51,6 @@ describe('the training worker’s backends', () => {
     // Calibration's tensors are gone: the run ends holding what a run without a race holds.
     expect(done.memory!.numTensors).toBe(p.memory!.numTensors);
     console.log(`?calibrate=all in Chromium: ready after ${raceSeconds.toFixed(1)} s — ${s.ready!.reason}`);
-    await h.page.close();
   });
 
   it('fine-tunes the shipped worksheet model at the shipped seed into the shipped agent, bit for bit', async () => {
@@ -63,19 +61,25 @@ describe('the training worker’s backends', () => {
     expect(s.run!.agentDigest).toBe(card.weightsDigest); // the same bits as `npm run train:agent` wrote in Node
     expect(s.run!.sftHeldOut).toBe(card.success.heldOut);
     expect(s.run!.steps[0]!.heldOut).toBe(card.success.heldOut);
-    await h.page.close();
   });
 
-  it('runs on ?backend=cpu', async () => {
-    const h = await ready('?backend=cpu');
+  it('runs on ?backend=cpu, where “pausing” shows at once while the step in flight finishes, and a resumed run streams on with no gap', async () => {
+    const h = await ready('?backend=cpu'); // seconds per step: time to see "pausing"
     const s0 = await h.state();
     expect(s0.ready!.backend).toBe('cpu');
     expect(s0.ready!.reason).toMatch(/asked for/);
-    await h.start({ steps: 2 });
-    const s = await h.until((t) => t.status === 'done');
+    await h.start({ steps: 3 });
+    await h.until((t) => (t.run?.steps.length ?? 0) >= 1); // step 1 is on the way
+    await h.call('pause');
+    await h.until((t) => t.status === 'pausing', 2000); // at once, while the step in flight finishes
+    const paused = await h.until((t) => t.status === 'paused');
+    expect(paused.run!.steps.length).toBeLessThan(4); // a step is left to resume
+    await h.call('resume');
+    await h.until((t) => t.status === 'running');
+    const s = await h.until((t) => t.status === 'done', 120_000);
+    expect(s.run!.steps).toHaveLength(4);
     s.run!.steps.forEach(consistent);
     note('cpu', s.run!.steps);
-    await h.page.close();
   });
 
   it('runs a step on ?backend=webgpu with the software adapter, reading back with data()', async () => {
@@ -93,6 +97,5 @@ describe('the training worker’s backends', () => {
     expect(s.run!.steps[0]!.heldOut).toBeGreaterThan(0);
     expect(h.console.filter((line) => line.includes('synchronously reading data'))).toEqual([]);
     note('webgpu', s.run!.steps);
-    await h.page.close();
   }, 300_000);
 });

@@ -5,13 +5,15 @@
 // settings stay.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, watch, type Watched } from '../../scripts/lib/browser/chromium';
+import { launch, pageReuser, watch, type Watched } from '../../scripts/lib/browser/chromium';
 
 const site = inject('siteUrl');
 let browser: Browser;
+let reuse: ReturnType<typeof pageReuser>;
 
 beforeAll(async () => {
   browser = await launch();
+  reuse = pageReuser(browser);
 });
 
 afterAll(async () => {
@@ -20,9 +22,8 @@ afterAll(async () => {
 
 async function open(): Promise<{ page: Page } & Watched> {
   // Tall enough that the figure is in view: the plate pauses training out of sight.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 6000 } });
-  const page = await context.newPage();
-  const watched = watch(context, page, new URL(site).origin);
+  const page = await reuse({ width: 1280, height: 6000 });
+  const watched = watch(page.context(), page, new URL(site).origin);
   await page.goto(`${site}element.html`);
   return { page, ...watched };
 }
@@ -97,7 +98,6 @@ describe('the custom element’s attributes', () => {
     await word(page, 'Paused');
     expect(o.errors, 'console errors').toEqual([]);
     expect(o.foreign, 'requests to another origin').toEqual([]);
-    await page.context().close();
   });
 
   it('autorun, set after the plate loaded, runs as the Run button would', async () => {
@@ -108,7 +108,6 @@ describe('the custom element’s attributes', () => {
     await word(page, 'Finished');
     expect(await page.locator('[data-testid="status-step"]').innerText()).toBe('GRPO · step 2 of 2');
     expect(o.errors, 'console errors').toEqual([]);
-    await page.context().close();
   });
 
   it('a changed backend needs a new trainer: the plate says so, and the reader’s settings stay', async () => {
@@ -133,7 +132,6 @@ describe('the custom element’s attributes', () => {
     expect(await temperature(page).inputValue()).toBe('0.5');
     expect(await faulty(page).isChecked()).toBe(true);
     expect(o.errors, 'console errors').toEqual([]);
-    await page.context().close();
   });
 
   it('a bad attribute set later is named in the status line, and the plate goes on', async () => {
@@ -152,6 +150,5 @@ describe('the custom element’s attributes', () => {
     expect(await page.locator('.status-word').innerText()).toBe('Ready');
     expect(o.errors, 'console errors').toEqual([]);
     expect(o.foreign, 'requests to another origin').toEqual([]);
-    await page.context().close();
   });
 });

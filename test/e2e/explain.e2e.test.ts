@@ -11,8 +11,8 @@ import { expectAccessible, expectClean, plateBrowser, RESULTS, showFigure } from
 const { browser, site, open: openPage } = plateBrowser();
 
 /** The page at `path` with the figure in view (out of view, a run pauses itself). */
-async function open(path: string, opts: { width?: number; colorScheme?: 'light' | 'dark' } = {}) {
-  const o = await openPage(path, { width: opts.width ?? 1280, height: 900 }, opts.colorScheme);
+async function open(path: string, opts: { width?: number } = {}) {
+  const o = await openPage(path, { width: opts.width ?? 1280, height: 900 });
   await showFigure(o.page);
   return o;
 }
@@ -64,11 +64,10 @@ describe('Step', () => {
           { timeout: 30_000 },
         );
       expectClean(o);
-      await page.context().close();
     });
   }
 
-  it('is inert while a run trains, and says “Stepping…” while its step is on the way', async () => {
+  it('is inert while a run trains, and says “Stepping…”, then “Pausing…”, at once while a step is on the way', async () => {
     const o = await open('index.html?steps=3&backend=cpu'); // seconds per step on the CPU backend
     const { page } = o;
     await statusIs(page, 'Ready');
@@ -79,10 +78,15 @@ describe('Step', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await statusIs(page, 'Training');
     expect(await stepButton(page).getAttribute('aria-disabled')).toBe('true');
+    // Pause while GRPO step 2 computes: the button says so at once, and a second click changes nothing.
     await page.getByRole('button', { name: 'Pause' }).click();
+    const pausing = page.getByRole('button', { name: 'Pausing…' });
+    await pausing.waitFor({ timeout: 1000 });
+    expect(await pausing.getAttribute('aria-disabled')).toBe('true');
+    await pausing.click({ force: true });
     await statusIs(page, 'Paused', 120_000);
+    expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
     expectClean(o);
-    await page.context().close();
   });
 });
 
@@ -140,7 +144,6 @@ describe('the push, character by character', () => {
       /^its characters \d+\.\d+× as likely on average$/,
     );
     expectClean(o);
-    await page.context().close();
   });
 });
 
@@ -270,35 +273,35 @@ describe('Ask the agent', () => {
     await page.getByRole('group', { name: /The agent’s answer to 10\+99/ }).waitFor();
     expect(await page.locator('.ask-answer').innerText()).toMatch(/Played by this run’s policy after GRPO step 3/);
     expectClean(o);
-    await page.context().close();
   });
 
-  it('keeps the figure accessible (axe, light and dark) and within a 390 px screen with a step’s push and an answer shown', async () => {
+  it('keeps the figure accessible (axe, light and dark) and within a 390 px screen with a step’s push, an answer and the demonstrations shown', async () => {
+    const o = await open('index.html?steps=2&faulty=1', { width: 390 });
+    const { page } = o;
+    await statusIs(page, 'Ready');
+    await step(page, 'after GRPO step 1');
+    await page.getByRole('textbox', { name: /sum/ }).fill('57+38');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.locator('.ask-answer').waitFor();
+    await page.getByRole('textbox', { name: /sum/ }).fill('5+');
+    await page.getByRole('button', { name: 'Ask' }).click(); // the error state too
+    await page.locator('.taught summary').click(); // the demonstrations' transcripts
+    await page.locator('.episode-table [role="listitem"][tabindex="0"]').focus();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBe(0);
     for (const colorScheme of ['light', 'dark'] as const) {
-      const o = await open('index.html?steps=2&faulty=1', { width: 390, colorScheme });
-      const { page } = o;
-      await statusIs(page, 'Ready');
-      await step(page, 'after GRPO step 1');
-      await page.getByRole('textbox', { name: /sum/ }).fill('57+38');
-      await page.getByRole('button', { name: 'Ask' }).click();
-      await page.locator('.ask-answer').waitFor();
-      await page.getByRole('textbox', { name: /sum/ }).fill('5+');
-      await page.getByRole('button', { name: 'Ask' }).click(); // the error state too
-      await page.locator('.episode-table [role="listitem"][tabindex="0"]').focus();
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow).toBe(0);
+      await page.emulateMedia({ colorScheme });
       await expectAccessible(page, colorScheme);
-      expectClean(o);
-      await page.context().close();
     }
+    expectClean(o);
   });
 });
 
 describe('asking never changes the run', () => {
   it('ends a run with asks at every step bit for bit like the same run without them', async () => {
-    const h = await openHarness(browser(), inject('siteUrl'));
+    const h = await openHarness(await browser().newPage(), inject('siteUrl'));
     await h.until((s) => s.status === 'ready');
     const figures = (s: WorkerState) => s.run!.steps.map(({ timings: _, timeSplit: __, ...r }) => r);
     await h.start({ steps: 3 });

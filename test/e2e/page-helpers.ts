@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import { launch, watch, type Watched } from '../../scripts/lib/browser/chromium';
+import { launch, pageReuser, watch, type Watched } from '../../scripts/lib/browser/chromium';
 import { serve } from '../../scripts/lib/browser/site';
 
 export const RESULTS = resolve(import.meta.dirname, '../../test-results');
@@ -20,8 +20,8 @@ export interface PlateBrowser {
   browser: () => Browser;
   /** The built page's server: its URL (ending in /) and folder. */
   site: () => { url: string; server: Server; dir: string };
-  /** A fresh context at `viewport` (a laptop's screen unless said) and colour scheme, watched, on `path` of the page. */
-  open: (path: string, viewport?: { width: number; height: number }, colorScheme?: 'light' | 'dark') => Promise<Opened>;
+  /** The file's page (pageReuser) at `viewport` (a laptop's screen unless said), watched, on `path` of the page. */
+  open: (path: string, viewport?: { width: number; height: number }) => Promise<Opened>;
   /** Opens `path` (an autorun query), brings the figure into view and waits for the run to finish. */
   openFinished: (path: string, viewport?: { width: number; height: number }, timeout?: number) => Promise<Opened>;
 }
@@ -30,11 +30,13 @@ export interface PlateBrowser {
 export function plateBrowser(): PlateBrowser {
   let browser: Browser;
   let site: { url: string; server: Server; dir: string };
+  let reuse: ReturnType<typeof pageReuser>;
 
   beforeAll(async () => {
     const dir = inject('pageDir'); // built once for every browser file (test/e2e/setup.ts)
     site = { ...(await serve(dir)), dir };
     browser = await launch();
+    reuse = pageReuser(browser);
     mkdirSync(RESULTS, { recursive: true });
   });
 
@@ -43,14 +45,9 @@ export function plateBrowser(): PlateBrowser {
     if (site) await new Promise((done) => site.server.close(done));
   });
 
-  async function open(
-    path: string,
-    viewport = { width: 1280, height: 900 },
-    colorScheme: 'light' | 'dark' = 'light',
-  ): Promise<Opened> {
-    const context = await browser.newContext({ viewport, colorScheme });
-    const page = await context.newPage();
-    const watched = watch(context, page, new URL(site.url).origin);
+  async function open(path: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
+    const page = await reuse(viewport);
+    const watched = watch(page.context(), page, new URL(site.url).origin);
     await page.goto(site.url + path);
     return { page, ...watched };
   }

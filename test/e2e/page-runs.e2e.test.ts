@@ -28,7 +28,6 @@ describe('the whole pipeline in the page', () => {
     );
     expect(await page.locator('.stage-step.stage-done').count()).toBe(3);
     expectClean(o);
-    await page.context().close();
   }, 300_000);
 
   it('pauses, resumes and resets in the middle of fine-tuning', async () => {
@@ -61,7 +60,6 @@ describe('the whole pipeline in the page', () => {
       'Fine-tuning held-out success, no data yet',
     );
     expectClean(o);
-    await page.context().close();
   });
 });
 
@@ -75,7 +73,6 @@ describe('the switches that break the terms', () => {
     expect(await page.getByLabel('Temperature').inputValue()).toBe('1.5');
     expect(await page.getByRole('switch', { name: /Faulty calculator/ }).isChecked()).toBe(true);
     expect(await page.getByRole('radio', { name: /the worksheet model/ }).isChecked()).toBe(true);
-    await o.page.context().close();
     const bad = await open('index.html?masking=maybe&advantage=none&temperature=2');
     expect(await bad.page.locator('.status-note').allInnerTexts()).toEqual([
       'Ignored masking=maybe: expected on or off.',
@@ -83,7 +80,6 @@ describe('the switches that break the terms', () => {
       'Ignored temperature=2: expected one of 0.5, 1, 1.5.',
     ]);
     expect(await bad.page.getByRole('switch', { name: /masking/ }).isChecked()).toBe(true);
-    await bad.page.context().close();
   });
 
   // Each switch by its effect: the page's curves are the Node workshop's for the same settings
@@ -120,7 +116,6 @@ describe('the switches that break the terms', () => {
       expect(await page.locator('.figure-notes').innerText()).toMatch(note);
       expect(await page.locator('.chart-legend').innerText()).toContain(`this run: reliable, ${legend}`);
       expectClean(o);
-      await page.context().close();
     });
   }
 
@@ -157,7 +152,6 @@ describe('the switches that break the terms', () => {
       autorun: '1',
     });
     expectClean(o);
-    await page.context().close();
   });
 });
 
@@ -185,13 +179,11 @@ describe('the grader, true success and where a step’s time goes', () => {
       'trusts the calculator (a bug)',
     ]);
     expectClean(o);
-    await page.context().close();
     const bad = await open('index.html?grader=lenient');
     expect(await bad.page.locator('.status-note').allInnerTexts()).toEqual([
       'Ignored grader=lenient: expected one of exact, crash-pass, trusts-tool.',
     ]);
     expect(await grader(bad.page).inputValue()).toBe('exact');
-    await bad.page.context().close();
   });
 
   it('runs with a crash counted as a pass: the reward parts from true success, the bug’s rewards are marked, the note says why; the exact grader brings them together again', async () => {
@@ -240,7 +232,6 @@ describe('the grader, true success and where a step’s time goes', () => {
     expect(await page.locator('.episode-table .bug-note').count()).toBe(0);
     expect(await page.locator('.figure-notes').count()).toBe(0);
     expectClean(o);
-    await page.context().close();
   });
 
   it('says where each step’s time goes under the curves, for the run on the charts', async () => {
@@ -277,6 +268,5 @@ describe('the grader, true success and where a step’s time goes', () => {
     expect(await split.locator('.time-bar').count()).toBe(0);
     expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toBe('Time per GRPO step, no data yet');
     expectClean(o);
-    await page.context().close();
   });
 });

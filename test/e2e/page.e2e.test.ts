@@ -36,7 +36,6 @@ describe('the plate page', () => {
     await page.locator('.term').first().focus();
     expect(await page.locator('.term-tip').innerText()).toContain(PLATE.terms.items[0]!.definition);
     expectClean(o);
-    await page.context().close();
   });
 
   it('runs ?steps=3&autorun=1 on both charts, then a faulty run over the dimmed reliable one', async () => {
@@ -85,7 +84,6 @@ describe('the plate page', () => {
     expect(await page.locator('.chart-legend').innerText()).toContain('earlier run: reliable');
     await page.screenshot({ path: join(RESULTS, 'page-1280.png'), fullPage: true });
     expectClean(o);
-    await page.context().close();
   });
 
   it('pauses when the figure leaves the screen or the tab hides, and resumes when it returns', async () => {
@@ -128,7 +126,6 @@ describe('the plate page', () => {
     expect(await statusWord(page)).toBe('Paused');
     expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
     expectClean(o);
-    await page.context().close();
   });
 
   it('trains on in view while the viewport grows to the whole page and back, and shrinks and grows (a screenshot, a zoom, a rotation)', async () => {
@@ -160,31 +157,6 @@ describe('the plate page', () => {
     }
     expect(await page.locator('.status-why').count()).toBe(0);
     expectClean(o);
-    await page.context().close();
-  });
-
-  it('says which backend won the race and lists every candidate’s measured time (?calibrate=all)', async () => {
-    const o = await open('?calibrate=all');
-    await waitForStatus(o.page, 'Ready', 120_000);
-    // One short line; the race's details one click away.
-    expect(await o.page.locator('.status-backend summary').innerText()).toBe('WebAssembly · why');
-    await o.page.locator('.status-backend summary').click();
-    const status = o.page.locator('.status-reason');
-    await expect
-      .poll(() => status.innerText())
-      .toMatch(
-        /^WASM \(SIMD, one thread\): the fastest of the 3 backends timed on a calibration step here \(WASM \(SIMD, one thread\) \d+ ms · /,
-      );
-    const why = await o.page.locator('.status-skipped li').allInnerTexts();
-    expect(why).toHaveLength(2);
-    expect(why.join('\n')).toMatch(
-      /^WebGPU: .*\d+ ms.* \(WebGPU on a software adapter.*\), already clearly slower than WebAssembly’s \d+ ms$/m,
-    );
-    expect(why.join('\n')).toMatch(
-      /^WebGL: .*\d+ ms.* \(WebGL on .*\), already clearly slower than WebAssembly’s \d+ ms$/m,
-    );
-    expectClean(o);
-    await o.page.context().close();
   });
 
   it('ignores bad URL values with a visible note, and links cross-references given a pattern', async () => {
@@ -200,7 +172,6 @@ describe('the plate page', () => {
       '/volume/plates/XIX.5',
     );
     expectClean(o);
-    await o.page.context().close();
   });
 
   it('posts its height to the page that embeds it, without page chrome', async () => {
@@ -219,7 +190,6 @@ describe('the plate page', () => {
     expect(await frame.locator('h1').innerText()).toBe(PLATE.title);
     expect(await frame.locator('.page-footer').count()).toBe(0);
     expectClean(o);
-    await page.context().close();
   });
 
   it('meets the curves first: Run, Step, Reset and the faulty calculator, the charts within 250 px of the caption, the other switches under their heading below them', async () => {
@@ -258,7 +228,6 @@ describe('the plate page', () => {
         expect(await switches.getByLabel(name).count()).toBe(1);
       expect(await top('.term-switches')).toBeGreaterThan(await bottom('.chart-reward'));
       expectClean(o);
-      await page.context().close();
     }
   });
 
@@ -305,7 +274,6 @@ describe('the plate page', () => {
     expect(await page.locator('.plate-figure').evaluate((e) => getComputedStyle(e).breakInside)).toBe('auto'); // the figure may start on page 1
     await page.pdf({ path: join(RESULTS, 'plate-a4.pdf'), format: 'A4', printBackground: true });
     expectClean(o);
-    await page.context().close();
   });
 
   it('fits a 390 px screen without horizontal scrolling', async () => {
@@ -320,6 +288,5 @@ describe('the plate page', () => {
     expect(svgWidth).toBeGreaterThan(250);
     await page.screenshot({ path: join(RESULTS, 'page-390.png'), fullPage: true });
     expectClean(o);
-    await page.context().close();
   });
 });

@@ -5,15 +5,17 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { GRPO } from '../../src/config';
 import { batchAdvantages } from '../../src/rl/advantages';
 import type { BackendName, GrpoStepView } from '../../src/protocol/messages';
-import { launch, openHarness, type Harness } from '../../scripts/lib/browser/chromium';
+import { launch, openHarness, pageReuser, type Harness } from '../../scripts/lib/browser/chromium';
 
 /** Registers the file's browser; `ready` opens the harness and waits for the worker to be ready (or to fail). */
 export function harnessBrowser() {
   const site = inject('siteUrl');
   let browser: Browser;
+  let reuse: ReturnType<typeof pageReuser>;
   const stepMs: Partial<Record<BackendName, number[]>> = {};
   beforeAll(async () => {
     browser = await launch();
+    reuse = pageReuser(browser);
   });
   afterAll(async () => {
     await browser?.close();
@@ -24,7 +26,7 @@ export function harnessBrowser() {
     site,
     browser: () => browser,
     async ready(query = ''): Promise<Harness> {
-      const h = await openHarness(browser, site, query);
+      const h = await openHarness(await reuse(), site, query);
       await h.until((s) => s.status !== 'loading');
       return h;
     },

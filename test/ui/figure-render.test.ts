@@ -43,6 +43,39 @@ describe('the figure', () => {
     expect(render({ worker: { backend: info, ready } })).not.toContain('Warm');
   });
 
+  it('names the race’s winner in one short line and, one click away, every candidate’s measured time (?calibrate=all)', () => {
+    // The words of a race in headless Chromium with both software GPUs (backends.e2e checks the
+    // worker says these; here, that the figure shows them).
+    const backend = {
+      backend: 'wasm' as const,
+      reason:
+        'WASM (SIMD, one thread): the fastest of the 3 backends timed on a calibration step here (WASM (SIMD, one thread) 61 ms · WebGL on ANGLE (SwiftShader) > 92 ms · WebGPU on a software adapter, SwiftShader > 4210 ms).',
+      skipped: [
+        {
+          backend: 'webgl' as const,
+          reason:
+            'stopped after 92 ms of a calibration step (WebGL on ANGLE (SwiftShader)), already clearly slower than WebAssembly’s 61 ms',
+        },
+        {
+          backend: 'webgpu' as const,
+          reason:
+            'still warming up after 4210 ms (WebGPU on a software adapter, SwiftShader), already clearly slower than WebAssembly’s 61 ms',
+        },
+      ],
+    };
+    const html = render({ worker: { backend } });
+    expect(html).toMatch(
+      /<summary><strong>WebAssembly<\/strong> <span class="status-why-backend">· why<\/span><\/summary>/,
+    );
+    expect(html).toContain(`<p class="status-reason">${backend.reason.replaceAll('>', '&gt;')}</p>`);
+    const skipped = /<ul class="status-skipped" aria-label="Why not the other backends">(.*?)<\/ul>/.exec(html)![1]!;
+    const items = [...skipped.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]);
+    expect(items).toEqual([
+      'WebGL: stopped after 92 ms of a calibration step (WebGL on ANGLE (SwiftShader)), already clearly slower than WebAssembly’s 61 ms',
+      'WebGPU: still warming up after 4210 ms (WebGPU on a software adapter, SwiftShader), already clearly slower than WebAssembly’s 61 ms',
+    ]);
+  });
+
   it('before any run: charts say “no data yet”, the button says Run, the switch is labelled', () => {
     const html = render({ worker: { status: 'loading' } });
     expect(html).toContain('role="img" aria-label="Held-out success, no data yet"');
