@@ -1,10 +1,11 @@
 // The plate in a second engine: Debian's Firefox ESR through puppeteer-core over WebDriver BiDi,
-// beside Chromium. The same 40-step run on the same backend (WASM, forced so that neither
-// engine's GPU decides the arithmetic) must end with the same readouts, with no console error
-// in the page or its worker and nothing fetched from elsewhere.
+// beside Chromium, one Firefox for the file. The same 40-step run on the same backend (WASM,
+// forced so that neither engine's GPU decides the arithmetic) must end with the same readouts,
+// with no console error in the page or its worker and nothing fetched from elsewhere; then Step,
+// the push and Ask in Firefox.
 import type { Server } from 'node:http';
 import type { Browser as ChromiumBrowser } from 'playwright-core';
-import type { Browser as FirefoxBrowser } from 'puppeteer-core';
+import type { Browser as FirefoxBrowser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launch, watch } from '../../scripts/lib/browser/chromium';
 import { launchFirefox, watchFirefox } from '../../scripts/lib/browser/firefox';
@@ -68,4 +69,60 @@ describe('a second browser engine', () => {
     expect({ errors: fWatched.errors, foreign: fWatched.foreign }).toEqual({ errors: [], foreign: [] });
     expect({ errors: cWatched.errors, foreign: cWatched.foreign }).toEqual({ errors: [], foreign: [] });
   }, 240_000);
+});
+
+const text = (page: Page, sel: string) => page.$eval(sel, (e) => e.textContent ?? '');
+const until = (page: Page, f: (arg: string) => boolean, arg: string) =>
+  page.waitForFunction(f, { timeout: 90_000, polling: 50 }, arg);
+const statusIs = (w: string) => document.querySelector('.status-word')?.textContent === w;
+const pausedAfter = (a: string) =>
+  document.querySelector('.status-word')?.textContent === 'Paused' &&
+  document.querySelector('.status-after')?.textContent === a;
+
+describe('Step, the push and Ask in Firefox', () => {
+  it('steps one GRPO step at a time, names each character’s push, and answers a sum or names what is wrong', async () => {
+    const page = await firefox.newPage();
+    const watched = watchFirefox(page, new URL(site.url).origin);
+    await page.goto(site.url + 'index.html?steps=3&backend=wasm');
+    await page.evaluate(() => document.querySelector('.plate-figure')!.scrollIntoView());
+    await until(page, statusIs, 'Ready');
+
+    await page.click('button.step');
+    await until(page, pausedAfter, 'after GRPO step 1');
+    await page.click('button.step');
+    await until(page, pausedAfter, 'after GRPO step 2');
+    expect(await text(page, '[data-testid="status-step"]')).toBe('GRPO · step 2 of 3');
+
+    const names = await page.$$eval('.episode-table [role="listitem"]', (items) =>
+      items.map((i) => i.getAttribute('aria-label') ?? ''),
+    );
+    expect(names.length).toBeGreaterThan(8 * 10);
+    expect(names.filter((n) => / → /.test(n)).length).toBeGreaterThan(8 * 8);
+    expect(names.some((n) => / not trained on$/.test(n))).toBe(true);
+    expect(await text(page, '.group-arithmetic h4')).toMatch(/^From rewards to advantages: \d+\+\d+$/);
+
+    const input = 'input[aria-describedby]';
+    await page.type(input, '57+38');
+    await page.click('.ask button[type="submit"]');
+    await until(
+      page,
+      (s) => document.querySelector('.ask-answer')?.getAttribute('aria-label') === s,
+      'The agent’s answer to 57+38',
+    );
+    expect(await text(page, '.ask-answer')).toMatch(/Played by this run’s policy after GRPO step 2/);
+    await page.$eval(input, (e) => ((e as HTMLInputElement).value = ''));
+    await page.type(input, '5+');
+    await page.click('.ask button[type="submit"]');
+    await until(
+      page,
+      (s) => document.querySelector('[role="alert"]')?.textContent === s,
+      '“5+” needs a second number after the +, such as 57+38.',
+    );
+    expect(await page.$eval(input, (e) => e.getAttribute('aria-invalid'))).toBe('true');
+
+    await page.click('button.run'); // Resume
+    await until(page, statusIs, 'Finished');
+    expect({ errors: watched.errors, foreign: watched.foreign }).toEqual({ errors: [], foreign: [] });
+    await page.close();
+  }, 180_000);
 });
