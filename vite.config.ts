@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirst from './test/sequencer';
 
 /**
  * In the browser, `@tensorflow/tfjs` is only what the plate uses (src/model/tfjs-browser.ts):
@@ -29,6 +30,7 @@ export default defineConfig(({ mode }) => ({
   publicDir: false,
   test: {
     testTimeout: 60_000,
+    sequence: { sequencer: LongestFirst },
     // Each project names its own files: `extends` would concatenate a shared include list.
     projects: [
       {
