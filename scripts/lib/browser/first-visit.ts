@@ -83,7 +83,18 @@ export async function visit(browser: Browser, url: string, until: (page: Page) =
 
 /** Waits until the plate in `selector` says `word` ("Finished", "Ready"), or fails on Error/Stopped. */
 export async function statusWord(page: Page, word: string, selector = '.mtrl-plate', timeout = 120_000): Promise<void> {
-  await page.locator(`${selector} .plate-figure`).first().scrollIntoViewIfNeeded(); // it starts when near, trains in view
+  // It starts when near and trains in view. A dev server may reload the page once as it optimises
+  // dependencies it found late (Astro's, on a fresh cache), taking the figure away mid-scroll.
+  const figure = page.locator(`${selector} .plate-figure`).first();
+  for (let reloads = 0; ; reloads++) {
+    try {
+      await figure.scrollIntoViewIfNeeded();
+      break;
+    } catch (e) {
+      if (reloads === 2 || !/not attached/.test(String(e))) throw e;
+      await page.waitForLoadState('load');
+    }
+  }
   const got = await page.waitForFunction(
     ([s, w]) => {
       const now = document.querySelector(`${s} .status-word`)?.textContent ?? '';
