@@ -36,7 +36,7 @@ function endState(): { readouts: string[]; charts: (string | null)[] } {
     charts: [...document.querySelectorAll('.chart svg[role="img"]')].map((e) => e.getAttribute('aria-label')),
   };
 }
-const finished = () => document.querySelector('.status-word')?.textContent === 'Finished';
+const statusIs = (w: string) => document.querySelector('.status-word')?.textContent === w;
 
 describe('a second browser engine', () => {
   it('Firefox ends a 40-step run with the readouts Chromium ends it with, and logs no error', async () => {
@@ -47,7 +47,7 @@ describe('a second browser engine', () => {
     const cWatched = watch(context, cPage, origin);
     await cPage.goto(site.url + PATH);
     await cPage.locator('.plate-figure').scrollIntoViewIfNeeded();
-    await cPage.waitForFunction(finished, undefined, { timeout: 120_000, polling: 100 });
+    await cPage.waitForFunction(statusIs, 'Finished', { timeout: 120_000, polling: 100 });
     const inChromium = await cPage.evaluate(endState);
     await context.close();
 
@@ -56,7 +56,7 @@ describe('a second browser engine', () => {
     const t0 = performance.now();
     await fPage.goto(site.url + PATH);
     await fPage.evaluate(() => document.querySelector('.plate-figure')!.scrollIntoView());
-    await fPage.waitForFunction(finished, { timeout: 120_000, polling: 100 });
+    await fPage.waitForFunction(statusIs, { timeout: 120_000, polling: 100 }, 'Finished');
     console.log(`Firefox: 40 GRPO steps from page load in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const inFirefox = await fPage.evaluate(endState);
     await fPage.close();
@@ -74,7 +74,6 @@ describe('a second browser engine', () => {
 const text = (page: Page, sel: string) => page.$eval(sel, (e) => e.textContent ?? '');
 const until = (page: Page, f: (arg: string) => boolean, arg: string) =>
   page.waitForFunction(f, { timeout: 90_000, polling: 50 }, arg);
-const statusIs = (w: string) => document.querySelector('.status-word')?.textContent === w;
 const pausedAfter = (a: string) =>
   document.querySelector('.status-word')?.textContent === 'Paused' &&
   document.querySelector('.status-after')?.textContent === a;
