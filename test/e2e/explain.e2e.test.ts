@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
 import { openHarness, watch } from '../../scripts/lib/browser/chromium';
-import { expectAccessible, expectClean, plateBrowser, RESULTS, showFigure } from './page-helpers';
+import { expectAccessible, expectClean, plateBrowser, RESULTS, showFigure, waitForStatus } from './page-helpers';
 
 const { browser, site, open: openPage } = plateBrowser();
 
@@ -17,11 +17,6 @@ async function open(path: string, opts: { width?: number } = {}) {
   return o;
 }
 
-const statusIs = (page: Page, word: string, timeout = 90_000) =>
-  page.waitForFunction((w) => document.querySelector('.status-word')?.textContent === w, word, {
-    timeout,
-    polling: 50,
-  });
 const where = (page: Page) => page.getByTestId('status-step').innerText();
 const stepButton = (page: Page) => page.getByRole('button', { name: /^Step/ });
 
@@ -47,7 +42,7 @@ describe('Step', () => {
     it(`takes exactly one ${stage} step from Ready and one more from paused, then Resume runs on (start=${start})`, async () => {
       const o = await open(`index.html?start=${start}&steps=3`);
       const { page } = o;
-      await statusIs(page, 'Ready');
+      await waitForStatus(page, 'Ready');
       const of = stage === 'GRPO' ? 3 : stage === 'Fine-tuning' ? 200 : 100;
       // Each Step ends in a pause one step on; had it taken two, the pause would say so first.
       expect(await step(page, `after ${word} step 1`)).toBe(`${stage} · step 1 of ${of} | after ${word} step 1`);
@@ -56,7 +51,7 @@ describe('Step', () => {
         new RegExp(`step 2 of ${of}: `),
       );
       await page.getByRole('button', { name: 'Resume' }).click();
-      if (stage === 'GRPO') await statusIs(page, 'Finished');
+      if (stage === 'GRPO') await waitForStatus(page, 'Finished');
       else
         await page.waitForFunction(
           (s) => !document.querySelector('[data-testid="status-step"]')?.textContent?.startsWith(`${s} · step 2 `),
@@ -70,13 +65,13 @@ describe('Step', () => {
   it('is inert while a run trains, and says “Stepping…”, then “Pausing…”, at once while a step is on the way', async () => {
     const o = await open('index.html?steps=3&backend=cpu'); // seconds per step on the CPU backend
     const { page } = o;
-    await statusIs(page, 'Ready');
+    await waitForStatus(page, 'Ready');
     await stepButton(page).click();
     await page.getByRole('button', { name: 'Stepping…' }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('button', { name: 'Stepping…' }).getAttribute('aria-disabled')).toBe('true');
-    await statusIs(page, 'Paused', 120_000);
+    await waitForStatus(page, 'Paused', 120_000);
     await page.getByRole('button', { name: 'Resume' }).click();
-    await statusIs(page, 'Training');
+    await waitForStatus(page, 'Training');
     expect(await stepButton(page).getAttribute('aria-disabled')).toBe('true');
     // Pause while GRPO step 2 computes: the button says so at once, and a second click changes nothing.
     await page.getByRole('button', { name: 'Pause' }).click();
@@ -84,7 +79,7 @@ describe('Step', () => {
     await pausing.waitFor({ timeout: 1000 });
     expect(await pausing.getAttribute('aria-disabled')).toBe('true');
     await pausing.click({ force: true });
-    await statusIs(page, 'Paused', 120_000);
+    await waitForStatus(page, 'Paused', 120_000);
     expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
     expectClean(o);
   });
@@ -102,7 +97,7 @@ describe('the push, character by character', () => {
   it('names every model character with its probability before and after, in every group; masking off names the calculator’s too', async () => {
     const o = await open('index.html?steps=1&autorun=1');
     const { page } = o;
-    await statusIs(page, 'Finished');
+    await waitForStatus(page, 'Finished');
     const PUSHED = /^\S \d\.\d+ → \d\.\d+$|^\S \d(\.\d+)?e-\d+ → /;
     const walk = async () => {
       const groups: string[][][] = [];
@@ -136,7 +131,7 @@ describe('the push, character by character', () => {
 
     await page.getByRole('switch', { name: /Observation masking/ }).uncheck();
     await page.locator('.chart-legend', { hasText: 'this run: reliable, masking off' }).waitFor({ timeout: 90_000 });
-    await statusIs(page, 'Finished');
+    await waitForStatus(page, 'Finished');
     const off = await walk();
     expect(off.flat(2).some((n) => / not trained on$/.test(n))).toBe(false);
     for (const names of off.flat()) for (const n of names) expect(n).toMatch(PUSHED);
@@ -158,7 +153,7 @@ describe('the push on a phone (390×844, touch)', () => {
     const watched = watch(context, page, new URL(site().url).origin);
     await page.goto(site().url + 'index.html?steps=2');
     await page.locator('.plate-figure').scrollIntoViewIfNeeded();
-    await statusIs(page, 'Ready');
+    await waitForStatus(page, 'Ready');
     await step(page, 'after GRPO step 1');
     const chars = page.locator('.episode-table tbody tr:first-child [role="listitem"]');
     const tapped = chars.nth(2);
@@ -212,7 +207,7 @@ describe('Ask the agent', () => {
   it('answers a good sum before any run, names what is wrong with bad ones and changes nothing else, and answers while a run trains', async () => {
     const o = await open('index.html?steps=3');
     const { page } = o;
-    await statusIs(page, 'Ready');
+    await waitForStatus(page, 'Ready');
     const box = page.getByRole('textbox', { name: /sum/ });
     const ask = page.getByRole('button', { name: 'Ask' });
     await box.fill('57+38');
@@ -261,13 +256,13 @@ describe('Ask the agent', () => {
 
     // While a run trains: answered at a step boundary by the run's policy of that moment.
     await page.getByRole('button', { name: 'Run' }).click();
-    await statusIs(page, 'Training');
+    await waitForStatus(page, 'Training');
     await ask.click();
     const during = page.getByRole('group', { name: /The agent’s answer to 23\+45/ });
     await during.waitFor({ timeout: 60_000 });
     expect(await during.innerText()).toMatch(/23\+45 is a training sum|23\+45 is a held-out sum|23\+45 is a new sum/);
     expect(await during.innerText()).toMatch(/Played by (this run’s policy after GRPO step \d|the shipped agent)/);
-    await statusIs(page, 'Finished');
+    await waitForStatus(page, 'Finished');
     await box.fill('10+99');
     await ask.click();
     await page.getByRole('group', { name: /The agent’s answer to 10\+99/ }).waitFor();
@@ -278,7 +273,7 @@ describe('Ask the agent', () => {
   it('keeps the figure accessible (axe, light and dark) and within a 390 px screen with a step’s push, an answer and the demonstrations shown', async () => {
     const o = await open('index.html?steps=2&faulty=1', { width: 390 });
     const { page } = o;
-    await statusIs(page, 'Ready');
+    await waitForStatus(page, 'Ready');
     await step(page, 'after GRPO step 1');
     await page.getByRole('textbox', { name: /sum/ }).fill('57+38');
     await page.getByRole('button', { name: 'Ask' }).click();
@@ -291,10 +286,7 @@ describe('Ask the agent', () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBe(0);
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      await expectAccessible(page, colorScheme);
-    }
+    await expectAccessible(page);
     expectClean(o);
   });
 });

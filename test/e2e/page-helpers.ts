@@ -83,17 +83,23 @@ export function expectClean(o: Watched) {
   expect(o.foreign, 'requests to another origin').toEqual([]);
 }
 
-/** No serious or critical accessibility violation (axe, WCAG 2.1 A/AA) on the page as it is now; `label` says which view. */
-export async function expectAccessible(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map(
-      (v) =>
-        `${label}: ${v.id}: ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 5)
-          .join(', ')}`,
-    ),
-  ).toEqual([]);
+/**
+ * No serious or critical accessibility violation (axe, WCAG 2.1 A/AA) on the page as it is now, in
+ * the light colour scheme and then the dark one (switched in place: the page is left dark).
+ */
+export async function expectAccessible(page: Page) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      bad.map(
+        (v) =>
+          `${colorScheme}: ${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 5)
+            .join(', ')}`,
+      ),
+    ).toEqual([]);
+  }
 }
