@@ -1,5 +1,5 @@
-// npm run push-alignment -- [--seeds 1-5] [--steps 40] [--faulty] [--masking on|off]
-//                          [--advantage group|raw] [--sums-per-step 8] [--json]
+// npm run push-alignment -- [--seeds 1-5] [--steps 40] [--sums-per-step 8] [--json]
+//                          [any run setting, as npm run workshop takes them: --faulty, --masking on|off, --advantage group|raw, …]
 // The plate's lede, checked: over GRPO steps from the shipped agent, how often the update pushed
 // the way the advantages say, over each step's whole batch and over each group on its own
 // (steps and groups whose advantages are all 0 left out: they carry no push). Two measures:
@@ -10,23 +10,22 @@
 // Also on each run's step 1, where Adam has no moments from earlier steps yet: a group that fails
 // there fails because of the other groups alone. Figures, not a test (test/rl/push.test.ts).
 import { parseArgs } from 'node:util';
-import { GRPO } from '../src/config';
+import { GRPO, type LossMask } from '../src/config';
 import type { Author } from '../src/env/episode';
-import { ADVANTAGES } from '../src/pipeline/stages';
-import { lossMaskFor, trainedOn } from '../src/rl/credit';
+import { grpoConfigOf, PLATE_SETTINGS, settingsLabel, type RunSettings } from '../src/pipeline/settings';
+import { trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, groupAlignments, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
-import { intOption, main, oneOf } from './lib/args';
+import { intOption, main } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop } from './lib/run-workshop';
+import { SETTING_OPTIONS, settingsGiven } from './lib/setting-options';
 
 const { values: a } = parseArgs({
   options: {
     seeds: { type: 'string', default: '1-5' },
     steps: { type: 'string' },
-    faulty: { type: 'boolean', default: false },
-    masking: { type: 'string' },
-    advantage: { type: 'string' },
+    ...SETTING_OPTIONS,
     'sums-per-step': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -50,8 +49,7 @@ interface Counts {
 }
 
 /** Σ_i A_i · Σ Δ log p over the characters the loss covers. */
-function objectiveChange(episodes: GrpoRecord['episodes'], masking: boolean): number {
-  const mask = lossMaskFor(masking);
+function objectiveChange(episodes: GrpoRecord['episodes'], mask: LossMask): number {
   return episodes.reduce((s, e) => {
     if (e.advantage === 0) return s;
     let d = 0;
@@ -62,7 +60,7 @@ function objectiveChange(episodes: GrpoRecord['episodes'], masking: boolean): nu
   }, 0);
 }
 
-function count(records: readonly GrpoRecord[], groupSize: number, masking: boolean, into: Counts, seed: number): void {
+function count(records: readonly GrpoRecord[], groupSize: number, mask: LossMask, into: Counts, seed: number): void {
   for (const r of records.filter((x) => x.step > 0)) {
     if (r.episodes.every((e) => e.advantage === 0)) continue;
     const pushed: PushedEpisode[] = r.episodes.map((e) => ({
@@ -70,7 +68,7 @@ function count(records: readonly GrpoRecord[], groupSize: number, masking: boole
       logp: e.logp,
       chars: modelChars(e.authors),
     }));
-    const [lede, objective] = [alignment(pushed), objectiveChange(r.episodes, masking)];
+    const [lede, objective] = [alignment(pushed), objectiveChange(r.episodes, mask)];
     add(into.lede.batch, lede);
     add(into.objective.batch, objective);
     if (lede <= 0 || objective <= 0)
@@ -82,7 +80,7 @@ function count(records: readonly GrpoRecord[], groupSize: number, masking: boole
       if (eps.every((e) => e.advantage === 0)) return;
       add(into.lede.group, score);
       if (r.step === 1) add(into.lede.firstStepGroup, score);
-      add(into.objective.group, objectiveChange(eps, masking));
+      add(into.objective.group, objectiveChange(eps, mask));
     });
   }
 }
@@ -96,20 +94,19 @@ const pct = (t: Tally) => `${t.holds}/${t.n} (${t.n ? ((100 * t.holds) / t.n).to
 await main(async () => {
   await setNodeBackend('wasm');
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
-  const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on') === 'on';
-  const advantage = oneOf('advantage', a.advantage, ADVANTAGES, 'group');
+  const settings: RunSettings = { ...PLATE_SETTINGS, ...settingsGiven(a) };
   const grpo = { ...GRPO, sumsPerStep: intOption('sums-per-step', a['sums-per-step'], GRPO.sumsPerStep, 1) };
   const counts: Counts = {
     lede: { batch: tally(), group: tally(), firstStepGroup: tally() },
     objective: { batch: tally(), group: tally() },
   };
   for (const seed of range(a.seeds!)) {
-    const { records } = await runWorkshop({ start: 'agent', seed, steps, faulty: a.faulty!, masking, advantage, grpo });
-    count(records, grpo.episodesPerSum, masking, counts, seed);
+    const { records } = await runWorkshop({ ...settings, seed, steps, grpo });
+    count(records, grpo.episodesPerSum, grpoConfigOf(grpo, { ...settings, seed, steps }).lossMask, counts, seed);
     console.log(`seed ${seed}: lede batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)} so far`);
   }
   console.log(
-    `seeds ${a.seeds}, ${steps} steps, ${grpo.sumsPerStep} sums per step, ${a.faulty ? 'faulty' : 'reliable'}, masking ${masking ? 'on' : 'off'}, ${advantage} advantage:\n` +
+    `seeds ${a.seeds}, ${steps} steps, ${grpo.sumsPerStep} sums per step, ${settingsLabel(settings)}:\n` +
       `  the lede (model characters, mean per episode): batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)}, groups on step 1 ${pct(counts.lede.firstStepGroup)}\n` +
       `  the objective's first-order change (trained characters, summed): batch ${pct(counts.objective.batch)}, groups ${pct(counts.objective.group)}`,
   );
@@ -119,9 +116,7 @@ await main(async () => {
         seeds: a.seeds,
         stepsPerRun: steps,
         sumsPerStep: grpo.sumsPerStep,
-        faulty: a.faulty,
-        masking,
-        advantage,
+        ...settings,
         ...counts,
       }),
     );

@@ -1,5 +1,6 @@
 // npm run workshop -- [--start agent|pretrained|scratch] [--faulty] [--masking on|off]
 //                     [--advantage group|raw] [--temperature 0.5|1|1.5] [--grader exact|crash-pass|trusts-tool]
+//                     (the reader's settings, as src/pipeline/settings.ts lists them and the URL writes them)
 //                     [--seed N] [--steps 40] [--backend wasm|cpu] [--checkpoint DIR] [--pretrained DIR] [--json]
 //                     [--pretrain-steps N] [--sft-steps N]   (shorter stages, for quick checks)
 //                     [--separate-batches]   (the evaluation and the next step's sampling apart, each timed on its own)
@@ -11,8 +12,9 @@
 import { parseArgs } from 'node:util';
 import { median } from 'd3';
 import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
-import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
+import { PLATE_SETTINGS, settingsLabel, SETTINGS, type RunSettings } from '../src/pipeline/settings';
 import { intOption, main, oneOf } from './lib/args';
+import { SETTING_OPTIONS, settingsAsWritten, settingsGiven } from './lib/setting-options';
 import { setNodeBackend } from './lib/node-backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
@@ -21,12 +23,7 @@ import type { GrpoRecord } from '../src/rl/grpo';
 
 const { values: a } = parseArgs({
   options: {
-    start: { type: 'string' },
-    faulty: { type: 'boolean', default: false },
-    masking: { type: 'string' },
-    advantage: { type: 'string' },
-    temperature: { type: 'string' },
-    grader: { type: 'string' },
+    ...SETTING_OPTIONS,
     'separate-batches': { type: 'boolean', default: false },
     seed: { type: 'string' },
     steps: { type: 'string' },
@@ -76,17 +73,12 @@ function medianSplit(records: readonly GrpoRecord[]): Record<'sampling' | 'updat
 }
 
 await main(async () => {
-  const start = oneOf('start', a.start, STARTS, 'agent');
-  const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on');
-  const advantage = oneOf('advantage', a.advantage, ADVANTAGES, 'group');
-  const temperature = Number(oneOf('temperature', a.temperature, TEMPERATURES.map(String), '1')) as Temperature;
-  const grader = oneOf('grader', a.grader, GRADERS, 'exact');
+  const settings: RunSettings = { ...PLATE_SETTINGS, ...settingsGiven(a) };
   const seed = intOption('seed', a.seed, 1);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
   console.log(
-    `workshop: from the ${start === 'agent' ? 'fine-tuned agent' : start === 'pretrained' ? 'worksheet model' : 'random weights'}, ${a.faulty ? 'faulty' : 'reliable'} calculator, ` +
-      `masking ${masking}, ${advantage === 'group' ? 'group-relative' : 'raw-reward'} advantage, temperature ${temperature}, ${grader} grader, seed ${seed}, ${steps} steps, backend ${backend}` +
+    `workshop: from ${SETTINGS.start.choiceLabels[settings.start]}, ${settingsLabel({ ...settings, start: 'agent' })}, seed ${seed}, ${steps} steps, backend ${backend}` +
       (a['separate-batches'] ? ', evaluation and sampling in separate batches' : ''),
   );
   const r0 = AGENT_RECIPE;
@@ -96,18 +88,12 @@ await main(async () => {
     sft: { ...r0.sft, steps: intOption('sft-steps', a['sft-steps'], r0.sft.steps, 1) },
   };
   const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
-  const settings = { faulty: a.faulty!, masking: masking === 'on', advantage, temperature, grader };
   const grpo = { ...GRPO, shareBatch: !a['separate-batches'] };
-  const run = await runWorkshop({ start, seed, steps, checkpoints, recipe, grpo, ...settings }, logRecord);
+  const run = await runWorkshop({ ...settings, seed, steps, checkpoints, recipe, grpo }, logRecord);
   const g = run.grpo;
   const timeSplit = { ...medianSplit(run.records), sharedBatch: grpo.shareBatch };
   const summary = {
-    start,
-    faulty: a.faulty!,
-    masking,
-    advantage,
-    temperature,
-    grader,
+    ...settingsAsWritten(settings),
     seed,
     steps,
     backend,

@@ -3,10 +3,9 @@
  * workshop sizes. Every odd number has its reason beside it. Pass these objects (or
  * partial overrides of them) around; nothing else in the code base hard-codes a size.
  */
+import type { CalculatorName } from './env/calculator';
 import type { Grader } from './env/grader';
 import { VOCAB } from './model/vocab';
-import type { Temperature } from './pipeline/stages';
-import type { Advantage, LossMask } from './rl/credit';
 
 export interface ModelConfig {
   vocabSize: number;
@@ -84,6 +83,17 @@ export const AGENT_RECIPE: AgentRecipe = {
 };
 
 /**
+ * Which characters the loss covers (rl/credit.ts gives each its meaning): 'model' is
+ * observation masking, as the plate does it; 'model+env' also trains on the calculator's
+ * result; 'all' adds the prompt.
+ */
+export type LossMask = 'model' | 'model+env' | 'all';
+
+/** 'group': the group-relative advantage (GRPO); 'raw': the reward itself, no baseline (rl/credit.ts). */
+export type Advantage = 'group' | 'raw';
+export const ADVANTAGES: readonly Advantage[] = ['group', 'raw'];
+
+/**
  * GRPO over whole episodes. The loss is the clipped policy objective with no KL term (β = 0: no
  * reference model), averaged over every character the model wrote in the batch — one mean over
  * all those characters, not a mean per episode first, so a long episode weighs by its length.
@@ -95,7 +105,7 @@ export interface GrpoConfig {
   /** Episodes sampled per sum (the group size). */
   episodesPerSum: number;
   /** The sampling temperature (1 is the plate's). */
-  temperature: Temperature;
+  temperature: number;
   lr: number;
   /** PPO-style ratio clip ε. */
   clipEps: number;
@@ -111,14 +121,11 @@ export interface GrpoConfig {
   scaleByStd: boolean;
   /** Keeps the std division finite for groups with tiny spread. */
   stdEps: number;
-  /** Probability the faulty calculator lies (training only; evaluation is always reliable). */
+  /** The training episodes' calculator (the held-out evaluation always uses the reliable one). */
+  calculator: CalculatorName;
+  /** Probability the faulty calculator lies. */
   faultyRate: number;
-  /**
-   * Which characters the loss covers (rl/credit.ts): 'model' is observation masking, as the
-   * plate does it; 'model+env' also trains on the calculator's result; 'all' adds the prompt.
-   */
   lossMask: LossMask;
-  /** 'group': the group-relative advantage (GRPO); 'raw': the reward itself, no baseline. */
   advantage: Advantage;
   /**
    * Run the held-out evaluation and the next step's sampling as one batch (same weights, same
@@ -143,6 +150,7 @@ export const GRPO: GrpoConfig = {
   updatesPerBatch: 1,
   scaleByStd: true,
   stdEps: 1e-4,
+  calculator: 'reliable',
   faultyRate: 0.3,
   lossMask: 'model',
   advantage: 'group',

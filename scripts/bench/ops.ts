@@ -107,7 +107,7 @@ async function countSupervised(stage: 'pretrain' | 'sft'): Promise<KernelCount> 
 export async function opCounts(checkpoint: string): Promise<OpCounts> {
   const { model } = loadCheckpoint(checkpoint);
   const optimizer = adam(GRPO.lr);
-  const runner = new GrpoStage({ model, config: GRPO, faulty: false, seed: 1 });
+  const runner = new GrpoStage({ model, config: GRPO, seed: 1 });
   try {
     const sums = shuffled(SPLIT.train, createRng(1)).slice(0, GRPO.sumsPerStep);
     const rows = sums.flatMap((s) => Array<Sum>(GRPO.episodesPerSum).fill(s));

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import type { Browser as ChromiumBrowser } from 'playwright-core';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import type { KernelsMode } from '../../src/protocol/backends';
-import type { GrpoStepView } from '../../src/protocol/messages';
+import type { GrpoStepView } from '../../src/protocol/episode-view';
 import type { PipelineBench } from './browser';
 import { benchNode, type NodeBench } from './node';
 import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './stats';

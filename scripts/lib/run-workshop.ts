@@ -3,13 +3,13 @@
 // page's worker drives, a stage after another, every record handed to `onRecord`.
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../../src/config';
 import { PipelineRun, type PipelineSummary, type StageRecord } from '../../src/pipeline/run';
-import { PLATE_SETTINGS, stagesFrom, type RunConfig } from '../../src/pipeline/stages';
+import { stagesFrom } from '../../src/pipeline/stages';
+import { PLATE_SETTINGS, SETTING_KEYS, type RunConfig, type RunSettings } from '../../src/pipeline/settings';
 import type { GrpoRecord } from '../../src/rl/grpo';
 import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 
-/** A run's config; the GRPO settings default to the plate's (masking on, group-relative, temperature 1, the exact grader). */
-export interface WorkshopOptions
-  extends Omit<RunConfig, keyof typeof PLATE_SETTINGS>, Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
+/** A run's config; each setting defaults to the plate's (src/pipeline/settings.ts). */
+export interface WorkshopOptions extends Partial<RunSettings>, Pick<RunConfig, 'seed' | 'steps'> {
   /** Checkpoint folders; default: the shipped ones under public/. */
   checkpoints?: { agent: string; pretrained: string };
   grpo?: GrpoConfig;
@@ -29,8 +29,7 @@ export interface WorkshopRun extends PipelineSummary {
 
 /** Throws a CheckpointError (naming the file) if a checkpoint it needs is missing or corrupt. */
 export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRecord) => void): Promise<WorkshopRun> {
-  const { start, seed, steps } = opts;
-  const settings = { ...PLATE_SETTINGS, ...pick(opts) };
+  const config: RunConfig = { ...PLATE_SETTINGS, ...given(opts), seed: opts.seed, steps: opts.steps };
   const dirs = opts.checkpoints ?? SHIPPED;
   const sources = {
     recipe: opts.recipe ?? AGENT_RECIPE,
@@ -39,7 +38,7 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
     agent: readCheckpointFiles(dirs.agent),
     pretrained: async () => readCheckpointFiles(dirs.pretrained),
   };
-  const run = new PipelineRun(1, { start, seed, steps, ...settings }, stagesFrom(start), sources, null);
+  const run = new PipelineRun(1, config, stagesFrom(config.start), sources, null);
   const records: GrpoRecord[] = [];
   try {
     for (let complete = false; !complete;) {
@@ -61,10 +60,6 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
   }
 }
 
-/** The GRPO settings `opts` gives (undefined ones left out, so the defaults stand). */
-function pick(opts: WorkshopOptions): Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
-  const { faulty, masking, advantage, temperature, grader } = opts;
-  return Object.fromEntries(
-    Object.entries({ faulty, masking, advantage, temperature, grader }).filter(([, v]) => v !== undefined),
-  );
-}
+/** The settings `opts` gives (undefined ones left out, so the plate's stand). */
+const given = (opts: WorkshopOptions): Partial<RunSettings> =>
+  Object.fromEntries(SETTING_KEYS.flatMap((k) => (opts[k] === undefined ? [] : [[k, opts[k]]])));

@@ -11,14 +11,13 @@ import type { KernelsMode } from '../protocol/backends';
 import type {
   AskQuestion,
   BackendModules,
-  BackendName,
-  CalibrateMode,
   CheckpointUrls,
   Command,
-  RunConfig,
   WasmFiles,
   WorkerEvent,
 } from '../protocol/messages';
+import type { BackendName, CalibrateMode } from '../protocol/backends';
+import type { RunConfig } from '../pipeline/settings';
 import { FIX_WORKER, notServed } from '../protocol/files';
 import {
   INITIAL_STATE,

@@ -36,18 +36,18 @@ import type { KernelsMode } from '../protocol/backends';
 import type {
   AskAnswer,
   AskQuestion,
-  BackendName,
   Command,
   ErrorKind,
-  RunConfig,
-  RunSummary,
   SkippedBackend,
-  Stage,
-  GrpoStepView,
-  SupervisedRecord,
   WorkerEvent,
   WorkerMemory,
 } from '../protocol/messages';
+import type { BackendName } from '../protocol/backends';
+import type { RunConfig } from '../pipeline/settings';
+import type { RunSummary } from '../rl/summary';
+import type { Stage } from '../pipeline/stages';
+import type { GrpoStepView } from '../protocol/episode-view';
+import type { SupervisedRecord } from '../agent/stage';
 
 /** stepping: a Step was taken; the run pauses after one more step. */
 export type WorkerStatus =

@@ -12,6 +12,9 @@ interface CalculatorResult {
 
 export type Calculator = (a: number, b: number) => CalculatorResult;
 
+/** The two calculators: the one that never lies, and the one that lies at `faultyRate`. */
+export type CalculatorName = 'reliable' | 'faulty';
+
 /** The offsets a lying calculator adds: slips of a digit or of a carry. */
 export const LIE_OFFSETS = [-10, -2, -1, 1, 2, 10] as const;
 
@@ -29,3 +32,7 @@ export function faultyCalculator(rng: Rng, faultyRate: number): Calculator {
     return { value, lied: true };
   };
 }
+
+/** The calculator `name` names; the faulty one draws from `rng`. */
+export const calculatorFor = (name: CalculatorName, rng: Rng, faultyRate: number): Calculator =>
+  name === 'faulty' ? faultyCalculator(rng, faultyRate) : reliableCalculator;

@@ -7,14 +7,14 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe, GrpoConfig } from '../config';
-import { SupervisedStage, type SupervisedRecord } from '../agent/stage';
+import { SupervisedStage, type SupervisedRecord, type SupervisedStageName } from '../agent/stage';
 import { initialModel } from '../agent/train';
 import { decodeCheckpoint, encodeCheckpoint, weightsDigest, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
-import { lossMaskFor } from '../rl/credit';
 import { summarise, type RunSummary } from '../rl/summary';
 import { GrpoStage, type GrpoRecord } from '../rl/grpo';
-import type { RunConfig, Stage } from './stages';
+import { grpoConfigOf, type RunConfig } from './settings';
+import type { Stage } from './stages';
 
 export interface Sources {
   recipe: AgentRecipe;
@@ -37,7 +37,7 @@ export interface PipelineSummary {
 
 /** A step of any stage: GRPO's GrpoRecord or a supervised stage's record. */
 export type StageRecord =
-  { stage: 'grpo'; record: GrpoRecord } | { stage: 'pretrain' | 'sft'; record: SupervisedRecord };
+  { stage: 'grpo'; record: GrpoRecord } | { stage: SupervisedStageName; record: SupervisedRecord };
 
 type StageRunner = SupervisedStage | GrpoStage;
 
@@ -207,7 +207,7 @@ export class PipelineRun {
     this.builtWith = this.config;
     this.runner =
       stage === 'grpo'
-        ? new GrpoStage({ model: this.model, config: grpoConfig(grpo, this.config), faulty: this.config.faulty, seed })
+        ? new GrpoStage({ model: this.model, config: grpoConfigOf(grpo, this.config), seed })
         : new SupervisedStage({ model: this.model, recipe, stage, seed, evalEvery });
   }
 
@@ -222,21 +222,6 @@ export class PipelineRun {
     tryDispose(() => runner?.dispose());
     if (model) tryDispose(() => tf.dispose(model.trainable));
   }
-}
-
-/** The GRPO config a run's settings make: its length, masking, advantage, temperature and grader. */
-function grpoConfig(
-  base: GrpoConfig,
-  run: Pick<RunConfig, 'steps' | 'masking' | 'advantage' | 'temperature' | 'grader'>,
-): GrpoConfig {
-  return {
-    ...base,
-    steps: run.steps,
-    lossMask: lossMaskFor(run.masking),
-    advantage: run.advantage,
-    temperature: run.temperature,
-    grader: run.grader,
-  };
 }
 
 /** Thrown into a step that a backend switch abandoned. */

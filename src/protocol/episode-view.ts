@@ -8,8 +8,8 @@ import type { Author } from '../env/episode';
 import type { EndReason } from '../env/grader';
 import type { Sum } from '../env/sums';
 import type { StageRecord } from '../pipeline/run';
-import type { RunConfig } from '../pipeline/stages';
-import { lossMaskFor, trainedOn, type LossMask } from '../rl/credit';
+import { trainedOn } from '../rl/credit';
+import type { GrpoConfig, LossMask } from '../config';
 import type { GrpoRecord } from '../rl/grpo';
 
 /** An Author on the wire, one letter per character: p = prompt, m = model, e = environment. */
@@ -89,9 +89,9 @@ export const askView = (e: Omit<EpisodeLike, 'logp'>): AskEpisode => ({
 });
 
 /** A stage's record for the page: a GRPO step's episodes as views (trained as `config` says), the rest as it is. */
-export function stageView(r: StageRecord, config: Pick<RunConfig, 'masking'>): StageView {
+export function stageView(r: StageRecord, config: Pick<GrpoConfig, 'lossMask'>): StageView {
   if (r.stage !== 'grpo') return r;
-  const mask = lossMaskFor(config.masking);
+  const mask = config.lossMask;
   return {
     stage: 'grpo',
     record: {

@@ -2,8 +2,8 @@
 import { CALIBRATE_MODES, isBackendName, KERNELS_MODES } from './backends';
 import { GRPO } from '../config';
 import { inRange } from '../env/sums';
-import { BACKEND_MODULES, WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
-import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
+import { BACKEND_MODULES, RUN_BEGINS, WASM_FILES, type AskQuestion, type Command } from './messages';
+import { isChoice, isRunSettings, type RunConfig } from '../pipeline/settings';
 
 type Loose = Record<string, unknown>;
 /** Seeds are 31-bit: the page's URL option and the PRNG take 0 to 2^31 − 1. */
@@ -14,18 +14,9 @@ const isObject = (x: unknown): x is Loose => typeof x === 'object' && x !== null
 const isUrl = (x: unknown): boolean => typeof x === 'string' && x.length > 0;
 const isSource = (x: unknown): boolean => isUrl(x) || (isObject(x) && isObject(x.manifest) && isUrl(x.weights));
 
+/** Every setting one of its choices (pipeline/settings.ts), a 31-bit seed, 1 to 40 GRPO steps. */
 function isRunConfig(x: unknown): x is RunConfig {
-  if (!isObject(x)) return false;
-  return (
-    (STARTS as readonly unknown[]).includes(x.start) &&
-    typeof x.faulty === 'boolean' &&
-    typeof x.masking === 'boolean' &&
-    (ADVANTAGES as readonly unknown[]).includes(x.advantage) &&
-    (TEMPERATURES as readonly unknown[]).includes(x.temperature) &&
-    (GRADERS as readonly unknown[]).includes(x.grader) &&
-    isWhole(x.seed, 0, MAX_SEED) &&
-    isWhole(x.steps, 1, GRPO.steps)
-  );
+  return isObject(x) && isRunSettings(x) && isWhole(x.seed, 0, MAX_SEED) && isWhole(x.steps, 1, GRPO.steps);
 }
 
 /** A sum of the world's range, a calculator setting and a temperature the figure offers. */
@@ -35,11 +26,9 @@ function isAskQuestion(x: unknown): x is AskQuestion {
     Number.isInteger(x.id) &&
     inRange(x.sum as { a: number; b: number }) &&
     typeof x.faulty === 'boolean' &&
-    (TEMPERATURES as readonly unknown[]).includes(x.temperature)
+    isChoice('temperature', x.temperature)
   );
 }
-
-const BEGINS: readonly unknown[] = ['running', 'pausing', 'stepping'];
 
 export function isCommand(x: unknown): x is Command {
   if (!isObject(x)) return false;
@@ -58,7 +47,7 @@ export function isCommand(x: unknown): x is Command {
         (x.kernels === undefined || (KERNELS_MODES as readonly unknown[]).includes(x.kernels))
       );
     case 'start':
-      return isRunConfig(x.config) && (x.begin === undefined || BEGINS.includes(x.begin));
+      return isRunConfig(x.config) && (x.begin === undefined || (RUN_BEGINS as readonly unknown[]).includes(x.begin));
     case 'configure':
       return isRunConfig(x.config);
     case 'ask':

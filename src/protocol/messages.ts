@@ -4,16 +4,12 @@
  * exhaustively. The worker posts only the new step; the page appends it. `runId` tells a live
  * run's messages from those of a run that was replaced.
  */
-import type { SupervisedRecord } from '../agent/stage';
 import type { RunSummary } from '../rl/summary';
 import type { Sum } from '../env/sums';
 import type { AskEpisode, StageView } from './episode-view';
-import type { RunConfig, Stage, Temperature } from '../pipeline/stages';
+import type { Stage } from '../pipeline/stages';
+import type { RunConfig, Temperature } from '../pipeline/settings';
 import type { BackendName, CalibrateMode, KernelsMode, RaceRecord } from './backends';
-
-export type { Advantage, Grader, RunConfig, Stage, StartFrom, Temperature } from '../pipeline/stages';
-export type { BackendName, CalibrateMode, RunSummary, SupervisedRecord };
-export type { GrpoStepView } from './episode-view';
 
 /**
  * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it
@@ -54,6 +50,10 @@ export interface BackendModules {
 }
 export const BACKEND_MODULES: readonly (keyof BackendModules)[] = ['wasm', 'webgl', 'webgpu'];
 
+/** How a started run begins: training, pausing after its first record, or taking one step. */
+export type RunBegin = 'running' | 'pausing' | 'stepping';
+export const RUN_BEGINS: readonly RunBegin[] = ['running', 'pausing', 'stepping'];
+
 /** Page → worker. */
 export type Command =
   /**
@@ -78,7 +78,7 @@ export type Command =
    * one step and pauses (the reader's Step from Ready). One command, so no record of the run can
    * come before the worker knows how it begins.
    */
-  | { type: 'start'; config: RunConfig; begin?: 'running' | 'pausing' | 'stepping' }
+  | { type: 'start'; config: RunConfig; begin?: RunBegin }
   /**
    * The reader changed a setting: redo only what it affects. Same start and seed → a run
    * still before GRPO takes the new GRPO settings in place (`configured`), a run in or after
@@ -183,7 +183,7 @@ export type WorkerEvent =
       config: RunConfig;
       stages: Stage[];
       from: number | null;
-      begin: 'running' | 'pausing' | 'stepping';
+      begin: RunBegin;
     }
   /** One record; config: the settings its stage was built with, which are what trained it. */
   | ({ type: 'step'; runId: number; config: RunConfig; memory: WorkerMemory } & StageView)

@@ -6,13 +6,9 @@
  *    gradient cancels within a group), and
  *  - what an episode's advantage is: its reward relative to its group (GRPO), or the raw reward.
  */
+import type { Advantage, LossMask } from '../config';
 import type { Author } from '../env/episode';
 import { batchAdvantages, type AdvantageOptions } from './advantages';
-
-export type LossMask = 'model' | 'model+env' | 'all';
-/** 'group': the group-relative advantage (GRPO); 'raw': the reward itself, no baseline. */
-export type Advantage = 'group' | 'raw';
-export const ADVANTAGES: readonly Advantage[] = ['group', 'raw'];
 
 export interface CreditConfig extends AdvantageOptions {
   lossMask: LossMask;
@@ -20,9 +16,6 @@ export interface CreditConfig extends AdvantageOptions {
   /** Episodes sampled per sum: the groups are this many consecutive episodes. */
   episodesPerSum: number;
 }
-
-/** The page's observation-masking switch as a loss mask: on covers the model's characters, off the calculator's too. */
-export const lossMaskFor = (masking: boolean): LossMask => (masking ? 'model' : 'model+env');
 
 /** Whether the loss covers a character written by `author` (padding never). */
 export function trainedOn(author: Author | undefined, mask: LossMask): boolean {

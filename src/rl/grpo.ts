@@ -24,7 +24,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { GrpoConfig } from '../config';
-import { faultyCalculator, reliableCalculator, type Calculator } from '../env/calculator';
+import { calculatorFor, type Calculator } from '../env/calculator';
 import { rewardedByBug } from '../env/grader';
 import { SPLIT, type Sum } from '../env/sums';
 import { createRng, shuffled, type Rng } from '../lib/rng';
@@ -41,7 +41,6 @@ import { policyUpdate, updateRows } from './update';
 export interface GrpoStageOptions {
   model: CharModel;
   config: GrpoConfig;
-  faulty: boolean;
   seed: number;
   trainSums?: Sum[];
   heldOutSums?: Sum[];
@@ -149,9 +148,7 @@ export class GrpoStage {
     this.model = opts.model;
     this.rng = createRng(opts.seed);
     // The calculator draws from its own stream, so switching it on does not reshuffle the sums.
-    this.calculator = opts.faulty
-      ? faultyCalculator(createRng(opts.seed ^ 0x5eed), opts.config.faultyRate)
-      : reliableCalculator;
+    this.calculator = calculatorFor(opts.config.calculator, createRng(opts.seed ^ 0x5eed), opts.config.faultyRate);
     this.optimizer = adam(opts.config.lr);
     this.trainSums = opts.trainSums ?? SPLIT.train;
     this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;

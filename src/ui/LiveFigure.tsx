@@ -8,11 +8,10 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { GRPO } from '../config';
-import type { RunConfig } from '../protocol/messages';
+import type { RunConfig, RunSettings } from '../pipeline/settings';
 import type { PlateText } from '../plate/types';
 import type { PlateAssets } from './assets';
 import { useTrainingWorker, type TrainingWorker } from '../client/useTrainingWorker';
-import type { Settings } from './figure/Controls';
 import { Figure } from './figure/Figure';
 import { useReferenceRuns } from './figure/reference';
 import type { PlateOptions } from './options';
@@ -79,11 +78,15 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
  * matching control.
  */
 function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
-  const [settings, setSettings] = useState<Settings>(() => settingsOf(options));
+  const [settings, setSettings] = useState<RunSettings>(() => settingsOf(options));
   /** A run asked for while the worker was loading, sent once it is ready. */
   const queued = useRef(options.autorun ?? false);
   const { status, start, configure, resume, step } = worker;
-  const configOf = (s: Settings): RunConfig => ({ ...s, seed: options.seed ?? 1, steps: options.steps ?? GRPO.steps });
+  const configOf = (s: RunSettings): RunConfig => ({
+    ...s,
+    seed: options.seed ?? 1,
+    steps: options.steps ?? GRPO.steps,
+  });
 
   useEffect(() => {
     if (status !== 'ready' || !queued.current) return;
@@ -100,7 +103,7 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
   const onStep = () => step(configOf(settings));
   // With a run (live or finished) the worker redoes only what the setting affects (the
   // calculator: GRPO from this run's own agent); before one, the reducer sends nothing.
-  const onSettings = (next: Settings) => {
+  const onSettings = (next: RunSettings) => {
     setSettings(next);
     configure(configOf(next));
   };

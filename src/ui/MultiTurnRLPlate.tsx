@@ -6,7 +6,7 @@
  */
 import { useMemo } from 'react';
 import { PLATE } from '../plate/text';
-import type { RunConfig } from '../protocol/messages';
+import type { RunConfig } from '../pipeline/settings';
 import '../styles/plate.css';
 import '../styles/figure.css';
 import '../styles/charts.css';

@@ -1,5 +1,5 @@
 /** The standalone page: options from the URL, the plate, a footer unless embedded in an iframe. */
-import type { RunConfig } from '../protocol/messages';
+import type { RunConfig } from '../pipeline/settings';
 import { PLATE } from '../plate/text';
 import { pageUrlFor } from './figure/export';
 import { MultiTurnRLPlate } from './MultiTurnRLPlate';

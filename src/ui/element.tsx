@@ -7,21 +7,16 @@
  */
 import { createRoot, type Root } from 'react-dom/client';
 import { MultiTurnRLPlate, type MultiTurnRLPlateProps } from './MultiTurnRLPlate';
-import type { Advantage, BackendName, CalibrateMode, Grader, StartFrom, Temperature } from '../protocol/messages';
+import type { BackendName, CalibrateMode } from '../protocol/backends';
+import type { SettingAttributes } from '../pipeline/settings';
 import { NAMES, parseAttributes } from './options';
 
 export const ELEMENT_NAME = 'plate-multi-turn-rl';
 
-/** The element's attributes: each is the React prop of the same meaning. */
-export interface PlateElementAttributes {
+/** The element's attributes: each is the React prop of the same meaning (the run settings' from their table). */
+export interface PlateElementAttributes extends SettingAttributes {
   'xref-pattern'?: string;
   autorun?: boolean | '' | 'true' | 'false' | '0' | '1';
-  faulty?: boolean | '' | 'true' | 'false' | '0' | '1';
-  start?: StartFrom;
-  masking?: 'on' | 'off';
-  advantage?: Advantage;
-  temperature?: Temperature | `${Temperature}`;
-  grader?: Grader;
   seed?: number | string;
   steps?: number | string;
   backend?: BackendName;

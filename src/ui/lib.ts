@@ -21,7 +21,7 @@ export { MultiTurnRLPlate, type MultiTurnRLPlateProps } from './MultiTurnRLPlate
 export { definePlateElement, ELEMENT_NAME, type PlateElementAttributes } from './element';
 export type { PlateOptions } from './options';
 export type { PlateHeightMessage } from './useEmbedHeight';
-export type { RunConfig } from '../protocol/messages';
+export type { RunConfig } from '../pipeline/settings';
 
 /** What `<plate-multi-turn-rl>` takes in TSX: an element's usual props and the plate's attributes. */
 export type PlateElementProps = Omit<

@@ -14,26 +14,22 @@
 import { GRPO } from '../config';
 import { BACKENDS, CALIBRATE_MODES, type BackendName, type CalibrateMode } from '../protocol/backends';
 import { MAX_SEED } from '../protocol/guards';
-import type { Advantage, Grader, StartFrom, Temperature } from '../protocol/messages';
-import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES } from '../pipeline/stages';
+import {
+  choiceOfText,
+  expectedTexts,
+  isChoice,
+  SETTING_KEYS,
+  SETTINGS,
+  type RunSettings,
+  type SettingKey,
+} from '../pipeline/settings';
 
-export interface PlateOptions {
+/** The plate's options: the reader's run settings (pipeline/settings.ts, where each is documented), then the rest. */
+export interface PlateOptions extends Partial<RunSettings> {
   /** URL pattern for cross-references, `{ref}` replaced by e.g. "XIX.5"; plain text without one. */
   xrefPattern?: string;
   /** Start training as soon as the trainer is ready. */
   autorun?: boolean;
-  /** Where a run begins: the fine-tuned agent (default), the worksheet model, random weights. */
-  start?: StartFrom;
-  /** Start with the faulty calculator. */
-  faulty?: boolean;
-  /** Observation masking (default on): off trains on the calculator's result characters too. */
-  masking?: boolean;
-  /** The advantage: group-relative (default), or the raw reward. */
-  advantage?: Advantage;
-  /** Sampling temperature of GRPO's episodes: 0.5, 1 (default) or 1.5. */
-  temperature?: Temperature;
-  /** Who pays GRPO's training episodes: the exact grader (default) or a bug; held-out is always graded exactly. */
-  grader?: Grader;
   seed?: number;
   /** GRPO steps of a run, 1 to 40 (the charts' frame). */
   steps?: number;
@@ -83,10 +79,18 @@ const whole =
       : { expected: `a whole number from ${min} to ${max}` };
   };
 
-const masking: Check<boolean> = (x, source) => {
-  if (source === 'prop') return typeof x === 'boolean' ? { ok: x } : { expected: 'true or false' };
-  return x === 'on' || x === 'off' ? { ok: x === 'on' } : { expected: 'on or off' };
-};
+/** A run setting: one of its row's choices, as the URL and the attribute write them (pipeline/settings.ts). */
+const setting =
+  <K extends SettingKey>(key: K): Check<RunSettings[K]> =>
+  (x, source) => {
+    if (source === 'prop') {
+      if (isChoice(key, x)) return { ok: x };
+      const choices = SETTINGS[key].choices as readonly unknown[];
+      return { expected: typeof choices[0] === 'boolean' ? 'true or false' : `one of ${choices.join(', ')}` };
+    }
+    const hit = typeof x === 'string' ? choiceOfText(key, x) : undefined;
+    return hit === undefined ? { expected: expectedTexts(key) } : { ok: hit };
+  };
 
 /** `value` resolved as the browser will resolve it, or null if it is not a URL at all. */
 function resolve(value: string, base: string): URL | null {
@@ -131,15 +135,12 @@ const worker: Check<string> = (x, _source, base) => {
 };
 
 type Checked = Required<PlateOptions>;
-const CHECKS: { [K in keyof Checked]: Check<Checked[K]> } = {
+type Checks = { [K in keyof Checked]: Check<Checked[K]> };
+const SETTING_CHECKS = Object.fromEntries(SETTING_KEYS.map((k) => [k, setting(k)])) as Pick<Checks, SettingKey>;
+const CHECKS: Checks = {
   xrefPattern: xref,
   autorun: flag,
-  start: oneOf(STARTS),
-  faulty: flag,
-  masking,
-  advantage: oneOf(ADVANTAGES),
-  temperature: oneOf(TEMPERATURES),
-  grader: oneOf(GRADERS),
+  ...SETTING_CHECKS,
   seed: whole(0, MAX_SEED),
   steps: whole(1, GRPO.steps),
   backend: oneOf(BACKENDS),
@@ -150,15 +151,14 @@ const CHECKS: { [K in keyof Checked]: Check<Checked[K]> } = {
 };
 
 /** Each source's name for an option: the URL's key, the element's attribute (null: not taken there). */
-export const NAMES: { [K in keyof PlateOptions]-?: { url: string | null; attribute: string | null } } = {
+type Names = { url: string | null; attribute: string | null };
+const SETTING_NAMES = Object.fromEntries(
+  SETTING_KEYS.map((k) => [k, { url: SETTINGS[k].name, attribute: SETTINGS[k].name }]),
+) as Record<SettingKey, Names>;
+export const NAMES: { [K in keyof PlateOptions]-?: Names } = {
   xrefPattern: { url: 'xref', attribute: 'xref-pattern' },
   autorun: { url: 'autorun', attribute: 'autorun' },
-  start: { url: 'start', attribute: 'start' },
-  faulty: { url: 'faulty', attribute: 'faulty' },
-  masking: { url: 'masking', attribute: 'masking' },
-  advantage: { url: 'advantage', attribute: 'advantage' },
-  temperature: { url: 'temperature', attribute: 'temperature' },
-  grader: { url: 'grader', attribute: 'grader' },
+  ...SETTING_NAMES,
   seed: { url: 'seed', attribute: 'seed' },
   steps: { url: 'steps', attribute: 'steps' },
   backend: { url: 'backend', attribute: 'backend' },

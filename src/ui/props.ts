@@ -3,6 +3,7 @@
  * table is checked against this (test/ui/props.test.ts), and TypeScript checks this against the
  * props' type, so neither can drift.
  */
+import { SETTING_KEYS, SETTINGS, textOf, type SettingKey } from '../pipeline/settings';
 import type { MultiTurnRLPlateProps } from './MultiTurnRLPlate';
 
 export interface PropDoc {
@@ -12,6 +13,18 @@ export interface PropDoc {
   doc: string;
 }
 
+/** A setting's prop type as the table writes it: its choices, and how the attribute writes a switch if not 0/1. */
+function settingType(key: SettingKey): string {
+  const choices = SETTINGS[key].choices as readonly (string | number | boolean)[];
+  if (typeof choices[0] !== 'boolean') return choices.map((c) => (typeof c === 'string' ? `'${c}'` : c)).join(' \\| ');
+  const texts = choices.map((c) => textOf(key, c as never));
+  return texts.includes('1') ? 'boolean' : `boolean (attribute: ${texts.map((t) => `'${t}'`).join(' \\| ')})`;
+}
+
+const SETTING_PROPS = Object.fromEntries(
+  SETTING_KEYS.map((k) => [k, { attribute: SETTINGS[k].name, type: settingType(k), doc: SETTINGS[k].doc }]),
+) as Record<SettingKey, PropDoc>;
+
 export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   xrefPattern: {
     attribute: 'xref-pattern',
@@ -19,32 +32,7 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
     doc: 'URL pattern for cross-references, `{ref}` replaced by e.g. `XIX.5`; without one they are plain text',
   },
   autorun: { attribute: 'autorun', type: 'boolean', doc: 'start training as soon as the trainer is ready' },
-  start: {
-    attribute: 'start',
-    type: "'agent' \\| 'pretrained' \\| 'scratch'",
-    doc: 'where a run begins: the fine-tuned agent (default), the worksheet model, random weights',
-  },
-  faulty: { attribute: 'faulty', type: 'boolean', doc: 'begin with the faulty calculator' },
-  masking: {
-    attribute: 'masking',
-    type: "boolean (attribute: 'on' \\| 'off')",
-    doc: 'observation masking; off trains on the calculator’s result characters too',
-  },
-  advantage: {
-    attribute: 'advantage',
-    type: "'group' \\| 'raw'",
-    doc: 'group-relative advantage (default) or the raw reward',
-  },
-  temperature: {
-    attribute: 'temperature',
-    type: '0.5 \\| 1 \\| 1.5',
-    doc: 'sampling temperature of GRPO’s episodes (default 1, the plate’s)',
-  },
-  grader: {
-    attribute: 'grader',
-    type: "'exact' \\| 'crash-pass' \\| 'trusts-tool'",
-    doc: 'who pays GRPO’s training episodes: the exact answer (default, the plate’s), or a bug — a crash counts as a pass, or the calculator is trusted; held-out success is always graded exactly',
-  },
+  ...SETTING_PROPS,
   seed: { attribute: 'seed', type: 'number', doc: 'seeds every stage of a run (default 1)' },
   steps: { attribute: 'steps', type: 'number', doc: 'GRPO steps of a run, 1 to 40 (default 40)' },
   backend: {

@@ -7,19 +7,12 @@
  * so, and the reader's settings stay as they are.
  */
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { PLATE_SETTINGS } from '../pipeline/stages';
-import type { Settings } from './figure/Controls';
+import { PLATE_SETTINGS, SETTING_KEYS, type RunSettings } from '../pipeline/settings';
 import type { PlateOptions } from './options';
 
 /** The settings the options ask for, the plate's where they ask for none. */
-export const settingsOf = (o: PlateOptions): Settings => ({
-  start: o.start ?? 'agent',
-  faulty: o.faulty ?? PLATE_SETTINGS.faulty,
-  masking: o.masking ?? PLATE_SETTINGS.masking,
-  advantage: o.advantage ?? PLATE_SETTINGS.advantage,
-  temperature: o.temperature ?? PLATE_SETTINGS.temperature,
-  grader: o.grader ?? PLATE_SETTINGS.grader,
-});
+export const settingsOf = (o: PlateOptions): RunSettings =>
+  Object.fromEntries(SETTING_KEYS.map((k) => [k, o[k] ?? PLATE_SETTINGS[k]])) as RunSettings;
 
 /** The options a worker is made with. */
 const WORKER_OPTIONS = ['backend', 'calibrate', 'assetBase', 'workerUrl'] as const;
@@ -33,7 +26,7 @@ const CHANGE: Record<keyof WorkerOptions, (value: string | undefined) => string>
 };
 
 export interface LiveActions {
-  settings(patch: Partial<Settings>): void;
+  settings(patch: Partial<RunSettings>): void;
   autorun(): void;
 }
 
@@ -45,15 +38,14 @@ export function useLiveOptions(options: PlateOptions, act: LiveActions): string 
     worker: pickWorker(options),
   });
   const [note, setNote] = useState<string | null>(null);
-  const { start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl } =
-    options;
+  const { autorun, backend, calibrate, assetBase, workerUrl } = options;
   // The actions change on every render; only a changed option acts, with the actions of its render.
   const onChange = useEffectEvent((now: typeof seen.current) => {
     const was = seen.current;
     seen.current = now;
     const patch = Object.fromEntries(
-      Object.entries(now.settings).filter(([k, v]) => was.settings[k as keyof Settings] !== v),
-    ) as Partial<Settings>;
+      Object.entries(now.settings).filter(([k, v]) => was.settings[k as keyof RunSettings] !== v),
+    ) as Partial<RunSettings>;
     if (Object.keys(patch).length > 0) act.settings(patch);
     if (now.autorun && !was.autorun) act.autorun();
     const changed = WORKER_OPTIONS.filter((k) => now.worker[k] !== was.worker[k]);
@@ -65,22 +57,13 @@ export function useLiveOptions(options: PlateOptions, act: LiveActions): string 
     }
   });
 
+  // The settings as one value (the table's choices are strings, numbers and booleans), so a new
+  // options object with the same settings acts on nothing.
+  const settingsKey = JSON.stringify(settingsOf(options));
   useEffect(() => {
-    const now = {
-      start,
-      faulty,
-      masking,
-      advantage,
-      temperature,
-      grader,
-      autorun,
-      backend,
-      calibrate,
-      assetBase,
-      workerUrl,
-    };
-    onChange({ settings: settingsOf(now), autorun: autorun ?? false, worker: pickWorker(now) });
-  }, [start, faulty, masking, advantage, temperature, grader, autorun, backend, calibrate, assetBase, workerUrl]);
+    const worker = { backend, calibrate, assetBase, workerUrl };
+    onChange({ settings: JSON.parse(settingsKey) as RunSettings, autorun: autorun ?? false, worker });
+  }, [settingsKey, autorun, backend, calibrate, assetBase, workerUrl]);
 
   return note;
 }

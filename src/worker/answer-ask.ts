@@ -10,7 +10,8 @@ import type { Rng } from '../lib/rng';
 import { decodeCheckpoint, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
 import { askView } from '../protocol/episode-view';
-import type { AnsweredBy, AskAnswer, AskQuestion, Stage } from '../protocol/messages';
+import type { AnsweredBy, AskAnswer, AskQuestion } from '../protocol/messages';
+import type { Stage } from '../pipeline/stages';
 import { playSum } from '../rl/play-sum';
 import { tryDispose } from '../pipeline/run';
 

@@ -14,11 +14,13 @@
  *   start c      │ queue := switch? + [start c]          (a waiting start or reset is dropped,
  *                │                                         and a pause or step waiting with it;
  *                │                                         it begins as c.begin says, running by default)
- *   configure c  │ a start waits      → its config := c   (it keeps `from` if start and seed hold)
+ *   configure c  │ a start waits      → its config := c   (it keeps `from` if the pipeline holds)
  *                │ a reset waits      → queue := switch? + [reset, start c]  (afresh: the run is cleared)
- *                │ same start & seed, run live before GRPO → run.pending := c  (applied at the next boundary)
- *                │ same start & seed, run has its agent    → queue := switch? + [start c from run]
- *                │ otherwise                               → queue := switch? + [start c]
+ *                │ same pipeline, run live before GRPO → run.pending := c  (applied at the next boundary)
+ *                │ same pipeline, run has its agent    → queue := switch? + [start c from run]
+ *                │ otherwise                           → queue := switch? + [start c]
+ *                │ (same pipeline: the same seed, and no change to a setting that reaches past GRPO,
+ *                │  such as where the run starts: pipeline/settings.ts's `restarts`)
  *   pause        │ a start waits → it begins pausing; run running or stepping → pausing; else nothing
  *   resume       │ a start waits → it begins running; run pausing, stepping or paused → running, post resumed
  *   step         │ a start waits → it begins stepping; run running, pausing or paused → stepping,
@@ -46,13 +48,14 @@
  * setting that finds hasAgent false at a boundary is still in time, and one that finds it true
  * restarts GRPO from the run's own agent.
  */
-import type { AskQuestion, Command, RunConfig, Stage } from '../protocol/messages';
+import type { AskQuestion, Command, RunBegin } from '../protocol/messages';
+import { differsBeyondGrpo, type RunConfig } from '../pipeline/settings';
+import type { Stage } from '../pipeline/stages';
 import { stagesFrom } from '../pipeline/stages';
 
-type SlotStatus = 'running' | 'stepping' | 'pausing' | 'paused' | 'done' | 'failed';
+type SlotStatus = RunBegin | 'paused' | 'done' | 'failed';
 
 /** How a run begins once its start is taken: a pause or a step may travel with it. */
-type Begin = Extract<SlotStatus, 'running' | 'pausing' | 'stepping'>;
 
 export interface RunSlot {
   id: number;
@@ -75,7 +78,7 @@ export interface RunSlot {
 export type Job =
   | { type: 'switch'; cause: string }
   /** from: the run whose fine-tuned agent this one starts GRPO from. */
-  | { type: 'start'; config: RunConfig; begin: Begin; from: number | null }
+  | { type: 'start'; config: RunConfig; begin: RunBegin; from: number | null }
   | { type: 'reset' };
 
 export interface SessionState {
@@ -128,7 +131,8 @@ export const INITIAL: SessionState = { lifecycle: 'new', queue: [], run: null, l
 const LIVE: readonly SlotStatus[] = ['running', 'stepping', 'pausing', 'paused'];
 export const isLive = (run: RunSlot | null): run is RunSlot => run !== null && LIVE.includes(run.status);
 
-const samePipeline = (a: RunConfig, b: RunConfig): boolean => a.start === b.start && a.seed === b.seed;
+/** The same agent would come out: the same seed, and no setting the table says reaches past GRPO (where a run starts). */
+const samePipeline = (a: RunConfig, b: RunConfig): boolean => a.seed === b.seed && !differsBeyondGrpo(a, b);
 
 export function plan(s: SessionState): Plan {
   if (s.lifecycle !== 'ready') return { type: 'wait' };
@@ -244,7 +248,7 @@ function command(s: SessionState, c: PageCommand): { state: SessionState; effect
   }
 }
 
-const startJob = (config: RunConfig, from: number | null, begin: Begin = 'running'): Job => ({
+const startJob = (config: RunConfig, from: number | null, begin: RunBegin = 'running'): Job => ({
   type: 'start',
   config,
   begin,

@@ -15,14 +15,15 @@ import { BACKEND_LABEL } from '../protocol/backends';
 import { stageView } from '../protocol/episode-view';
 import type {
   AskQuestion,
-  BackendName,
   CheckpointSource,
   CheckpointUrls,
   Command,
   ErrorKind,
   WorkerEvent,
 } from '../protocol/messages';
+import type { BackendName } from '../protocol/backends';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
+import { grpoConfigOf } from '../pipeline/settings';
 import { createRng } from '../lib/rng';
 import { IdleWarmUp } from '../rl/warm-up';
 import { answerAsk } from './answer-ask';
@@ -355,7 +356,7 @@ export class WorkerSession {
       runId: work.id,
       config,
       memory: { numTensors, numBytes },
-      ...stageView(record, config),
+      ...stageView(record, grpoConfigOf(GRPO, config)),
     });
     this.input({ type: 'stepped', stage: record.stage, step: record.record.step, complete });
     await (this.deps.yieldToMessages ?? macrotask)();

@@ -2,8 +2,9 @@
 // reader's actions, the figure's view, the tab's visibility and the worker's answers, in the
 // orders they can come in. Each row: what the page sends, and what the status says.
 import { describe, expect, it } from 'vitest';
-import type { Command, RunConfig, WorkerEvent } from '../../src/protocol/messages';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import type { Command, RunBegin, WorkerEvent } from '../../src/protocol/messages';
+import type { RunConfig } from '../../src/pipeline/settings';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import {
   INITIAL_STATE,
   pageTransition,
@@ -14,7 +15,7 @@ import {
 } from '../../src/client/worker-state';
 import { latestIntersecting } from '../../src/ui/useHolds';
 
-const config: RunConfig = { start: 'agent', seed: 1, steps: 40, ...PLATE_SETTINGS };
+const config: RunConfig = { seed: 1, steps: 40, ...PLATE_SETTINGS };
 const ready: WorkerEvent = {
   type: 'ready',
   backend: 'wasm',
@@ -24,7 +25,7 @@ const ready: WorkerEvent = {
   checkpointHeldOut: 0.8,
   kernels: 'fused',
 };
-const started = (runId: number, begin: 'running' | 'pausing' | 'stepping' = 'running'): WorkerEvent => ({
+const started = (runId: number, begin: RunBegin = 'running'): WorkerEvent => ({
   type: 'started',
   runId,
   config,

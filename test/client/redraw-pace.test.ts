@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RECORD_INTERVAL_MS, RedrawPace, type PaceClock } from '../../src/client/redraw-pace';
 import { INITIAL_STATE, pageTransitions, type ClientEvent } from '../../src/client/worker-state';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
-import type { SupervisedRecord } from '../../src/protocol/messages';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
+import type { SupervisedRecord } from '../../src/agent/stage';
 
 /** A clock moved by hand: frames run when the test says a frame happens, timers when time passes them. */
 function manualClock() {
@@ -34,7 +34,7 @@ function manualClock() {
   };
 }
 
-const config = { start: 'scratch' as const, seed: 1, steps: 40, ...PLATE_SETTINGS };
+const config = { seed: 1, steps: 40, ...PLATE_SETTINGS, start: 'scratch' as const };
 const record = (step: number): SupervisedRecord => ({
   stage: 'pretrain',
   step,

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type RunConfig,
-  type Stage,
-  type GrpoStepView,
-  type SupervisedRecord,
-  type WorkerEvent,
-} from '../../src/protocol/messages';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import type { RunBegin, WorkerEvent } from '../../src/protocol/messages';
+import type { RunConfig } from '../../src/pipeline/settings';
+import type { Stage } from '../../src/pipeline/stages';
+import type { GrpoStepView } from '../../src/protocol/episode-view';
+import type { SupervisedRecord } from '../../src/agent/stage';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import {
   INITIAL_STATE,
   MAX_PREVIOUS,
@@ -51,7 +49,6 @@ const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): Supervise
 });
 const memory = { numTensors: 92, numBytes: 1 };
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({
-  start: 'agent',
   seed: 1,
   steps: 3,
   ...PLATE_SETTINGS,
@@ -71,7 +68,7 @@ const started = (
   over: Partial<RunConfig> = {},
   stages: Stage[] = ['grpo'],
   from: number | null = null,
-  begin: 'running' | 'pausing' | 'stepping' = 'running',
+  begin: RunBegin = 'running',
 ): WorkerEvent => ({ type: 'started', runId, config: config(over), stages, from, begin });
 const step = (runId: number, n: number, ms?: number, over: Partial<RunConfig> = {}): WorkerEvent => ({
   type: 'step',

@@ -4,7 +4,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { GRPO } from '../../src/config';
 import { batchAdvantages } from '../../src/rl/advantages';
-import type { BackendName, GrpoStepView } from '../../src/protocol/messages';
+import type { BackendName } from '../../src/protocol/backends';
+import type { GrpoStepView } from '../../src/protocol/episode-view';
 import { launch, openHarness, pageReuser, type Harness } from '../../scripts/lib/browser/chromium';
 
 /** Registers the file's browser; `ready` opens the harness and waits for the worker to be ready (or to fail). */

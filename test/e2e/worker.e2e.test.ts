@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type WorkerEvent } from '../../src/protocol/messages';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import { consistent, harnessBrowser } from './worker-helpers';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -45,7 +45,7 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     await h.until((t) => t.status === 'done');
     await h.configure({ faulty: true, seed: 3, steps: 2 });
     const s = await h.until((t) => t.status === 'done' && t.run!.config.faulty);
-    expect(s.run!.config).toEqual({ start: 'agent', seed: 3, steps: 2, ...PLATE_SETTINGS, faulty: true });
+    expect(s.run!.config).toEqual({ seed: 3, steps: 2, ...PLATE_SETTINGS, faulty: true });
     expect(s.run!.from).toBe(s.previous.at(-1)!.runId);
     expect(s.run!.steps[0]!.heldOut).toBe(s.previous.at(-1)!.steps[0]!.heldOut);
     expect(s.previous.at(-1)!.end).toBe('done');
@@ -122,7 +122,7 @@ describe('a broken checkpoint', () => {
 });
 
 describe('a worker driven by raw messages', () => {
-  const config = { start: 'agent', seed: 5, steps: 4, ...PLATE_SETTINGS, faulty: true };
+  const config = { seed: 5, steps: 4, ...PLATE_SETTINGS, faulty: true };
   let events: WorkerEvent[] = [];
   let warnings: string[] = [];
 

@@ -7,7 +7,8 @@ import type { Author } from '../../src/env/episode';
 import { CharModel } from '../../src/model/gpt';
 import { shiftTokens } from '../../src/model/logprobs';
 import { makeTokenBatch } from '../../src/model/supervised';
-import { episodeAdvantages, trainedCount, trainedOn, type LossMask } from '../../src/rl/credit';
+import { episodeAdvantages, trainedCount, trainedOn } from '../../src/rl/credit';
+import type { LossMask } from '../../src/config';
 import { clippedLoss } from '../../src/rl/loss';
 import { TINY, useWasm } from '../tf';
 

@@ -24,7 +24,7 @@ describe('the crash-pass grader in GRPO', () => {
     // Untrained weights: nearly every episode, sampled or greedy, ends without a well-formed answer.
     const model = CharModel.create(TINY, 9);
     const config: GrpoConfig = { ...GRPO, steps: 2, grader: 'crash-pass' };
-    const stage = new GrpoStage({ model, config, faulty: false, seed: 1 });
+    const stage = new GrpoStage({ model, config, seed: 1 });
     const start = await stage.initial();
     const step = await stage.next();
 
@@ -63,8 +63,8 @@ describe('the crash-pass grader in GRPO', () => {
 describe('the trusts-tool grader in GRPO', () => {
   it('pays a training answer that copies the calculator’s lie, while the held-out evaluation’s grader does not', async () => {
     const { model } = loadCheckpoint(SHIPPED.agent);
-    const config: GrpoConfig = { ...GRPO, steps: 1, grader: 'trusts-tool' };
-    const stage = new GrpoStage({ model, config, faulty: true, seed: 1 });
+    const config: GrpoConfig = { ...GRPO, steps: 1, grader: 'trusts-tool', calculator: 'faulty' };
+    const stage = new GrpoStage({ model, config, seed: 1 });
     await stage.initial();
     const step = await stage.next();
 

@@ -20,7 +20,8 @@ const heldOutSums = SPLIT.heldOut.slice(0, 4);
 
 function trainer(seed = 1, faulty = false, config = SMALL) {
   const model = CharModel.create(TINY, 9);
-  return { model, trainer: new GrpoStage({ model, config, faulty, seed, heldOutSums }) };
+  const calculator = faulty ? 'faulty' : 'reliable';
+  return { model, trainer: new GrpoStage({ model, config: { ...config, calculator }, seed, heldOutSums }) };
 }
 
 /** Step 0 and the next `n` steps' records. */

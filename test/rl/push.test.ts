@@ -32,7 +32,7 @@ const pushed = (r: GrpoRecord): PushedEpisode[] =>
 describe('the push a GRPO step records', () => {
   it('is each character’s log-probability under the weights before the update and after it, for every episode', async () => {
     const { model } = loadCheckpoint('public/checkpoints/agent');
-    const stage = new GrpoStage({ model, config: GRPO, faulty: false, seed: 1 });
+    const stage = new GrpoStage({ model, config: GRPO, seed: 1 });
     await stage.initial();
     const old = snapshot(model);
     const r = await stage.next();

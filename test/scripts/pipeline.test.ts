@@ -97,7 +97,7 @@ describe('the Node pipeline', () => {
       evaluation: expect.any(Number),
       sharedBatch: true,
     });
-    expect(r.out).toMatch(/crash-pass grader/);
+    expect(r.out).toMatch(/workshop: .*a crash counts as a pass/); // the header names the grader
   });
 
   it('runs the plate’s exact grader by default, where true success is the reward', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { chartLabel } from '../../src/ui/figure/LineChart';
 import {
-  configLabel,
   dashOf,
   earlierRuns,
   markers,
@@ -14,7 +13,7 @@ import {
   seriesOf,
   yourRun,
 } from '../../src/ui/figure/curves';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { PLATE_SETTINGS, settingsLabel } from '../../src/pipeline/settings';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
 import { authorRuns } from '../../src/ui/figure/Transcript';
 import { record, run } from './fixtures';
@@ -60,10 +59,10 @@ describe('the figure model', () => {
 
   it('names a run’s configuration by what differs from the plate, and draws credit changes as dashes', () => {
     const r = run(1, true, 3);
-    expect(configLabel(r.config)).toBe('faulty');
-    expect(configLabel({ ...r.config, masking: false, advantage: 'raw', temperature: 1.5, start: 'pretrained' })).toBe(
-      'faulty, masking off, raw reward, temperature 1.5, fine-tuned here',
-    );
+    expect(settingsLabel(r.config)).toBe('faulty');
+    expect(
+      settingsLabel({ ...r.config, masking: false, advantage: 'raw', temperature: 1.5, start: 'pretrained' }),
+    ).toBe('faulty, masking off, raw reward, temperature 1.5, fine-tuned here');
     expect(dashOf({ ...r.config, masking: false })).toBe('dashed');
     expect(dashOf({ ...r.config, advantage: 'raw' })).toBe('dotted');
   });

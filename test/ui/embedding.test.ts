@@ -5,7 +5,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import { INITIAL_STATE } from '../../src/client/worker-state';
 import * as element from '../../src/ui/element';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
@@ -56,7 +56,7 @@ describe('the link that sets a configuration up again', () => {
     worker: { ...INITIAL_STATE, status: 'done', loading: null },
     run: run(1, true, 3),
     previous: [],
-    settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true },
+    settings: { ...PLATE_SETTINGS, faulty: true },
     totalSteps: 40,
     reference: null,
     notes: [],

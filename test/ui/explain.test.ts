@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runWorkshop } from '../../scripts/lib/run-workshop';
 import { GRPO } from '../../src/config';
 import { toView } from '../../src/protocol/episode-view';
-import { lossMaskFor } from '../../src/rl/credit';
 import { parseSum, sumKindText } from '../../src/ui/figure/parse-sum';
 import { runJson } from '../../src/ui/figure/export';
 import { groupArithmetic } from '../../src/ui/figure/group-arithmetic';
@@ -151,7 +150,7 @@ describe('the push, character by character', () => {
   it('reads the trainer’s record through the page’s view unchanged', async () => {
     const { records } = await runWorkshop({ start: 'agent', seed: 1, steps: 1, masking: false });
     const rec = records[1]!.episodes[0]!;
-    const view = toView(rec, rec.advantage, lossMaskFor(false));
+    const view = toView(rec, rec.advantage, 'model+env');
     const chars = pushChars(view);
     expect(chars.every((c) => c.trained)).toBe(true);
     expect(chars[0]!.before).toBeCloseTo(Math.exp(rec.logp.before[chars[0]!.index - 1]!), 6);

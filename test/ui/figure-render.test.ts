@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import { INITIAL_STATE, type WorkerState } from '../../src/client/worker-state';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 import { run } from './fixtures';
@@ -14,7 +14,7 @@ const PROPS: FigureProps = {
   worker: { ...INITIAL_STATE, status: 'ready', loading: null },
   run: null,
   previous: [],
-  settings: { start: 'agent', ...PLATE_SETTINGS },
+  settings: { ...PLATE_SETTINGS },
   totalSteps: 40,
   reference: null,
   notes: [],
@@ -103,7 +103,7 @@ describe('the figure', () => {
   it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
     const html = render({
       worker: { status: 'running' },
-      settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true },
+      settings: { ...PLATE_SETTINGS, faulty: true },
       run: run(2, true, 5),
       previous: [run(1, false, 40)],
     });
@@ -118,7 +118,7 @@ describe('the figure', () => {
   it('shows one group of episodes with model and environment characters apart, and marks a lie', () => {
     const html = render({
       worker: { status: 'running' },
-      settings: { start: 'agent', ...PLATE_SETTINGS, faulty: true },
+      settings: { ...PLATE_SETTINGS, faulty: true },
       run: run(2, true, 3),
     });
     expect(html).toContain('group 1 of 8');

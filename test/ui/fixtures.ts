@@ -1,7 +1,7 @@
 // Hand-made step records and runs for the figure's tests.
-import type { GrpoStepView } from '../../src/protocol/messages';
+import type { GrpoStepView } from '../../src/protocol/episode-view';
 import type { EpisodeView } from '../../src/protocol/episode-view';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import type { RunView } from '../../src/client/worker-state';
 
 const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: 500 };
@@ -73,7 +73,7 @@ export function run(runId: number, faulty: boolean, n: number, steps = 40): RunV
     );
   return {
     runId,
-    config: { start: 'agent', seed: 1, steps, ...PLATE_SETTINGS, faulty },
+    config: { seed: 1, steps, ...PLATE_SETTINGS, faulty },
     stages: ['grpo'],
     from: null,
     stage: 'grpo',

@@ -6,11 +6,10 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { PLATE_SETTINGS, settingsLabel } from '../../src/pipeline/settings';
 import { INITIAL_STATE } from '../../src/client/worker-state';
 import { pageUrlFor, runCsv, runFileName } from '../../src/ui/figure/export';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
-import { configLabel } from '../../src/ui/figure/curves';
 import { configFigures, settingNotes } from '../../src/ui/figure/notes';
 import { curveOf, parseReferenceRuns, referenceBand, runsLike } from '../../src/ui/figure/reference';
 import { splitReadout, splitSentence, splitSummary } from '../../src/ui/figure/time-split';
@@ -52,7 +51,7 @@ const render = (over: Partial<FigureProps>) =>
       worker: { ...INITIAL_STATE, status: 'running', loading: null },
       run: null,
       previous: [],
-      settings: { start: 'agent', ...PLATE_SETTINGS },
+      settings: { ...PLATE_SETTINGS },
       totalSteps: 40,
       reference: null,
       notes: [],
@@ -70,11 +69,11 @@ const render = (over: Partial<FigureProps>) =>
 describe('the grader in the figure', () => {
   it('is named in a run’s label, its file name, its reproduce link and its CSV', () => {
     const r = crashRun();
-    expect(configLabel(r.config)).toBe('reliable, a crash counts as a pass');
-    expect(configLabel({ ...r.config, faulty: true, grader: 'trusts-tool' })).toBe(
+    expect(settingsLabel(r.config)).toBe('reliable, a crash counts as a pass');
+    expect(settingsLabel({ ...r.config, faulty: true, grader: 'trusts-tool' })).toBe(
       'faulty, grader trusts the calculator',
     );
-    expect(configLabel({ ...r.config, grader: 'exact' })).toBe('reliable');
+    expect(settingsLabel({ ...r.config, grader: 'exact' })).toBe('reliable');
     expect(runFileName(r.config)).toBe('plate-XXVI.3-run-agent-reliable-crash-pass-seed-1');
     expect(new URL(pageUrlFor('https://x.example/p/?embed=1', r.config)).searchParams.get('grader')).toBe('crash-pass');
     const [head, ...rows] = runCsv(r).trim().split('\n');
@@ -146,7 +145,7 @@ describe('the grader in the figure', () => {
   });
 
   it('is chosen with a labelled control, and the episode viewer marks what only the bug paid for', () => {
-    const html = render({ run: crashRun(), settings: { start: 'agent', ...PLATE_SETTINGS, grader: 'crash-pass' } });
+    const html = render({ run: crashRun(), settings: { ...PLATE_SETTINGS, grader: 'crash-pass' } });
     expect(html).toMatch(
       /<label>Grader <select aria-describedby="[^"]+"><option value="exact">exact answer \(the plate’s\)<\/option><option value="crash-pass" selected="">/,
     );

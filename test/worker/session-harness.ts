@@ -5,8 +5,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AGENT_RECIPE, CHECKPOINTS, GRPO, type AgentRecipe, type GrpoConfig } from '../../src/config';
-import { type BackendName, type Command, type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import { type Command, type WorkerEvent } from '../../src/protocol/messages';
+import type { BackendName } from '../../src/protocol/backends';
+import type { RunConfig } from '../../src/pipeline/settings';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import type { BackendChoice, BackendRequest } from '../../src/worker/backend-race';
 import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
 import { WorkerSession } from '../../src/worker/session';
@@ -94,7 +96,6 @@ export const has =
   (events: WorkerEvent[]) =>
     events.filter((e) => e.type === type).length >= n;
 export const config = (over: Partial<RunConfig> = {}): RunConfig => ({
-  start: 'agent',
   seed: 1,
   steps: 2,
   ...PLATE_SETTINGS,

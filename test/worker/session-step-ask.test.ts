@@ -3,7 +3,8 @@
 // between steps without changing a bit of the run. Driven by the session's own events.
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AskQuestion, Command, GrpoStepView, WorkerEvent } from '../../src/protocol/messages';
+import type { AskQuestion, Command, WorkerEvent } from '../../src/protocol/messages';
+import type { GrpoStepView } from '../../src/protocol/episode-view';
 import type { WorkerSession } from '../../src/worker/session';
 import { useWasm } from '../tf';
 import { config, has, session, type Event } from './session-harness';

@@ -1,7 +1,7 @@
 // The session's command table, row by row: pure inputs in, state and plan out, no timers.
 import { describe, expect, it } from 'vitest';
-import { type RunConfig } from '../../src/protocol/messages';
-import { PLATE_SETTINGS } from '../../src/pipeline/stages';
+import type { RunConfig } from '../../src/pipeline/settings';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import {
   INITIAL,
   plan,
@@ -12,7 +12,6 @@ import {
 } from '../../src/worker/session-table';
 
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({
-  start: 'agent',
   seed: 1,
   steps: 3,
   ...PLATE_SETTINGS,

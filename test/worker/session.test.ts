@@ -2,7 +2,8 @@
 // own events (a command sent when a given event is posted), never by sleeps.
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunConfig, type WorkerEvent } from '../../src/protocol/messages';
+import { type WorkerEvent } from '../../src/protocol/messages';
+import type { RunConfig } from '../../src/pipeline/settings';
 import { setFused } from '../../src/model/fused/module';
 import { GrpoStage } from '../../src/rl/grpo';
 import type { BackendRequest } from '../../src/worker/backend-race';

@@ -1,8 +1,8 @@
 // Headless Chromium for the browser tests and the bench: Debian's /usr/bin/chromium through playwright-core
 // (no browser download), and helpers to open the harness page and wait on the hook's state.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { type RunConfig } from '../../../src/protocol/messages';
-import { PLATE_SETTINGS } from '../../../src/pipeline/stages';
+import type { RunConfig } from '../../../src/pipeline/settings';
+import { PLATE_SETTINGS } from '../../../src/pipeline/settings';
 import type { WorkerState } from '../../../src/client/worker-state';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,7 +23,7 @@ export function launch(): Promise<Browser> {
   });
 }
 
-const DEFAULT_RUN: RunConfig = { start: 'agent', seed: 1, steps: 40, ...PLATE_SETTINGS };
+const DEFAULT_RUN: RunConfig = { seed: 1, steps: 40, ...PLATE_SETTINGS };
 
 export interface Harness {
   page: Page;

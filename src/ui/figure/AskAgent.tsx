@@ -5,7 +5,8 @@
  * (aria-invalid, described by an alert) and nothing is sent.
  */
 import { useId, useState, type FormEvent } from 'react';
-import type { AskAnswer, AskQuestion, Temperature } from '../../protocol/messages';
+import type { AskAnswer, AskQuestion } from '../../protocol/messages';
+import type { Temperature } from '../../pipeline/settings';
 import { answeredByText, parseSum, SUM_MAX_CHARS, sumKindText } from './parse-sum';
 import { Transcript } from './Transcript';
 import type { WorkerStatus } from './types';

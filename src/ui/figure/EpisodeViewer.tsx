@@ -7,8 +7,8 @@
  */
 import { memo, useState } from 'react';
 import { GRPO } from '../../config';
-import type { RunConfig } from '../../protocol/messages';
-import type { GrpoStepView } from '../../protocol/messages';
+import type { RunConfig } from '../../pipeline/settings';
+import type { GrpoStepView } from '../../protocol/episode-view';
 import type { EpisodeView } from '../../protocol/episode-view';
 import { rewardedByBug } from '../../env/grader';
 import { GradedBy } from './GradedBy';

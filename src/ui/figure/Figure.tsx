@@ -6,12 +6,15 @@
  */
 import { useMemo } from 'react';
 import { AGENT_RECIPE } from '../../config';
-import type { AskQuestion, RunConfig, SupervisedRecord } from '../../protocol/messages';
+import type { AskQuestion } from '../../protocol/messages';
+import type { RunConfig } from '../../pipeline/settings';
+import type { SupervisedRecord } from '../../agent/stage';
 import { stagesFrom } from '../../pipeline/stages';
+import type { RunSettings } from '../../pipeline/settings';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
 import { AskAgent } from './AskAgent';
-import { RunControls, StartFrom, TermSwitches, type Settings } from './Controls';
+import { RunControls, StartChoice, TermSwitches } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
 import { GrpoPanel } from './GrpoPanel';
 import { position } from './curves';
@@ -31,7 +34,7 @@ export interface FigureProps {
   /** The live run, or the latest finished one (null before a run and after Reset). */
   run: RunView | null;
   previous: readonly RunView[];
-  settings: Settings;
+  settings: RunSettings;
   totalSteps: number;
   reference: ReferenceState;
   notes: readonly string[];
@@ -39,7 +42,7 @@ export interface FigureProps {
   onPause: () => void;
   onStep: () => void;
   onReset: () => void;
-  onSettings: (s: Settings) => void;
+  onSettings: (s: RunSettings) => void;
   onRestart: () => void;
   /** The host's link that sets a run's configuration up again (RunExport). */
   reproduceUrl?: (config: RunConfig) => string;
@@ -74,7 +77,7 @@ export function Figure(p: FigureProps) {
       <Charts {...p} steps={steps} start={start} />
       <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
       <section className="pipeline" aria-label="Where a run starts">
-        <StartFrom status={t.status} settings={p.settings} onSettings={p.onSettings} />
+        <StartChoice status={t.status} settings={p.settings} onSettings={p.onSettings} />
         <StageStrip start={start} run={p.run} />
         <TaughtData />
       </section>

@@ -3,7 +3,8 @@
  * paid for (the viewer marks each one "rewarded by the bug"), and that held-out success is
  * graded exactly all the same. The counts are the worker's (GrpoRecord.rewardedByBug).
  */
-import type { Grader, GrpoStepView } from '../../protocol/messages';
+import type { Grader } from '../../env/grader';
+import type { GrpoStepView } from '../../protocol/episode-view';
 
 const BUG: Record<Exclude<Grader, 'exact'>, string> = {
   'crash-pass': 'a crash counts as a pass (an episode that ends without a well-formed answer earns 1)',

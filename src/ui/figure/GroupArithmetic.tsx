@@ -6,7 +6,7 @@
 import { Fragment } from 'react';
 import { GRPO } from '../../config';
 import type { EpisodeView } from '../../protocol/episode-view';
-import type { Advantage } from '../../protocol/messages';
+import type { Advantage } from '../../config';
 import { groupArithmetic } from './group-arithmetic';
 import { GroupChart } from './GroupChart';
 import { groupLede } from './push-view';

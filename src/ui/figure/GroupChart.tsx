@@ -6,7 +6,7 @@
  */
 import * as d3 from 'd3';
 import { useEffect, useRef } from 'react';
-import type { Advantage } from '../../protocol/messages';
+import type { Advantage } from '../../config';
 import { signed } from './group-arithmetic';
 import { useWidth } from './useWidth';
 

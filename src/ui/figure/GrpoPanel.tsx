@@ -6,12 +6,11 @@
  */
 import { memo } from 'react';
 import type { PlateText } from '../../plate/types';
-import type { RunConfig } from '../../protocol/messages';
+import { settingsLabel, type RunSettings } from '../../pipeline/settings';
 import { Legend } from './Legend';
 import { PERCENT, type YAxis } from './chart/axes';
 import { LineChart } from './LineChart';
 import {
-  configLabel,
   earlierRuns,
   markers,
   platePhrase,
@@ -31,8 +30,8 @@ interface Props {
   plate: PlateText;
   run: RunView | null;
   previous: readonly RunView[];
-  /** The GRPO settings of the live run, or of the next one. */
-  config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>;
+  /** The settings of the live run, or of the next one. */
+  config: RunSettings;
   steps: number;
   totalSteps: number;
   reference: ReferenceRuns | null;
@@ -147,7 +146,7 @@ function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculat
         tone={toneOf(config.faulty)}
         plate={c.plate ? platePhrase(plateRows(rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
         earlier={earlier.map((r) => ({
-          label: `earlier run (${configLabel(r.config)})`,
+          label: `earlier run (${settingsLabel(r.config)})`,
           values: readout(r.steps, c.id),
           tone: toneOf(r.config.faulty),
         }))}

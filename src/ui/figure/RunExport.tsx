@@ -4,7 +4,8 @@
  * is clicked (not on every step the figure draws).
  */
 import type { MouseEvent } from 'react';
-import type { GrpoStepView, RunConfig } from '../../protocol/messages';
+import type { GrpoStepView } from '../../protocol/episode-view';
+import type { RunConfig } from '../../pipeline/settings';
 import { runCsv, runFileName, runJson } from './export';
 import type { RunView } from './types';
 

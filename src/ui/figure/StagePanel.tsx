@@ -4,7 +4,7 @@
  * 77% and the precomputed fine-tuning runs on the fine-tuning chart.
  */
 import { memo } from 'react';
-import type { SupervisedRecord } from '../../protocol/messages';
+import type { SupervisedRecord } from '../../agent/stage';
 import type { BandPoint, Marker } from './types';
 import { lossAxis } from './chart/axes';
 import { LineChart } from './LineChart';

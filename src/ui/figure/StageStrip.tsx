@@ -1,5 +1,5 @@
 /** The pipeline as a strip: which stages run here, which one runs now, which came with the page. */
-import type { Stage, StartFrom } from '../../protocol/messages';
+import type { Stage, StartFrom } from '../../pipeline/stages';
 import type { RunView } from './types';
 import { stageStates, type StageState } from './stages';
 import { STAGE_NAME } from './StatusLine';

@@ -5,7 +5,7 @@
  */
 import { Fragment } from 'react';
 import { BACKEND_LABEL } from '../../protocol/backends';
-import type { Stage } from '../../protocol/messages';
+import type { Stage } from '../../pipeline/stages';
 import type { BackendInfo, BackendSwitch, Holder, ReadyInfo, WorkerStatus } from './types';
 
 interface Props {

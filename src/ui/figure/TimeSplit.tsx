@@ -5,7 +5,7 @@
  */
 import * as d3 from 'd3';
 import { memo, useEffect, useRef } from 'react';
-import type { GrpoStepView } from '../../protocol/messages';
+import type { GrpoStepView } from '../../protocol/episode-view';
 import { sameGrpoSide, type RunView } from './types';
 import { PART_LABEL, PARTS, SHARED_BATCH_NOTE, splitReadout, splitSentence, splitSummary } from './time-split';
 import { useWidth } from './useWidth';

@@ -3,10 +3,11 @@
  * marks and the "this run" column of the numbers table. No React, no DOM; tested in Node.
  */
 import type { ChartId, StatedNumber } from '../../plate/types';
-import type { Grader, RunConfig, Stage } from '../../protocol/messages';
+import { settingsLabel, type RunConfig } from '../../pipeline/settings';
+import type { Stage } from '../../pipeline/stages';
 import { mean } from 'd3';
 import { READOUT_WINDOW } from '../../rl/summary';
-import type { GrpoStepView } from '../../protocol/messages';
+import type { GrpoStepView } from '../../protocol/episode-view';
 import { pct } from '../format';
 import { toneOf, type Dash, type Marker, type RunView, type Series } from './types';
 
@@ -35,40 +36,13 @@ export function points(steps: readonly GrpoStepView[], chart: GrpoChart): [numbe
   return sampled.map((r) => [r.step, (chart === 'copy' ? r.copied : r.malformed) / Math.max(r.sampled, 1)]);
 }
 
-/** A grader in a run's label: nothing for the plate's, the bug for the others. */
-const GRADER_LABEL: Record<Grader, string> = {
-  exact: '',
-  'crash-pass': 'a crash counts as a pass',
-  'trusts-tool': 'grader trusts the calculator',
-};
-
-/**
- * A run's GRPO configuration in words, only what differs from the plate: "reliable", "faulty,
- * masking off", "reliable, raw reward, temperature 1.5, fine-tuned here", "reliable, a crash
- * counts as a pass".
- */
-export function configLabel(c: RunConfig): string {
-  const start =
-    c.start === 'pretrained' ? 'fine-tuned here' : c.start === 'scratch' ? 'trained here from random weights' : '';
-  return [
-    c.faulty ? 'faulty' : 'reliable',
-    c.masking ? '' : 'masking off',
-    c.advantage === 'raw' ? 'raw reward' : '',
-    c.temperature === 1 ? '' : `temperature ${c.temperature}`,
-    GRADER_LABEL[c.grader],
-    start,
-  ]
-    .filter(Boolean)
-    .join(', ');
-}
-
 export const dashOf = (c: RunConfig): Dash =>
   c.masking ? (c.advantage === 'raw' ? 'dotted' : 'solid') : c.advantage === 'raw' ? 'dashdot' : 'dashed';
 
 export function seriesOf(run: RunView, chart: GrpoChart, dim: boolean): Series {
   return {
     id: `run-${run.runId}`,
-    label: `${dim ? 'earlier run' : 'this run'}: ${configLabel(run.config)}`,
+    label: `${dim ? 'earlier run' : 'this run'}: ${settingsLabel(run.config)}`,
     tone: toneOf(run.config.faulty),
     dim,
     dash: dashOf(run.config),
@@ -95,7 +69,7 @@ export function earlierRuns(current: RunView | null, previous: readonly RunView[
   const kept: RunView[] = [];
   for (const run of [...previous].reverse()) {
     if (run.runId === current?.runId || run.steps.length < 2) continue;
-    if (!kept.some((k) => configLabel(k.config) === configLabel(run.config))) kept.push(run);
+    if (!kept.some((k) => settingsLabel(k.config) === settingsLabel(run.config))) kept.push(run);
   }
   return kept.slice(0, MAX_EARLIER).reverse();
 }

@@ -3,7 +3,8 @@
  * the curves as CSV, and a link that reproduces the run's configuration. Pure functions; the
  * figure turns them into downloads.
  */
-import type { RunConfig, GrpoStepView } from '../../protocol/messages';
+import { SETTING_KEYS, SETTINGS, settingsFileLabel, textOf, type RunConfig } from '../../pipeline/settings';
+import type { GrpoStepView } from '../../protocol/episode-view';
 import type { RunView } from './types';
 
 const EXPORT_FORMAT = 'multi-turn-rl-run/1';
@@ -108,31 +109,13 @@ export function runCsv(run: RunView): string {
  */
 export function pageUrlFor(href: string, config: RunConfig): string {
   const url = new URL(href);
-  const set: Record<string, string> = {
-    start: config.start,
-    faulty: config.faulty ? '1' : '0',
-    masking: config.masking ? 'on' : 'off',
-    advantage: config.advantage,
-    temperature: String(config.temperature),
-    grader: config.grader,
-    seed: String(config.seed),
-    steps: String(config.steps),
-    autorun: '1',
-  };
-  for (const [k, v] of Object.entries(set)) url.searchParams.set(k, v);
+  for (const k of SETTING_KEYS) url.searchParams.set(SETTINGS[k].name, textOf(k, config[k]));
+  url.searchParams.set('seed', String(config.seed));
+  url.searchParams.set('steps', String(config.steps));
+  url.searchParams.set('autorun', '1');
   return url.href;
 }
 
 /** A file name that says what the run was: "plate-XXVI.3-run-agent-faulty-masking-off-crash-pass-seed-1". */
-export function runFileName(config: RunConfig): string {
-  const parts = [
-    config.start,
-    config.faulty ? 'faulty' : 'reliable',
-    config.masking ? '' : 'masking-off',
-    config.advantage === 'raw' ? 'raw-reward' : '',
-    config.temperature === 1 ? '' : `t${config.temperature}`,
-    config.grader === 'exact' ? '' : config.grader,
-    `seed-${config.seed}`,
-  ];
-  return `plate-XXVI.3-run-${parts.filter(Boolean).join('-')}`;
-}
+export const runFileName = (config: RunConfig): string =>
+  `plate-XXVI.3-run-${settingsFileLabel(config)}-seed-${config.seed}`;

@@ -6,7 +6,7 @@
  * Pure; the values it shows for each advantage are the ones the record says trained.
  */
 import { groupStats, type AdvantageOptions } from '../../rl/advantages';
-import type { Advantage } from '../../protocol/messages';
+import type { Advantage } from '../../config';
 
 interface AdvantageLine {
   reward: number;

@@ -4,11 +4,9 @@
  * tables of docs/results.md come from the same runs). Set apart from the plate's text; never replacing it.
  */
 import { mean } from 'd3';
-import type { RunConfig } from '../../protocol/messages';
+import type { RunSettings } from '../../pipeline/settings';
 import { pct } from '../format';
 import { curveOf, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from './reference';
-
-type Settings = Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>;
 
 /** Means over the seeds of one configuration: held-out at the end; reward, true success, copies and malformed episodes over the last 5 steps. */
 export interface ConfigFigures {
@@ -42,11 +40,11 @@ export function configFigures(runs: readonly ReferenceRun[]): ConfigFigures | nu
   };
 }
 
-const calculator = (s: Settings) => (s.faulty ? 'faulty' : 'reliable');
+const calculator = (s: RunSettings) => (s.faulty ? 'faulty' : 'reliable');
 
-export function settingNotes(s: Settings, ref: ReferenceRuns | null): string[] {
+export function settingNotes(s: RunSettings, ref: ReferenceRuns | null): string[] {
   const notes: string[] = [];
-  const like = (over: Partial<Settings>) => (ref ? configFigures(runsLike(ref, { ...s, ...over })) : null);
+  const like = (over: Partial<RunSettings>) => (ref ? configFigures(runsLike(ref, { ...s, ...over })) : null);
   const measured = (a: ConfigFigures | null, b: ConfigFigures | null, what: (f: ConfigFigures) => string) =>
     a && b
       ? ` In our reference runs (${a.seeds} seeds, ${calculator(s)} calculator) ${what(a)}, against ${what(b)} with the plate’s setting.`
@@ -89,7 +87,7 @@ export function settingNotes(s: Settings, ref: ReferenceRuns | null): string[] {
 }
 
 /** What a grader's bug does, with our reference runs' figures for it beside the exact grader's. */
-function graderNote(s: Settings, bug: ConfigFigures | null, exact: ConfigFigures | null): string {
+function graderNote(s: RunSettings, bug: ConfigFigures | null, exact: ConfigFigures | null): string {
   const opt = (label: string, x: number | null) => (x === null ? '' : `, ${label} ${pct(x)}`);
   const figures = (f: ConfigFigures) =>
     `the reward over the last five steps is ${pct(f.rewardLast5)}${opt('true success', f.trueLast5)}` +

@@ -19,17 +19,14 @@
  *                          "loss": number[steps] }] } }          // steps 1..steps
  */
 import { useEffect, useState } from 'react';
-import type { Advantage, Grader, RunConfig } from '../../protocol/messages';
-import { GRADERS } from '../../pipeline/stages';
+import { isChoice, PLATE_SETTINGS, SETTING_KEYS, type RunSettings } from '../../pipeline/settings';
 import { FIX_FILES } from '../../protocol/files';
 import type { BandPoint } from './types';
 
-export interface ReferenceRun {
+/** A reference run: its seed, the settings it was made with where they are not the plate's, its curves. */
+export interface ReferenceRun extends Partial<RunSettings> {
   seed: number;
   faulty: boolean;
-  masking?: boolean;
-  advantage?: Advantage;
-  grader?: Grader;
   heldOut: number[];
   meanReward: number[];
   trueSuccess?: number[];
@@ -39,18 +36,16 @@ export interface ReferenceRun {
 
 export type ReferenceMetric = 'heldOut' | 'meanReward' | 'trueSuccess' | 'copyRate' | 'malformed';
 
-/** The reference runs made with `config`'s calculator, masking, advantage and grader (all at temperature 1). */
-export function runsLike(
-  ref: ReferenceRuns,
-  config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'grader'>,
-): ReferenceRun[] {
-  return ref.runs.filter(
-    (r) =>
-      r.faulty === config.faulty &&
-      (r.masking ?? true) === config.masking &&
-      (r.advantage ?? 'group') === config.advantage &&
-      (r.grader ?? 'exact') === config.grader,
-  );
+/**
+ * The settings a reference run is matched on: all but where it starts (they all start from the
+ * shipped agent, and a run fine-tuned here is compared with them) and the temperature (they are
+ * all at 1; referenceBand draws no band at another).
+ */
+const MATCHED = SETTING_KEYS.filter((k) => k !== 'start' && k !== 'temperature');
+
+/** The reference runs made with `config`'s settings (a setting a run does not record is the plate's). */
+export function runsLike(ref: ReferenceRuns, config: RunSettings): ReferenceRun[] {
+  return ref.runs.filter((r) => MATCHED.every((k) => (r[k] ?? PLATE_SETTINGS[k]) === config[k]));
 }
 
 /** A run's curve of `metric`, if it has one: under the exact grader true success is the mean reward itself. */
@@ -95,12 +90,10 @@ export function parseReferenceRuns(json: unknown): ReferenceRuns {
       if (run[k] !== undefined && !isFractions(run[k], r.steps!))
         throw new Error(`reference runs: run ${i} ${k} is not ${r.steps} fractions`);
     }
-    if (run.masking !== undefined && typeof run.masking !== 'boolean')
-      throw new Error(`reference runs: run ${i} masking is not true or false`);
-    if (run.advantage !== undefined && run.advantage !== 'group' && run.advantage !== 'raw')
-      throw new Error(`reference runs: run ${i} advantage is ${JSON.stringify(run.advantage)}`);
-    if (run.grader !== undefined && !GRADERS.includes(run.grader))
-      throw new Error(`reference runs: run ${i} grader is ${JSON.stringify(run.grader)}`);
+    for (const k of SETTING_KEYS) {
+      if (run[k] !== undefined && !isChoice(k, run[k]))
+        throw new Error(`reference runs: run ${i} ${k} is ${JSON.stringify(run[k])}`);
+    }
   });
   if (r.sft !== undefined) parseSft(r.sft);
   return r as ReferenceRuns;
@@ -155,11 +148,7 @@ export function sftBand(ref: ReferenceRuns): { score: BandPoint[]; loss: BandPoi
 }
 
 /** Min–max spread over the runs made like `config`, per step; empty when there are none (another temperature). */
-export function referenceBand(
-  ref: ReferenceRuns,
-  config: Pick<RunConfig, 'faulty' | 'masking' | 'advantage' | 'temperature' | 'grader'>,
-  metric: ReferenceMetric,
-): BandPoint[] {
+export function referenceBand(ref: ReferenceRuns, config: RunSettings, metric: ReferenceMetric): BandPoint[] {
   const curves =
     config.temperature === 1
       ? runsLike(ref, config).flatMap((r) => {

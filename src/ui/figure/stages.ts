@@ -2,7 +2,8 @@
  * Pure functions from a run's supervised stages to what the stage panels draw: the loss and
  * score curves, their readouts, and where each stage of the pipeline stands. No React, no DOM.
  */
-import type { Stage, StartFrom, SupervisedRecord } from '../../protocol/messages';
+import type { Stage, StartFrom } from '../../pipeline/stages';
+import type { SupervisedRecord } from '../../agent/stage';
 import { stagesFrom } from '../../pipeline/stages';
 export type { SupervisedStageName } from '../../agent/stage';
 import type { ReadoutValues } from './curves';

@@ -6,7 +6,7 @@
 import { median, sum } from 'd3';
 import { GRPO } from '../../config';
 import { SPLIT } from '../../env/sums';
-import type { GrpoStepView } from '../../protocol/messages';
+import type { GrpoStepView } from '../../protocol/episode-view';
 import { pct } from '../format';
 
 export type Part = 'sampling' | 'update' | 'evaluation';
