@@ -2,7 +2,7 @@
 // Greedy held-out success of a checkpoint on the 30 held-out sums, reliable calculator.
 import { parseArgs } from 'node:util';
 import { SPLIT } from '../src/env/sums';
-import { countParams } from '../src/model/gpt';
+import { countParams } from '../src/model/params';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';

@@ -44,7 +44,7 @@ interface EngineBench {
   fromLoadSeconds: number;
   /**
    * A reader who reads before pressing Run: the harness waits for the worker's idle warm-up to
-   * end (rl/warm-up.ts), then runs `steps` steps. warmUpMs: what the warm-up took.
+   * end (worker/warm-up.ts), then runs `steps` steps. warmUpMs: what the warm-up took.
    */
   readFirst?: { warmUpMs: number; steppingSeconds: number; firstTenMs: number; lastTenMs: number };
   error?: string;

@@ -70,7 +70,7 @@ export interface ReadyInfo extends BackendInfo {
   checkpointHeldOut: number | null;
   /** The model's kernels as they run (fused only on WASM). */
   kernels: KernelsMode;
-  /** What the worker's idle warm-up did before the first run, once it has ended (rl/warm-up.ts). */
+  /** What the worker's idle warm-up did before the first run, once it has ended (worker/warm-up.ts). */
   warmUp?: { ms: number; complete: boolean };
 }
 

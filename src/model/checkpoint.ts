@@ -7,7 +7,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../config';
-import { CharModel, paramShapes, type Params } from './gpt';
+import { CharModel } from './gpt';
+import { paramShapes, type Params } from './params';
 import { VOCAB } from './vocab';
 
 export const MANIFEST_FILE = 'manifest.json';

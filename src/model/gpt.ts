@@ -10,26 +10,16 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../config';
 import { attend, attentionBlock, projection, type Heads, type Projection } from './attention';
-import { canDecodeFused, decodeFused } from './fused/decode';
+import { canDecodeFused, decodeFused, type FusedCache } from './fused/decode';
+import { paramShapes, type Params } from './params';
 import { canTrainFused, trainLogitsFused } from './fused/train';
 import { dropout, layerNorm, linear, matmul, mlp, residual } from './ops';
-
-export type Params = Record<string, tf.Variable>;
-export type ParamShapes = Record<string, number[]>;
 
 /** The unfused path's keys and values of earlier positions, per layer: keys [P, hd, C], values [P, C, hd], C = B·H. */
 type LayerCaches = {
   kind: 'layers';
   k: tf.Tensor3D[];
   v: tf.Tensor3D[];
-};
-
-/** The fused decoder's: every layer's keys and values in one buffer, grown in place (fused/decode.ts). */
-export type FusedCache = {
-  kind: 'fused';
-  buffer: tf.Tensor1D;
-  /** Positions it holds. */
-  length: number;
 };
 
 /** Keys and values of earlier positions, for decoding: whichever path made them reads them. */
@@ -57,32 +47,6 @@ export interface FrozenModel {
   forward: CharModel['forward'];
   dispose(): void;
 }
-
-export function paramShapes(c: ModelConfig): ParamShapes {
-  const d = c.dModel;
-  const shapes: ParamShapes = { wte: [c.vocabSize, d], wpe: [c.context, d] };
-  for (let l = 0; l < c.layers; l++) {
-    Object.assign(shapes, {
-      [`h${l}.ln1.g`]: [d],
-      [`h${l}.ln1.b`]: [d],
-      [`h${l}.attn.qkv.w`]: [d, 3 * d],
-      [`h${l}.attn.qkv.b`]: [3 * d],
-      [`h${l}.attn.proj.w`]: [d, d],
-      [`h${l}.attn.proj.b`]: [d],
-      [`h${l}.ln2.g`]: [d],
-      [`h${l}.ln2.b`]: [d],
-      [`h${l}.mlp.fc.w`]: [d, 4 * d],
-      [`h${l}.mlp.fc.b`]: [4 * d],
-      [`h${l}.mlp.proj.w`]: [4 * d, d],
-      [`h${l}.mlp.proj.b`]: [d],
-    });
-  }
-  Object.assign(shapes, { 'lnf.g': [d], 'lnf.b': [d], 'head.w': [d, c.vocabSize], 'head.b': [c.vocabSize] });
-  return shapes;
-}
-
-export const countParams = (c: ModelConfig): number =>
-  Object.values(paramShapes(c)).reduce((n, s) => n + s.reduce((a, b) => a * b, 1), 0);
 
 /** nanoGPT init: N(0, 0.02), residual projections scaled by 1/sqrt(2·layers), LN gains 1, biases 0. */
 function initParams(c: ModelConfig, seed: number): Params {

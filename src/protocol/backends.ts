@@ -45,7 +45,7 @@ export const KERNELS_MODES: readonly KernelsMode[] = ['fused', 'unfused'];
 export type Cut = 'round-trip' | 'warm-up' | 'pass';
 export const CUTS: readonly Cut[] = ['round-trip', 'warm-up', 'pass'];
 
-/** One backend's time in the race: a calibration step (rl/calibrate.ts), or how far it got before it was cut. */
+/** One backend's time in the race: a calibration step (worker/calibrate.ts), or how far it got before it was cut. */
 export interface RaceEntry {
   backend: BackendName;
   /** The hardware, as the status names it: "WebGPU on nvidia ampere", "WASM (SIMD, one thread)". */

@@ -167,7 +167,7 @@ export type WorkerEvent =
       kernels: KernelsMode;
     }
   /**
-   * The engine warmed up while idle before the first run (rl/warm-up.ts): ms in all, each
+   * The engine warmed up while idle before the first run (worker/warm-up.ts): ms in all, each
    * slice's ms; complete: false when the first command cut it short.
    */
   | { type: 'warmed'; ms: number; slices: number[]; complete: boolean }

@@ -3,7 +3,7 @@
  * Backend choice in the worker, measured and said out loud.
  *
  * By default (`calibrate` 'auto') it races: every backend that starts on hardware (WebGPU on a
- * real adapter, WebGL on a real renderer, WASM) runs a calibration step (rl/calibrate.ts, a GRPO
+ * real adapter, WebGL on a real renderer, WASM) runs a calibration step (worker/calibrate.ts, a GRPO
  * step in miniature) and the fastest wins. WASM goes first, so each GPU after it is measured
  * against a best time and stopped as soon as it is clearly slower. With a single candidate there
  * is nothing to race and nothing is measured. CPU runs only when none of the three starts. The
@@ -35,7 +35,7 @@ import {
   type RaceRecord,
 } from '../protocol/backends';
 import type { BackendModules, SkippedBackend, WasmFiles } from '../protocol/messages';
-import { calibrate, type Calibration, type CalibrationOptions } from '../rl/calibrate';
+import { calibrate, type Calibration, type CalibrationOptions } from './calibrate';
 import { FIX_FILES, notServed } from '../protocol/files';
 import { BUNDLED_BACKENDS } from './backend-modules';
 

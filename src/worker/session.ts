@@ -25,7 +25,7 @@ import type { BackendName } from '../protocol/backends';
 import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
 import { grpoConfigOf } from '../pipeline/settings';
 import { createRng } from '../lib/rng';
-import { IdleWarmUp } from '../rl/warm-up';
+import { IdleWarmUp } from './warm-up';
 import { answerAsk } from './answer-ask';
 import { INITIAL, isLive, plan, transition, type Effect, type Input, type Job, type Plan } from './session-table';
 
@@ -38,7 +38,7 @@ export interface SessionDeps {
   grpo?: GrpoConfig;
   recipe?: AgentRecipe;
   /**
-   * Warm the engine while idle between Ready and the first thing to do (rl/warm-up.ts), on WASM:
+   * Warm the engine while idle between Ready and the first thing to do (worker/warm-up.ts), on WASM:
    * the worker does; a test says so when it wants it.
    */
   warmUp?: boolean;

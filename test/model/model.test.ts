@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MODEL } from '../../src/config';
 import { demonstrationFor } from '../../src/env/episode';
 import { SPLIT } from '../../src/env/sums';
-import { CharModel, countParams } from '../../src/model/gpt';
+import { CharModel } from '../../src/model/gpt';
+import { countParams } from '../../src/model/params';
 import { gelu } from '../../src/model/ops';
 import {
   disposeBatch,

@@ -2,7 +2,7 @@
 // events and the next macrotask, never by sleeps.
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IdleWarmUp } from '../../src/rl/warm-up';
+import { IdleWarmUp } from '../../src/worker/warm-up';
 import type { WorkerEvent } from '../../src/protocol/messages';
 import { useWasm } from '../tf';
 import { config, has, session } from './session-harness';

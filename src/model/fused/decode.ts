@@ -11,9 +11,17 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../../config';
-import type { FusedCache, Params } from '../gpt';
+import type { Params } from '../params';
 import { forwardPass, layerCacheFloats, passScratch, type PassShape } from './forward';
 import { fusedModule, moduleOf, type WasmBackend } from './module';
+
+/** The fused decoder's: every layer's keys and values in one buffer, grown in place (fused/decode.ts). */
+export type FusedCache = {
+  kind: 'fused';
+  buffer: tf.Tensor1D;
+  /** Positions it holds. */
+  length: number;
+};
 
 export const DECODE_KERNEL = 'MultiTurnRLDecode';
 

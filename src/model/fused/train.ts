@@ -7,7 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../../config';
-import { paramShapes, type Params } from '../gpt';
+import { paramShapes, type Params } from '../params';
 import { dropoutMask, GELU_A, GELU_C } from '../ops';
 import {
   forwardPass,

@@ -48,7 +48,7 @@ const HELD_BY: Record<Holder, string> = {
   'tab hidden': 'while this tab is hidden; it goes on when you come back',
 };
 
-/** The idle warm-up (rl/warm-up.ts) in a sentence: the CPU the page used after loading, and why the first steps are quick. */
+/** The idle warm-up (worker/warm-up.ts) in a sentence: the CPU the page used after loading, and why the first steps are quick. */
 const warmUpSentence = (w: { ms: number; complete: boolean }): string =>
   w.complete
     ? `Warmed up while idle (${(w.ms / 1000).toFixed(1)} s): the first steps are faster than from a cold start.`

@@ -18,8 +18,8 @@ import { SPLIT } from '../env/sums';
 import { adam } from '../model/adam';
 import { CharModel, type KvCache } from '../model/gpt';
 import { encode } from '../model/vocab';
-import { argmax, disposeCache, nextProbs } from './rollout';
-import { policyUpdate } from './update';
+import { argmax, disposeCache, nextProbs } from '../rl/rollout';
+import { policyUpdate } from '../rl/update';
 
 export interface CalibrationOptions {
   /** Stop as soon as the timed part has taken longer than this (ms); the result is then `cut`. */

@@ -4,7 +4,7 @@
  * docs/performance.md, "The targets"). The reader usually reads before pressing
  * Run, and the worker is idle then; this spends that idle time on the calibration's own work —
  * the rollout's forward with its readbacks and a GRPO-sized policy update, on a fresh model of the
- * plate's size (rl/calibrate.ts) — so the run that follows starts faster.
+ * plate's size (worker/calibrate.ts) — so the run that follows starts faster.
  *
  * In slices of at most one calibration pass, so a command waits for one slice at most: the
  * session (worker/session.ts) runs one, lets messages in, and stops for good at the first thing
@@ -15,7 +15,7 @@ import { GRPO, MODEL, type ModelConfig } from '../config';
 import { adam } from '../model/adam';
 import { CharModel } from '../model/gpt';
 import { PASSES, POSITIONS, sample, settled, updateBatch } from './calibrate';
-import { policyUpdate } from './update';
+import { policyUpdate } from '../rl/update';
 
 /** Slices before the first calibration pass: the forward once, the update once. */
 const FIRST = 2;

@@ -1,7 +1,7 @@
 // The backend race's yardstick: a GRPO step in miniature, real code on the active backend.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { calibrate } from '../../src/rl/calibrate';
+import { calibrate } from '../../src/worker/calibrate';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);

@@ -1,8 +1,8 @@
 // The idle warm-up: the calibration's work in slices, with nothing left behind.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PASSES } from '../../src/rl/calibrate';
-import { IdleWarmUp } from '../../src/rl/warm-up';
+import { PASSES } from '../../src/worker/calibrate';
+import { IdleWarmUp } from '../../src/worker/warm-up';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);
