@@ -12,6 +12,7 @@ import type { BackendName } from '../../src/protocol/backends';
 import type { WorkerState } from '../../src/client/worker-state';
 import { phaseRow, phaseTable } from './node';
 import { phaseMedians, type PhaseMedians } from './stats';
+import type { Stage } from '../../src/pipeline/stages';
 
 interface BrowserBackendBench {
   backend: BackendName;
@@ -28,9 +29,9 @@ export interface PipelineBench {
   /** Seconds from the start command to the last record of each stage, as the page saw them. */
   wall: { pretrain: number; sft: number; done: number };
   /** Seconds of computing per stage, as the worker timed them. */
-  compute: Partial<Record<'pretrain' | 'sft' | 'grpo', number>>;
+  compute: Partial<Record<Stage, number>>;
   /** tf.memory().numTensors in the worker after each stage's first and last record. */
-  tensors: Record<'pretrain' | 'sft' | 'grpo', [number, number]>;
+  tensors: Record<Stage, [number, number]>;
   /** The worker's JS heap after a default 40-step run, then after the run from random weights. */
   heapMB: { afterDefault: number | null; afterScratch: number | null };
   /** Longest main-thread task on the plate page during a run from random weights (0: none over 50 ms). */
@@ -188,7 +189,7 @@ async function pipelineRun(browser: Browser, harnessUrl: string, plateUrl: strin
     const afterDefault = await workerHeapMB(h.page);
     const t0 = Date.now();
     await h.start({ start: 'scratch', steps });
-    const tensors = { pretrain: [0, 0], sft: [0, 0], grpo: [0, 0] } as Record<'pretrain' | 'sft' | 'grpo', [number, number]>;
+    const tensors = { pretrain: [0, 0], sft: [0, 0], grpo: [0, 0] } as Record<Stage, [number, number]>;
     const wall = { pretrain: 0, sft: 0, done: 0 };
     const at = async (test: (s: WorkerState) => boolean) => (await h.until(test, 600_000)).memory?.numTensors ?? NaN;
     tensors.pretrain[0] = await at((s) => (s.run?.pretrain.length ?? 0) >= 1);

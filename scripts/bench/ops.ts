@@ -20,6 +20,7 @@ import { rollout, rolloutRows, type Policy, type RolloutRow } from '../../src/rl
 import { GrpoStage } from '../../src/rl/grpo';
 import { policyUpdate } from '../../src/rl/update';
 import { loadCheckpoint } from '../lib/checkpoint-fs';
+import type { SupervisedStageName } from '../../src/agent/stage';
 
 interface KernelCount {
   kernels: number;
@@ -91,7 +92,7 @@ async function countRollout(model: CharModel, rows: RolloutRow[]): Promise<Rollo
   return { ...count, forwards: calls(), positions: Math.max(...result.map((e) => e.text.length)) - PROMPT_LENGTH };
 }
 
-async function countSupervised(stage: 'pretrain' | 'sft'): Promise<KernelCount> {
+async function countSupervised(stage: SupervisedStageName): Promise<KernelCount> {
   const model = initialModel(AGENT_RECIPE);
   const runner = new SupervisedStage({ model, recipe: AGENT_RECIPE, stage, seed: AGENT_RECIPE.seed, evalEvery: 0 });
   try {

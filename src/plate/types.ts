@@ -3,6 +3,7 @@
  * pieces that carry a role (a cross-reference to a sibling plate, a glossary term, a link).
  * Joining the pieces' text gives back the paragraph exactly as the editors wrote it.
  */
+import type { CalculatorName } from '../env/calculator';
 
 export type TermId = 'multi-turn-rl' | 'outcome-reward' | 'group-relative-advantage' | 'observation-masking';
 
@@ -37,7 +38,6 @@ export interface Term {
 }
 
 export type ChartId = 'heldOut' | 'reward';
-type CalculatorName = 'reliable' | 'faulty';
 
 /** One row of the plate's stated numbers, with where it sits on the figure's charts. */
 export interface StatedNumber {

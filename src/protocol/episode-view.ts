@@ -11,6 +11,7 @@ import type { StageRecord } from '../pipeline/run';
 import { trainedOn } from '../rl/credit';
 import type { GrpoConfig, LossMask } from '../config';
 import type { GrpoRecord } from '../rl/grpo';
+import type { SupervisedStageName } from '../agent/stage';
 
 /** An Author on the wire, one letter per character: p = prompt, m = model, e = environment. */
 export type AuthorLetter = 'p' | 'm' | 'e';
@@ -113,4 +114,4 @@ export type GrpoStepView = Omit<GrpoRecord, 'episodes'> & {
 };
 
 /** A record of any stage as it crosses to the page. */
-export type StageView = { stage: 'grpo'; record: GrpoStepView } | Extract<StageRecord, { stage: 'pretrain' | 'sft' }>;
+export type StageView = { stage: 'grpo'; record: GrpoStepView } | Extract<StageRecord, { stage: SupervisedStageName }>;

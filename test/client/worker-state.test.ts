@@ -13,6 +13,7 @@ import {
   type ClientEvent,
   type WorkerState,
 } from '../../src/client/worker-state';
+import type { SupervisedStageName } from '../../src/agent/stage';
 
 const record = (step: number, totalMs = 500): GrpoStepView => ({
   step,
@@ -38,7 +39,7 @@ const record = (step: number, totalMs = 500): GrpoStepView => ({
   episodes: [],
   sampled: step === 0 ? 0 : 64,
 });
-const supervised = (stage: 'pretrain' | 'sft', step: number, ms = 50): SupervisedRecord => ({
+const supervised = (stage: SupervisedStageName, step: number, ms = 50): SupervisedRecord => ({
   stage,
   step,
   steps: 200,
@@ -78,7 +79,7 @@ const step = (runId: number, n: number, ms?: number, over: Partial<RunConfig> = 
   record: record(n, ms),
   memory,
 });
-const sup = (runId: number, stage: 'pretrain' | 'sft', n: number, ms?: number): WorkerEvent => ({
+const sup = (runId: number, stage: SupervisedStageName, n: number, ms?: number): WorkerEvent => ({
   type: 'step',
   runId,
   config: config(),

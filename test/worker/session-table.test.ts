@@ -10,6 +10,7 @@ import {
   type PageCommand,
   type SessionState,
 } from '../../src/worker/session-table';
+import type { Stage } from '../../src/pipeline/stages';
 
 const config = (over: Partial<RunConfig> = {}): RunConfig => ({
   seed: 1,
@@ -20,7 +21,7 @@ const config = (over: Partial<RunConfig> = {}): RunConfig => ({
 const cmd = (command: PageCommand): Input => ({ type: 'command', command });
 const start = (over: Partial<RunConfig> = {}) => cmd({ type: 'start', config: config(over) });
 const configure = (over: Partial<RunConfig> = {}) => cmd({ type: 'configure', config: config(over) });
-const stepped = (stage: 'pretrain' | 'sft' | 'grpo', step: number, complete = false): Input => ({
+const stepped = (stage: Stage, step: number, complete = false): Input => ({
   type: 'stepped',
   stage,
   step,
@@ -257,7 +258,7 @@ describe('the session table', () => {
 });
 
 describe('the session table: Step', () => {
-  const pausedAt = (stage: 'pretrain' | 'sft' | 'grpo', step: number, over: Partial<RunConfig> = {}) =>
+  const pausedAt = (stage: Stage, step: number, over: Partial<RunConfig> = {}) =>
     run([
       start(over),
       { type: 'took' },

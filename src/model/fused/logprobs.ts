@@ -5,7 +5,7 @@
  * same bits (test/model/fused-train.test.ts).
  */
 import * as tf from '@tensorflow/tfjs';
-import { handOver, moduleOf, recording, type WasmBackend } from './module';
+import { handOver, moduleOf, recording, type KernelArgs } from './module';
 
 const TARGETS_FORWARD_KERNEL = 'MultiTurnRLTargetLogProbs';
 const TARGETS_BACKWARD_KERNEL = 'MultiTurnRLTargetLogProbsGrad';
@@ -48,13 +48,11 @@ function register(): void {
   });
 }
 
-type Args<A> = { inputs: Record<string, tf.TensorInfo>; backend: WasmBackend; attrs: A };
-
 function forwardKernel({
   inputs,
   backend,
   attrs,
-}: Args<{ t: number; keep: boolean }>): tf.TensorInfo | tf.TensorInfo[] {
+}: KernelArgs<{ t: number; keep: boolean }>): tf.TensorInfo | tf.TensorInfo[] {
   const m = moduleOf(backend)!;
   const { logits, targets } = inputs as { logits: tf.TensorInfo; targets: tf.TensorInfo };
   const [B, T, V] = logits.shape as [number, number, number];
@@ -78,7 +76,7 @@ function forwardKernel({
   return logp;
 }
 
-function backwardKernel({ inputs, backend, attrs }: Args<{ t: number }>): tf.TensorInfo {
+function backwardKernel({ inputs, backend, attrs }: KernelArgs<{ t: number }>): tf.TensorInfo {
   const m = moduleOf(backend)!;
   const { dy, values, targets } = inputs as { dy: tf.TensorInfo; values: tf.TensorInfo; targets: tf.TensorInfo };
   const [B, T, V] = values.shape as [number, number, number];

@@ -170,6 +170,9 @@ interface EmscriptenModule {
 }
 
 /** The part of tfjs-backend-wasm's BackendWasm the kernels use. */
+/** What tfjs hands a kernel function on WASM: its inputs, the backend, the attributes `A`. */
+export type KernelArgs<A> = { inputs: Record<string, tf.TensorInfo>; backend: WasmBackend; attrs: A };
+
 export interface WasmBackend {
   wasm: EmscriptenModule;
   dataIdNextNumber: number;

@@ -18,7 +18,7 @@ import {
   type PassBuffers,
   type PassShape,
 } from './forward';
-import { fusedModule, handOver, moduleOf, recording, type FusedModule, type WasmBackend } from './module';
+import { fusedModule, handOver, moduleOf, recording, type FusedModule, type KernelArgs } from './module';
 
 export const TRAIN_FORWARD_KERNEL = 'MultiTurnRLTrainForward';
 export const TRAIN_BACKWARD_KERNEL = 'MultiTurnRLTrainBackward';
@@ -108,8 +108,6 @@ function register(): void {
     kernelFunc: backwardKernel as unknown as tf.KernelFunc,
   });
 }
-
-type KernelArgs<A> = { inputs: Record<string, tf.TensorInfo>; backend: WasmBackend; attrs: A };
 
 /** The tape's layout for a batch: per layer the activations its backward reads, then the final layer norm's. */
 function tapeLayout(

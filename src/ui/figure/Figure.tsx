@@ -27,6 +27,7 @@ import { StatusLine } from './StatusLine';
 import { TaughtData } from './TaughtData';
 import { TimeSplit } from './TimeSplit';
 import { toneOf, type Marker, type RunView } from './types';
+import type { SupervisedStageName } from '../../agent/stage';
 
 export interface FigureProps {
   plate: PlateText;
@@ -147,7 +148,7 @@ function RunHead(p: FigureProps) {
 function Charts(p: FigureProps & { steps: number; start: RunConfig['start'] }) {
   const pipeline = stagesFrom(p.start);
   const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
-  const earlierWith = (stage: 'pretrain' | 'sft') =>
+  const earlierWith = (stage: SupervisedStageName) =>
     [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
   const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
   const shownConfig = p.run?.config ?? p.settings;

@@ -1,9 +1,10 @@
 /** The key to the charts' lines, band and marks: each run by its configuration. */
-import type { Dash, Tone } from './types';
+import type { CalculatorName } from '../../env/calculator';
+import type { Dash } from './types';
 
 interface LegendEntry {
   label: string;
-  tone: Tone;
+  tone: CalculatorName;
   dash: Dash;
   dim: boolean;
 }

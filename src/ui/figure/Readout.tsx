@@ -1,16 +1,16 @@
 /** The start → end readout beside a chart, with the plate's own numbers under it. */
 import { readoutText, type ReadoutValues } from './curves';
-import type { Tone } from './types';
+import type { CalculatorName } from '../../env/calculator';
 
 interface Props {
   name: string;
   live: ReadoutValues;
-  tone: Tone;
+  tone: CalculatorName;
   plate: string;
   /** How values are written: percentages unless given (a loss). */
   format?: (v: number) => string;
   /** The dimmed earlier runs' readouts, e.g. "reliable run: 77% → 83%". */
-  earlier: readonly { label: string; values: ReadoutValues; tone: Tone }[];
+  earlier: readonly { label: string; values: ReadoutValues; tone: CalculatorName }[];
   /** The live run's second curve on the same chart, e.g. "true success: 67% → 20%". */
   companion?: { label: string; values: ReadoutValues } | null;
 }

@@ -3,6 +3,7 @@
  * props, and one container (LiveFigure) fills them from the worker hook.
  */
 import type { RunView } from '../../client/worker-state';
+import type { CalculatorName } from '../../env/calculator';
 
 export type { BackendInfo, BackendSwitch, Holder, ReadyInfo, RunView, WorkerStatus } from '../../client/worker-state';
 
@@ -20,8 +21,8 @@ export function sameGrpoSide<P extends { run: RunView | null }>(a: P, b: P): boo
   );
 }
 
-export type Tone = 'reliable' | 'faulty';
-export const toneOf = (faulty: boolean): Tone => (faulty ? 'faulty' : 'reliable');
+/** A line's colour is its run's calculator. */
+export const toneOf = (faulty: boolean): CalculatorName => (faulty ? 'faulty' : 'reliable');
 
 /** A line's dash says how credit was assigned: solid as the plate, dashed with masking off, dotted with raw reward. */
 export type Dash = 'solid' | 'dashed' | 'dotted' | 'dashdot';
@@ -30,7 +31,7 @@ export type Dash = 'solid' | 'dashed' | 'dotted' | 'dashdot';
 export interface Series {
   id: string;
   label: string;
-  tone: Tone;
+  tone: CalculatorName;
   /** An earlier run, drawn faintly under the live one. */
   dim: boolean;
   dash: Dash;
@@ -42,7 +43,7 @@ export interface Marker {
   step: number;
   value: number;
   label: string;
-  tone: Tone;
+  tone: CalculatorName;
 }
 
 /** The spread of the precomputed reference runs at each step. */
