@@ -8,7 +8,8 @@
 // worksheet model first, or pre-training from random weights first — then GRPO. One line per
 // GRPO step (and every 25 supervised steps), then the readouts. With --json the last line is one
 // JSON object with the whole run: the configuration, the readouts, the per-step curves (held-out,
-// mean reward, true success), and where a GRPO step's time goes (median ms per part, steps 1..n).
+// mean reward, true success), where a GRPO step's time goes (median ms per part, steps 1..n), and
+// per step the metrics under TRL's names (`metrics`).
 import { parseArgs } from 'node:util';
 import { median } from 'd3';
 import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
@@ -20,6 +21,7 @@ import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
 import type { StageRecord } from '../src/pipeline/run';
 import type { GrpoRecord } from '../src/rl/grpo';
+import { stepMetrics } from '../src/rl/metrics';
 
 const { values: a } = parseArgs({
   options: {
@@ -58,7 +60,7 @@ function logRecord({ stage, record: r }: StageRecord): void {
     `step ${String(r.step).padStart(2)}  held-out ${pct(r.heldOut).padStart(4)}` +
       (r.meanReward === null
         ? ''
-        : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clipFraction!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
+        : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clip!.region.toFixed(2)}  entropy ${r.entropy!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
       `  ${t.total.toFixed(0)} ms (sample ${t.sample.toFixed(0)}, grad ${t.gradient.toFixed(0)}, eval ${t.evaluate.toFixed(0)}; ` +
       `its own: sampling ${w.sampling.toFixed(0)}, update ${w.update.toFixed(0)}, evaluation ${w.evaluation.toFixed(0)})`,
   );
@@ -102,6 +104,8 @@ await main(async () => {
     meanReward: run.meanReward,
     trueSuccess: run.trueSuccess,
     timeSplit,
+    // Per GRPO step, TRL's names for what a practitioner reads (src/rl/metrics.ts).
+    metrics: run.records.flatMap((r) => stepMetrics({ ...r, sampled: r.episodes.length }) ?? []),
     sftHeldOut: run.sftHeldOut,
     agentDigest: run.agentDigest,
     stageSeconds: run.seconds,

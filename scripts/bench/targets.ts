@@ -20,6 +20,7 @@ import { launch } from '../lib/browser/chromium';
 import { launchFirefox } from '../lib/browser/firefox';
 import { buildPage } from '../lib/browser/page-site';
 import { buildSite, removeSite, serve } from '../lib/browser/site';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PYTHON = '/usr/bin/python3'; // Debian's, with python3-torch (not a pyenv shim)
@@ -115,7 +116,7 @@ export async function stepping(page: AnyPage, harnessUrl: string, steps: number,
   const computeSeconds: number[] = [];
   for (let n = 0; n < runs; n++) {
     const before = await page.evaluate(() => window.plateWorker?.run?.runId ?? 0, null);
-    await page.evaluate((k) => window.plateWorker!.start({ start: 'agent', seed: 1, steps: k, faulty: false, masking: true, advantage: 'group', temperature: 1, grader: 'exact' }), steps);
+    await page.evaluate(({ k, plate }) => window.plateWorker!.start({ ...plate, seed: 1, steps: k }), { k: steps, plate: PLATE_SETTINGS });
     const t = await page.until((prev): { firstPoint?: number; end?: number } | { error: unknown } | null => {
       const id = window.plateWorker?.run?.runId;
       const times = id === undefined || id === prev ? undefined : window.plateTimes[id];

@@ -140,6 +140,18 @@ export const SETTINGS = {
     doc: 'who pays GRPO’s training episodes: the exact answer (default, the plate’s), or a bug — a crash counts as a pass, or the calculator is trusted; held-out success is always graded exactly',
     restarts: 'grpo',
   }),
+  updatesPerBatch: row({
+    choices: [1, 2, 4],
+    plate: 1,
+    name: 'updates-per-batch',
+    label: 'Updates per batch (μ)',
+    hint: 'reuse each sampled batch; the clip bites from the second update',
+    choiceLabels: { 1: '1 (the plate’s)', 2: '2', 4: '4' },
+    runLabel: (mu) => (mu === 1 ? '' : `μ = ${mu}`),
+    fileLabel: (mu) => (mu === 1 ? '' : `mu${mu}`),
+    doc: 'policy updates per sampled batch, μ: 1 (default, the plate’s; the ratio is exactly 1 and the clip never acts), 2 or 4 (the batch is reused, the sampling policy’s log-probabilities frozen, the ratio clipped at 1 ± ε)',
+    restarts: 'grpo',
+  }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -235,5 +247,6 @@ export function grpoConfigOf(base: GrpoConfig, run: RunConfig): GrpoConfig {
     advantage: run.advantage,
     temperature: run.temperature,
     grader: run.grader,
+    updatesPerBatch: run.updatesPerBatch,
   };
 }

@@ -36,7 +36,7 @@ import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { transcriptLogProbs } from '../model/logprobs';
 import type { EpisodeLogp } from './push';
-import { policyUpdate, updateRows } from './update';
+import { policyUpdate, updateRows, type ClipFractions } from './update';
 
 export interface GrpoStageOptions {
   model: CharModel;
@@ -93,10 +93,17 @@ export interface GrpoRecord {
   trueSuccess: number | null;
   /** Sampled episodes the grader paid for though their answer is not the true sum (0 with the exact grader). */
   rewardedByBug: number;
+  /**
+   * The mean over the step's groups of each group's reward std, as TRL logs `reward_std` (torch's
+   * std: divided by n − 1, where the advantage's is by n).
+   */
   rewardStd: number | null;
-  /** Fraction of groups whose 8 rewards were all equal (no gradient). */
+  /** Fraction of groups whose 8 rewards were all equal (no gradient): TRL's `frac_reward_zero_std`. */
   zeroSpreadGroups: number | null;
-  clipFraction: number | null;
+  /** Where the ratio's clip acted, over the model's characters, mean over the step's updates (rl/update.ts). */
+  clip: ClipFractions | null;
+  /** The policy's entropy per character it sampled, in nats (at most ln 16): TRL's `entropy`. */
+  entropy: number | null;
   loss: number | null;
   modelChars: number;
   envChars: number;
@@ -104,7 +111,10 @@ export interface GrpoRecord {
   trainedChars: number;
   /** Calculator calls that lied this step. */
   lies: number;
+  /** Calculator calls the model made well-formed (the calculator answered them). */
   calls: number;
+  /** Calls the model began (`B`) and botched: malformed or over-long, so the calculator never ran. */
+  failedCalls: number;
   /** Sampled episodes whose answer is the calculator's result, lie or not (the agent copies the tool). */
   copied: number;
   /** Sampled episodes that ended without a well-formed call and answer. */
@@ -123,6 +133,12 @@ export interface GrpoRecord {
  * temperature (logp.before[j] is character j + 1).
  */
 type ScoredEpisode = EpisodeRecord & { advantage: number; logp: EpisodeLogp };
+
+/** The model began a call and botched it: the calculator never ran. */
+const failedCall = (e: Pick<EpisodeRecord, 'reason'>): boolean =>
+  e.reason === 'malformed call' || e.reason === 'over-long call';
+
+const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
 
 /** The answer is the calculator's result, whether or not the result was true. */
 export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'>): boolean =>
@@ -187,13 +203,15 @@ export class GrpoStage {
       rewardedByBug: 0,
       rewardStd: null,
       zeroSpreadGroups: null,
-      clipFraction: null,
+      clip: null,
+      entropy: null,
       loss: null,
       modelChars: 0,
       envChars: 0,
       trainedChars: 0,
       lies: 0,
       calls: 0,
+      failedCalls: 0,
       copied: 0,
       malformed: 0,
       timings: { sample: 0, logprobs: 0, gradient: 0, evaluate: ms, push: 0, total: ms },
@@ -248,7 +266,7 @@ export class GrpoStage {
       heldOutCorrect: ev.correct,
       heldOutN: ev.n,
       ...sampledFigures(episodes, c),
-      clipFraction: update.clipFraction,
+      clip: update.clip,
       loss: update.loss,
       trainedChars: update.trainedChars,
       timings: {
@@ -323,21 +341,24 @@ export class GrpoStage {
 /** What a step's sampled episodes did: their rewards, their groups' spread, who wrote what, the calculator's lies. */
 function sampledFigures(episodes: readonly EpisodeRecord[], c: Pick<GrpoConfig, 'episodesPerSum' | 'sumsPerStep'>) {
   const rewards = episodes.map((e) => e.reward);
-  const all = groupStats(rewards);
-  let zeroSpread = 0;
-  for (let g = 0; g < rewards.length; g += c.episodesPerSum)
-    if (groupStats(rewards.slice(g, g + c.episodesPerSum)).zeroSpread) zeroSpread++;
-  const count = (who: string) => episodes.reduce((n, e) => n + e.authors.filter((a) => a === who).length, 0);
+  const groups = Array.from({ length: c.sumsPerStep }, (_, g) =>
+    rewards.slice(g * c.episodesPerSum, (g + 1) * c.episodesPerSum),
+  );
+  const n = c.episodesPerSum;
+  const count = (who: string) => episodes.reduce((k, e) => k + e.authors.filter((a) => a === who).length, 0);
+  const modelChars = count('model');
   return {
-    meanReward: all.mean,
-    rewardStd: all.std,
+    meanReward: groupStats(rewards).mean,
+    rewardStd: mean(groups.map((g) => groupStats(g).std * Math.sqrt(n / Math.max(n - 1, 1)))),
+    zeroSpreadGroups: groups.filter((g) => groupStats(g).zeroSpread).length / c.sumsPerStep,
+    entropy: episodes.reduce((h, e) => h + e.modelEntropy, 0) / Math.max(modelChars, 1),
     trueSuccess: episodes.filter((e) => e.correct).length / episodes.length,
     rewardedByBug: episodes.filter(rewardedByBug).length,
-    zeroSpreadGroups: zeroSpread / c.sumsPerStep,
-    modelChars: count('model'),
+    modelChars,
     envChars: count('env'),
     lies: episodes.filter((e) => e.result?.lied).length,
     calls: episodes.filter((e) => e.result !== null).length,
+    failedCalls: episodes.filter(failedCall).length,
     copied: episodes.filter(copiesTool).length,
     malformed: episodes.filter((e) => e.reason !== 'answered').length,
   };

@@ -7,6 +7,11 @@
  *   ratio = exp(logp_new − logp_old)
  *   obj   = min(ratio · A_i, clip(ratio, 1 − ε, 1 + ε) · A_i)
  *   loss  = − Σ w·obj / Σ w            (a mean over all trained characters in the batch)
+ *
+ * and where the clip acts, as TRL's GRPOTrainer counts it over the model's characters: low where
+ * ratio < 1 − ε and A < 0, high where ratio > 1 + ε and A > 0 — exactly the characters whose
+ * min takes the clipped side, whose gradient is therefore zero. With one update per sampled batch
+ * the old policy is the current one: ratio ≡ 1, and nothing is ever clipped.
  */
 import * as tf from '@tensorflow/tfjs';
 import { targetLogProbs } from '../model/logprobs';
@@ -26,12 +31,22 @@ export interface PolicyBatch {
    * advantage is 0 add nothing to the sum, so they may be left out of the batch and counted here.
    */
   trainedChars?: number;
+  /** [N, L-1]: 1 at the model's own characters, where the clip is counted; default `weights`. */
+  counted?: tf.Tensor2D;
+}
+
+/** Characters (of `counted`) where the clip acted: TRL's low and high sides. */
+export interface ClipCounts {
+  /** ratio < 1 − ε where the advantage is negative. */
+  low: tf.Scalar;
+  /** ratio > 1 + ε where the advantage is positive. */
+  high: tf.Scalar;
 }
 
 export interface ClippedLoss {
   loss: tf.Scalar;
-  /** Fraction of trained characters whose ratio was clipped (their gradient is zero). */
-  clipFraction: tf.Scalar;
+  /** Counts, not fractions: the caller knows the batch's characters (rl/update.ts). */
+  clipped: ClipCounts;
   /** [N, L-1]: the log-probability of every target under the policy being trained (on the tape). */
   logp: tf.Tensor2D;
 }
@@ -57,8 +72,11 @@ export function clippedLoss(
         ? tf.maximum(tf.sum(batch.weights), 1)
         : tf.scalar(Math.max(batch.trainedChars, 1));
     const loss = tf.div(tf.neg(tf.sum(tf.mul(objective, batch.weights))), count) as tf.Scalar;
-    const isClipped = tf.cast(tf.less(clipped, unclipped), 'float32'); // the min took the clipped side
-    const clipFraction = tf.div(tf.sum(tf.mul(isClipped, batch.weights)), count) as tf.Scalar;
-    return { loss, clipFraction, logp };
+    const counted = batch.counted ?? batch.weights;
+    const where = (ratioSide: tf.Tensor, advantageSide: tf.Tensor) =>
+      tf.sum(tf.mul(tf.cast(tf.logicalAnd(ratioSide, advantageSide), 'float32'), counted)) as tf.Scalar;
+    const low = where(tf.less(ratio, 1 - clipEps), tf.less(adv, 0));
+    const high = where(tf.greater(ratio, 1 + clipEps), tf.greater(adv, 0));
+    return { loss, clipped: { low, high }, logp };
   });
 }

@@ -56,6 +56,12 @@ export interface EpisodeRecord {
   /** The final answer is the true sum: what the exact grader would have paid for. */
   correct: boolean;
   reason: EndReason;
+  /**
+   * The entropy (nats) of the policy's next-character distribution, at the distribution it
+   * sampled from, summed over the characters the model wrote: divided by their number, the
+   * policy's entropy as TRL logs it (at most ln 16 a character, for 16 characters).
+   */
+  modelEntropy: number;
 }
 
 /**
@@ -135,6 +141,7 @@ class Transcripts {
    */
   private readonly owed: string[];
   private readonly owedBy: Author[];
+  private readonly entropy: number[];
 
   constructor(private readonly rows: readonly RolloutRow[]) {
     const prompts = rows.map((r) => promptFor(r.sum));
@@ -144,6 +151,7 @@ class Transcripts {
     this.authors = rows.map(() => Array<Author>(common).fill('prompt'));
     this.owed = prompts.map((p) => p.slice(common));
     this.owedBy = rows.map(() => 'prompt');
+    this.entropy = rows.map(() => 0);
   }
 
   /** Some row's next character is the model's to write. */
@@ -173,6 +181,7 @@ class Transcripts {
       } else {
         if (!p) throw new Error('rollout: a row needs the model at a position decided without it');
         const id = row.greedy ? argmax(p, r * V, V) : sample(p, r * V, V, rng!);
+        this.entropy[r]! += entropyAt(p, r * V, V);
         ch = VOCAB[id]!;
         this.authors[r]!.push('model');
         this.owed[r] = ep.feed(ch);
@@ -197,6 +206,7 @@ class Transcripts {
       reward: ep.reward,
       correct: ep.correct,
       reason: ep.reason!,
+      modelEntropy: this.entropy[r]!,
     }));
   }
 }
@@ -217,6 +227,16 @@ export function nextProbs(
   const last = T === 1 ? logits.reshape([B, V]) : logits.slice([0, T - 1, 0], [B, 1, V]).reshape([B, V]); // [B, V]
   const scaled = temperatures.every((t) => t === 1) ? last : tf.div(last, tf.tensor2d(temperatures, [B, 1])); // x / 1 is exact
   return { probs: tf.softmax(scaled) as tf.Tensor2D, cache: grown };
+}
+
+/** −Σ p log p of the distribution p[offset .. offset + n), in nats. */
+export function entropyAt(p: ArrayLike<number>, offset: number, n: number): number {
+  let h = 0;
+  for (let i = 0; i < n; i++) {
+    const q = p[offset + i]!;
+    if (q > 0) h -= q * Math.log(q);
+  }
+  return h;
 }
 
 export function argmax(p: ArrayLike<number>, offset: number, n: number): number {

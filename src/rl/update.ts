@@ -15,9 +15,20 @@ import { clippedLoss, type PolicyBatch } from './loss';
 
 export { NonFiniteLossError };
 
+/**
+ * Where the clip acted over the step's updates, as fractions of the batch's model characters
+ * (every episode's, zero advantage or not), averaged over the updates as TRL logs them: low + high
+ * = region. At one update per batch all three are exactly 0 (the ratio is 1).
+ */
+export interface ClipFractions {
+  low: number;
+  high: number;
+  region: number;
+}
+
 export interface UpdateResult {
   /** trainedChars: the characters the loss covered, the mean's denominator (every episode's, zero advantage or not). */
-  update: { loss: number; clipFraction: number; trainedChars: number };
+  update: { loss: number; clip: ClipFractions; trainedChars: number };
   /**
    * Per episode, the log-probability of each character after the first under the policy before
    * this update (the first update's forward pass reads them anyway), or null for an episode the
@@ -75,10 +86,12 @@ export async function policyUpdate({
   const now = () => performance.now();
   // Targets are characters 1.. of each transcript (character 0, `^`, is never predicted).
   const trainedChars = episodes.reduce((n, e) => n + trainedCount(e.authors, c.lossMask), 0);
+  const modelChars = episodes.reduce((n, e) => n + trainedCount(e.authors, 'model'), 0);
   const kept = updateRows(advantages);
   const buckets = updateBuckets(episodes, kept, advantages, c.lossMask, trainedChars);
   const tl = now();
-  let result = { loss: NaN, clipFraction: NaN };
+  let loss = NaN;
+  const clipped = { low: 0, high: 0 };
   let tg: number;
   /** Per bucket, [N, L-1]: the first update's log-probs, kept off the tape for `before`. */
   const firstLogp: tf.Tensor2D[] = [];
@@ -92,20 +105,27 @@ export async function policyUpdate({
         b.policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(b.inputs), b.policy.targets, c.temperature));
     }
     tg = now();
-    for (let k = 0; k < c.updatesPerBatch; k++)
-      result = await gradientStep(model, optimizer, buckets, c, step, k === 0 ? firstLogp : null);
+    for (let k = 0; k < c.updatesPerBatch; k++) {
+      const r = await gradientStep(model, optimizer, buckets, c, step, k === 0 ? firstLogp : null);
+      loss = r.loss;
+      clipped.low += r.low;
+      clipped.high += r.high;
+    }
     const tb = now();
     await readBefore(buckets, firstLogp, (k) => kept[k]!, episodes, before);
     beforeMs = now() - tb;
   } finally {
     tf.dispose(firstLogp);
     for (const b of buckets) {
-      tf.dispose([b.inputs, b.policy.targets, b.policy.advantages, b.policy.oldLogp ?? []]);
+      tf.dispose([b.inputs, b.policy.targets, b.policy.advantages, b.policy.oldLogp ?? [], b.policy.counted ?? []]);
       disposeBatch(b.batch);
     }
   }
+  // The mean over the updates of each update's fraction: the same denominator every time.
+  const per = Math.max(modelChars, 1) * c.updatesPerBatch;
+  const clip = { low: clipped.low / per, high: clipped.high / per, region: (clipped.low + clipped.high) / per };
   return {
-    update: { ...result, trainedChars },
+    update: { loss, clip, trainedChars },
     before,
     timings: { logprobs: tg - tl, gradient: now() - tg - beforeMs, before: beforeMs },
   };
@@ -133,12 +153,30 @@ function updateBuckets(
       weights: batch.weights,
       advantages: tf.tensor1d(batch.rows.map((k) => advantages[kept[k]!]!)),
       trainedChars,
+      // The clip is counted over the model's characters; with masking on those are the trained ones.
+      counted:
+        mask === 'model'
+          ? undefined
+          : modelMask(
+              batch.rows.map((k) => rows[k]!.authors),
+              targets.shape[1],
+            ),
     };
     return { batch, inputs, policy };
   });
 }
 
-/** One Adam step on every bucket's loss; `keepLogp` receives its log-probs (the first step's are the policy before the update). */
+/** [N, width]: 1 where target j + 1 of row i is the model's character. */
+const modelMask = (authors: readonly (readonly Author[])[], width: number): tf.Tensor2D =>
+  tf.tensor2d(
+    authors.flatMap((a) => Array.from({ length: width }, (_, j) => (a[j + 1] === 'model' ? 1 : 0))),
+    [authors.length, width],
+  );
+
+/**
+ * One Adam step on every bucket's loss; `keepLogp` receives its log-probs (the first step's are
+ * the policy before the update). low, high: model characters where the clip acted (loss.ts).
+ */
 async function gradientStep(
   model: CharModel,
   optimizer: tf.Optimizer,
@@ -146,11 +184,13 @@ async function gradientStep(
   c: UpdateConfig,
   step: number,
   keepLogp: tf.Tensor2D[] | null,
-): Promise<{ loss: number; clipFraction: number }> {
-  let clip: tf.Scalar | undefined;
+): Promise<{ loss: number; low: number; high: number }> {
+  let clip: tf.Tensor1D | undefined;
   const { value, grads } = variableGrads(() => {
     const parts = buckets.map((b) => clippedLoss(model.logits(b.inputs), b.policy, c.clipEps, c.temperature)); // logits: [N, L-1, V]
-    clip = tf.keep(tf.addN(parts.map((p) => p.clipFraction)));
+    clip = tf.keep(
+      tf.stack([tf.addN(parts.map((p) => p.clipped.low)), tf.addN(parts.map((p) => p.clipped.high))]) as tf.Tensor1D,
+    );
     keepLogp?.push(...parts.map((p) => tf.keep(p.logp)));
     return tf.addN(parts.map((p) => p.loss));
   }, model.trainable);
@@ -163,7 +203,7 @@ async function gradientStep(
   }
   optimizer.applyGradients(grads);
   tf.dispose(grads);
-  return { loss, clipFraction: clipValue[0]! };
+  return { loss, low: clipValue[0]!, high: clipValue[1]! };
 }
 
 /** Fills before[episode] from each bucket's log-probs [N, L-1] (row r is episode episodeOf(bucket.rows[r])). */

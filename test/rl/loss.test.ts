@@ -14,8 +14,11 @@ const logSoftmax = (xs: number[]) => {
 };
 
 describe('the clipped loss', () => {
-  it('matches a hand computation on a tiny case, clipping where the ratio leaves [0.8, 1.2]', async () => {
-    // Two episodes, two positions, vocabulary of 3. Episode 0 has advantage +1, episode 1 −1.
+  it('matches a hand computation on a tiny case, and counts the clip’s low and high sides as TRL does', async () => {
+    // Three episodes, two positions, vocabulary of 3; advantages +1, −1, +1. The old log-probs put
+    // one character on each side of the clip: episode 0 above 1 + ε with A > 0 (clipped: high),
+    // episode 1 below 1 − ε with A < 0 (clipped: low), episode 2 below 1 − ε with A > 0, where the
+    // min keeps the unclipped side (a loss without the min would differ there).
     const logitsArr = [
       [
         [2, 0, 0],
@@ -25,24 +28,33 @@ describe('the clipped loss', () => {
         [0, 0, 3],
         [1, 1, 1],
       ],
+      [
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
     ];
     const targets = [
       [0, 1],
-      [2, 0],
+      [0, 0],
+      [1, 1],
     ];
     const weights = [
       [1, 1],
       [1, 0],
-    ]; // the last character was the environment's
+      [1, 0],
+    ]; // the last characters of episodes 1 and 2 were the environment's
     const oldLogp = [
       [-0.5, -1.2],
       [-0.3, -1.0],
+      [-0.5, -0.5],
     ];
-    const adv = [1, -1];
+    const adv = [1, -1, 1];
     const eps = 0.2;
     let sum = 0;
     let clippedCount = 0;
-    for (let i = 0; i < 2; i++) {
+    let low = 0;
+    let high = 0;
+    for (let i = 0; i < 3; i++) {
       for (let j = 0; j < 2; j++) {
         if (!weights[i]![j]) continue;
         const logp = logSoftmax(logitsArr[i]![j]!)[targets[i]![j]!]!;
@@ -51,9 +63,11 @@ describe('the clipped loss', () => {
         const clippedR = Math.min(Math.max(r, 1 - eps), 1 + eps);
         sum += Math.min(r * a, clippedR * a);
         if (clippedR * a < r * a) clippedCount++;
+        if (r < 1 - eps && a < 0) low++;
+        if (r > 1 + eps && a > 0) high++;
       }
     }
-    const expected = -sum / 3;
+    const expected = -sum / 4;
     const batch: PolicyBatch = {
       targets: tf.tensor2d(targets, undefined, 'int32'),
       weights: tf.tensor2d(weights),
@@ -61,11 +75,23 @@ describe('the clipped loss', () => {
       oldLogp: tf.tensor2d(oldLogp),
     };
     const logits = tf.tensor3d(logitsArr);
-    const { loss, clipFraction } = clippedLoss(logits, batch, eps, 1);
+    const { loss, clipped } = clippedLoss(logits, batch, eps, 1);
     expect((await loss.data())[0]).toBeCloseTo(expected, 5);
-    expect(clippedCount).toBeGreaterThan(0); // the case does exercise the clip
-    expect((await clipFraction.data())[0]).toBeCloseTo(clippedCount / 3, 6);
-    tf.dispose([loss, clipFraction, logits, batch.targets, batch.weights, batch.advantages, batch.oldLogp!]);
+    // The case exercises both sides: episode 0 (A > 0) above 1 + ε, episode 1 (A < 0) below 1 − ε.
+    expect([low, high]).toEqual([1, 2]);
+    expect([(await clipped.low.data())[0], (await clipped.high.data())[0]]).toEqual([low, high]);
+    // Where the clip acts is where the min takes the clipped side: low + high is the region.
+    expect(low + high).toBe(clippedCount);
+    tf.dispose([
+      loss,
+      clipped.low,
+      clipped.high,
+      logits,
+      batch.targets,
+      batch.weights,
+      batch.advantages,
+      batch.oldLogp!,
+    ]);
   });
 
   it('has ratio 1 and never clips when the old policy is the current one', async () => {
@@ -83,9 +109,9 @@ describe('the clipped loss', () => {
       weights: tf.ones([3, 4]) as tf.Tensor2D,
       advantages: tf.tensor1d([2, -1, 0.5]),
     };
-    const { clipFraction } = clippedLoss(logits, batch, 0.2, 1);
-    expect((await clipFraction.data())[0]).toBe(0);
-    tf.dispose([logits, clipFraction, batch.targets, batch.weights, batch.advantages]);
+    const { clipped, loss, logp } = clippedLoss(logits, batch, 0.2, 1);
+    expect([(await clipped.low.data())[0], (await clipped.high.data())[0]]).toEqual([0, 0]);
+    tf.dispose([logits, clipped.low, clipped.high, loss, logp, batch.targets, batch.weights, batch.advantages]);
   });
 });
 

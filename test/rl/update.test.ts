@@ -64,7 +64,8 @@ describe('a policy update', () => {
       config,
       step: 1,
     });
-    expect(update.clipFraction).toBeGreaterThan(0); // the last of the three updates clipped
+    expect(update.clip.region).toBeGreaterThan(0); // the later updates clipped
+    expect(update.clip.low + update.clip.high).toBeCloseTo(update.clip.region, 12);
 
     // Where the clipped objective takes the clipped side, the characters' logits get no gradient.
     const batch = makeTokenBatch(

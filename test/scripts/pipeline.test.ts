@@ -153,6 +153,38 @@ describe('the Node pipeline', () => {
     expect(corrupt.err).toMatch(/manifest\.json: is not valid JSON/);
   });
 
+  it('reuses each batch μ times with --updates-per-batch, and logs every step under TRL’s names', () => {
+    const r = tsx('workshop', '--steps', '3', '--updates-per-batch', '4', '--json');
+    expect(r.code, r.err).toBe(0);
+    const j = lastJson(r.out);
+    expect(j).toMatchObject({ updatesPerBatch: 4, steps: 3 });
+    expect(j.metrics).toHaveLength(3);
+    for (const [i, m] of j.metrics.entries()) {
+      expect(Object.keys(m)).toEqual([
+        'step',
+        'reward',
+        'reward_std',
+        'frac_reward_zero_std',
+        'entropy',
+        'completions/mean_length',
+        'clip_ratio/low_mean',
+        'clip_ratio/high_mean',
+        'clip_ratio/region_mean',
+        'tools/call_frequency',
+        'tools/failure_frequency',
+      ]);
+      expect(m.step).toBe(i + 1);
+      expect(m.reward).toBe(j.meanReward[i]);
+    }
+    expect(j.metrics.some((m: Record<string, number>) => m['clip_ratio/region_mean'] > 0)).toBe(true);
+    // The plate's μ = 1: the ratio is exactly 1, nothing is clipped.
+    expect(lastJson(plate.out).metrics.map((m: Record<string, number>) => m['clip_ratio/region_mean'])).toEqual([0, 0]);
+    expect(lastJson(plate.out).updatesPerBatch).toBe(1);
+    expect(tsx('workshop', '--updates-per-batch', '3').err).toBe(
+      'error: --updates-per-batch must be one of 1, 2, 4, got "3"',
+    );
+  });
+
   it('refuses a bad option value with a one-line error', () => {
     const r = tsx('workshop', '--steps', 'many');
     expect(r.code).toBe(1);

@@ -1,0 +1,59 @@
+/**
+ * A GRPO step's numbers under the names TRL's GRPOTrainer logs them, so a practitioner who goes
+ * on to a real run meets the same dials here first: one object per step, the keys in this order.
+ * Built from the step's record alone (the page, the exports and `npm run workshop` all use it).
+ *
+ *   reward                   mean reward of the sampled episodes, as the grader paid it
+ *   reward_std               mean over groups of each group's reward std (n − 1, as torch's std)
+ *   frac_reward_zero_std     groups whose rewards are all equal: they give no gradient
+ *   entropy                  the policy's next-character entropy over the characters it sampled, nats
+ *   completions/mean_length  the model's own characters per episode (the environment's excluded)
+ *   clip_ratio/low_mean      ratio < 1 − ε where the advantage is negative, over the model's characters
+ *   clip_ratio/high_mean     ratio > 1 + ε where it is positive
+ *   clip_ratio/region_mean   either: low + high
+ *   tools/call_frequency     calls the model began per episode (well-formed or not)
+ *   tools/failure_frequency  share of those calls that failed (malformed or over-long)
+ */
+import type { GrpoRecord } from './grpo';
+
+export const METRIC_NAMES = [
+  'step',
+  'reward',
+  'reward_std',
+  'frac_reward_zero_std',
+  'entropy',
+  'completions/mean_length',
+  'clip_ratio/low_mean',
+  'clip_ratio/high_mean',
+  'clip_ratio/region_mean',
+  'tools/call_frequency',
+  'tools/failure_frequency',
+] as const;
+
+export type MetricName = (typeof METRIC_NAMES)[number];
+export type StepMetrics = Record<MetricName, number>;
+
+/** What the metrics read of a step: its record's figures and how many episodes it sampled. */
+export type MetricSource = Pick<
+  GrpoRecord,
+  'step' | 'meanReward' | 'rewardStd' | 'zeroSpreadGroups' | 'entropy' | 'modelChars' | 'clip' | 'calls' | 'failedCalls'
+> & { sampled: number };
+
+/** The step's metrics, or null for step 0 (it samples nothing). */
+export function stepMetrics(r: MetricSource): StepMetrics | null {
+  if (r.meanReward === null || r.sampled === 0) return null;
+  const began = r.calls + r.failedCalls;
+  return {
+    step: r.step,
+    reward: r.meanReward,
+    reward_std: r.rewardStd!,
+    frac_reward_zero_std: r.zeroSpreadGroups!,
+    entropy: r.entropy!,
+    'completions/mean_length': r.modelChars / r.sampled,
+    'clip_ratio/low_mean': r.clip!.low,
+    'clip_ratio/high_mean': r.clip!.high,
+    'clip_ratio/region_mean': r.clip!.region,
+    'tools/call_frequency': began / r.sampled,
+    'tools/failure_frequency': began === 0 ? 0 : r.failedCalls / began,
+  };
+}
