@@ -36,7 +36,7 @@ export interface PolicyBatch {
 }
 
 /** Characters (of `counted`) where the clip acted: TRL's low and high sides. */
-export interface ClipCounts {
+interface ClipCounts {
   /** ratio < 1 − ε where the advantage is negative. */
   low: tf.Scalar;
   /** ratio > 1 + ε where the advantage is positive. */

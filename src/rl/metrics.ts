@@ -30,7 +30,7 @@ export const METRIC_NAMES = [
   'tools/failure_frequency',
 ] as const;
 
-export type MetricName = (typeof METRIC_NAMES)[number];
+type MetricName = (typeof METRIC_NAMES)[number];
 export type StepMetrics = Record<MetricName, number>;
 
 /** What the metrics read of a step: its record's figures and how many episodes it sampled. */
