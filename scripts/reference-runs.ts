@@ -1,12 +1,13 @@
-// npm run reference-runs -- [--seeds 1,2,3,4,5] [--steps 40] [--sft-seeds 1,2,3,4,5] [--only plate|bugs|all]
+// npm run reference-runs -- [--seeds 1,2,3,4,5] [--steps 40] [--sft-seeds 1,2,3,4,5] [--only plate|bugs|dials|all]
 //                           [--checkpoint DIR] [--pretrained DIR] [--out FILE]
 // The page's precomputed bands, made by the Node workshop: GRPO from the shipped agent for every
 // configuration the figure offers at temperature 1 (2 calculators × masking on/off × group-
-// relative/raw advantage with the exact grader, and each grader bug with the plate's credit and
-// both calculators, each over the seeds), and fine-tuning the shipped worksheet model over the
+// relative/raw advantage with the exact grader, each grader bug with the plate's credit and both
+// calculators, and the plate's configuration at μ = 2 and 4 with both calculators, each over the
+// seeds, with what a practitioner reads of each run: clip fractions, entropy), and fine-tuning the shipped worksheet model over the
 // SFT seeds. Prints a table per configuration (docs/results.md's) and writes
 // public/reference-runs.json; the page labels what it draws from it as precomputed.
-// --only bugs runs the grader bugs alone and merges them into --out: the file's other runs are
+// --only bugs (or dials) runs the grader bugs (or μ = 2, 4) alone and merges them into --out: the file's other runs are
 // kept as they are (a full run remakes them with the same curves but new seconds).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,8 @@ import { intOption, main, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
+import { stepMetrics } from '../src/rl/metrics';
+import type { RunSettings } from '../src/pipeline/settings';
 
 const { values: a } = parseArgs({
   options: {
@@ -43,12 +46,28 @@ interface Config {
   masking: boolean;
   advantage: Advantage;
   grader: Grader;
+  /** μ: absent, the plate's 1. */
+  updatesPerBatch?: RunSettings['updatesPerBatch'];
+}
+
+/**
+ * What a practitioner reads of a run (rl/metrics.ts): the clip's fractions as means over the
+ * steps, the policy's entropy at the first and the last step, seconds a step.
+ */
+interface Vitals {
+  clipLow: number;
+  clipHigh: number;
+  clipRegion: number;
+  entropyFirst: number;
+  entropyLast: number;
+  stepSeconds: number;
 }
 
 /** A run as the file holds it; an exact-grader run keeps the shape it always had (no grader, no true success: it is the reward). */
 interface Done extends Omit<Config, 'grader'> {
   seed: number;
   grader?: Grader;
+  vitals: Vitals;
   heldOut: number[];
   meanReward: number[];
   trueSuccess?: number[];
@@ -57,17 +76,22 @@ interface Done extends Omit<Config, 'grader'> {
   summary: RunSummary;
 }
 
-type Only = 'plate' | 'bugs' | 'all';
+type Only = 'plate' | 'bugs' | 'dials' | 'all';
 type Checkpoints = { agent: string; pretrained: string };
 
 /**
  * --only plate: the plate's own two configurations (a quick check); bugs: each grader bug with the
  * plate's credit and both calculators (with the reliable one, trusting the tool pays the true
  * result of a slipped call; a crash pays whatever the calculator does); all: both, and the credit
- * switches with the exact grader.
+ * switches with the exact grader; dials: the plate's configuration at μ = 2 and 4 (all has them too).
  */
 function configsFor(only: Only): Config[] {
   const configs: Config[] = [];
+  if (only === 'dials' || only === 'all')
+    for (const updatesPerBatch of [2, 4] as const)
+      for (const faulty of [false, true])
+        configs.push({ faulty, masking: true, advantage: 'group', grader: 'exact', updatesPerBatch });
+  if (only === 'dials') return configs;
   if (only !== 'bugs') {
     for (const masking of only === 'plate' ? [true] : [true, false]) {
       for (const advantage of only === 'plate' ? (['group'] as const) : ADVANTAGES) {
@@ -88,11 +112,23 @@ async function runConfig(config: Config, seeds: number[], steps: number, checkpo
     const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1 });
     const grpo = r.records.slice(1);
     const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
-    const { grader, ...credit } = config;
+    const { grader, updatesPerBatch, ...credit } = config;
+    const metrics = grpo.map((s) => stepMetrics({ ...s, sampled: s.episodes.length })!);
+    const over = (k: 'clip_ratio/low_mean' | 'clip_ratio/high_mean' | 'clip_ratio/region_mean') =>
+      round(mean(metrics, (m) => m[k])!);
     done.push({
       seed,
       ...credit,
       ...(grader !== 'exact' && { grader }),
+      ...(updatesPerBatch !== undefined && updatesPerBatch !== 1 && { updatesPerBatch }),
+      vitals: {
+        clipLow: over('clip_ratio/low_mean'),
+        clipHigh: over('clip_ratio/high_mean'),
+        clipRegion: over('clip_ratio/region_mean'),
+        entropyFirst: round(metrics[0]!.entropy),
+        entropyLast: round(metrics.at(-1)!.entropy),
+        stepSeconds: round(r.grpo.seconds / grpo.length),
+      },
       heldOut: r.heldOut.map(round),
       meanReward: r.meanReward.map(round),
       ...(grader !== 'exact' && { trueSuccess: r.trueSuccess.map(round) }),
@@ -114,10 +150,27 @@ function tableRow(config: Config, done: Done[]): string {
   const m = (f: (d: Done) => number) => pct(mean(done, f)!);
   const truth = (d: Done) => d.trueSuccess ?? d.meanReward;
   return (
-    `| ${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ${config.grader} | ` +
+    `| ${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ${config.grader}${config.updatesPerBatch ? `, μ = ${config.updatesPerBatch}` : ''} | ` +
     `${done.map((d) => `${pct(d.summary.heldOutStart)} → ${pct(d.summary.heldOutEnd)}`).join(', ')} | ${m((d) => d.summary.heldOutEnd)} | ` +
     `${m((d) => d.summary.rewardFirst5)} → ${m((d) => d.summary.rewardLast5)} | ${m((d) => first5(truth(d)))} → ${m((d) => last5(truth(d)))} | ` +
     `${m((d) => last5(d.copyRate))} | ${m((d) => last5(d.malformed))} |`
+  );
+}
+
+const DIALS_HEAD = [
+  '| μ | calculator | held-out end per seed | mean | reward last 5 | clipped: low / high / region (mean over steps) | entropy first → last | seconds a step |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- |',
+];
+
+/** A row of docs/results.md's μ table: the plate's credit and grader, one μ and calculator. */
+function dialsRow(config: Config, done: Done[]): string {
+  const m = (f: (d: Done) => number) => mean(done, f)!;
+  const p1 = (x: number) => `${(100 * x).toFixed(1)}%`;
+  return (
+    `| ${config.updatesPerBatch ?? 1} | ${config.faulty ? 'faulty' : 'reliable'} | ` +
+    `${done.map((d) => pct(d.summary.heldOutEnd)).join(', ')} | ${pct(m((d) => d.summary.heldOutEnd))} | ${pct(m((d) => d.summary.rewardLast5))} | ` +
+    `${p1(m((d) => d.vitals.clipLow))} / ${p1(m((d) => d.vitals.clipHigh))} / ${p1(m((d) => d.vitals.clipRegion))} | ` +
+    `${m((d) => d.vitals.entropyFirst).toFixed(2)} → ${m((d) => d.vitals.entropyLast).toFixed(2)} | ${m((d) => d.vitals.stepSeconds).toFixed(3)} |`
   );
 }
 
@@ -130,7 +183,8 @@ function mergeInto(out: string, runs: Done[]): void {
     x.faulty === y.faulty &&
     x.masking === y.masking &&
     x.advantage === y.advantage &&
-    (x.grader ?? 'exact') === (y.grader ?? 'exact');
+    (x.grader ?? 'exact') === (y.grader ?? 'exact') &&
+    (x.updatesPerBatch ?? 1) === (y.updatesPerBatch ?? 1);
   writeFileSync(
     out,
     JSON.stringify({ ...old, runs: [...old.runs.filter((o) => !runs.some((n) => same(o, n))), ...runs] }) + '\n',
@@ -160,17 +214,20 @@ async function sftReferenceRuns(seeds: number[], checkpoints: Checkpoints) {
 await main(async () => {
   const seeds = seedList('seeds', a.seeds!);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
-  const only = oneOf('only', a.only, ['plate', 'bugs', 'all'] as const, 'all');
+  const only = oneOf('only', a.only, ['plate', 'bugs', 'dials', 'all'] as const, 'all');
   const backend = await setNodeBackend('wasm');
   const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
   const runs: Done[] = [];
   for (const l of TABLE_HEAD) console.log(l);
+  const dials: string[] = [];
   for (const config of configsFor(only)) {
     const done = await runConfig(config, seeds, steps, checkpoints);
     console.log(tableRow(config, done));
+    if (config.masking && config.advantage === 'group' && config.grader === 'exact') dials.push(dialsRow(config, done));
     runs.push(...done);
   }
-  if (only === 'bugs') return mergeInto(a.out!, runs);
+  for (const l of [...DIALS_HEAD, ...dials]) console.log(l);
+  if (only === 'bugs' || only === 'dials') return mergeInto(a.out!, runs);
   const sftRuns = await sftReferenceRuns(seedList('sft-seeds', a['sft-seeds']!), checkpoints);
   writeFileSync(
     a.out!,

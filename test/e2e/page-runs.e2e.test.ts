@@ -7,6 +7,7 @@ import { runWorkshop } from '../../scripts/lib/run-workshop';
 import { pct } from '../../src/ui/format';
 import { useWasm } from '../tf';
 import { chartLabel, expectAccessible, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
+import { stepMetrics } from '../../src/rl/metrics';
 
 const { open, openFinished } = plateBrowser();
 beforeAll(() => useWasm()); // the switch tests run the Node workshop beside the page
@@ -118,6 +119,32 @@ describe('the switches that break the terms', () => {
       expectClean(o);
     });
   }
+
+  it('runs ?updates-per-batch=4: the clip acts as in the Node workshop, and the metrics go away as JSON Lines', async () => {
+    const node = await runWorkshop({ seed: 1, steps: 3, updatesPerBatch: 4 });
+    const metrics = node.records.flatMap((r) => stepMetrics({ ...r, sampled: r.episodes.length }) ?? []);
+    const o = await openFinished('index.html?steps=3&autorun=1&updates-per-batch=4');
+    const { page } = o;
+    expect(await page.getByLabel('Updates per batch (μ)').inputValue()).toBe('4');
+    expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
+    expect(await page.locator('[data-testid="clip-chart"] svg[role="img"]').getAttribute('aria-label')).toBe(
+      `Clipped characters, step 3 of 3: ${pct(metrics[2]!['clip_ratio/region_mean'])}`,
+    );
+    expect(await page.locator('[data-testid="clip-words"]').count()).toBe(0);
+    expect(await page.locator('.figure-notes').innerText()).toMatch(/Each sampled batch is used for 4 updates/);
+    expect(await page.locator('.chart-legend').innerText()).toContain('this run: reliable, μ = 4');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: /the GRPO metrics as JSON Lines/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('plate-XXVI.3-run-agent-reliable-mu4-seed-1.metrics.jsonl');
+    const lines = readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(metrics);
+    expect(metrics.some((m) => m['clip_ratio/region_mean'] > 0)).toBe(true);
+    expectClean(o);
+  });
 
   it('lets the reader take the run away as JSON and CSV, with a link that sets it up again', async () => {
     const o = await openFinished('index.html?steps=2&autorun=1&masking=off&seed=3');

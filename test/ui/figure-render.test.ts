@@ -107,9 +107,10 @@ describe('the figure', () => {
       run: run(2, true, 5),
       previous: [run(1, false, 40)],
     });
-    // four charts (the plate's two, the two diagnostics) and the legend's swatch each
-    expect(html.match(/class="series tone-reliable dash-solid dim"/g)).toHaveLength(5);
-    expect(html.match(/class="series tone-faulty dash-solid"/g)).toHaveLength(5);
+    // In the GRPO panel: four charts (the plate's two, the two diagnostics) and the legend's swatch each
+    const grpo = html.slice(html.indexOf('aria-label="GRPO"'), html.indexOf('class="term-switches"'));
+    expect(grpo.match(/class="series tone-reliable dash-solid dim"/g)).toHaveLength(5);
+    expect(grpo.match(/class="series tone-faulty dash-solid"/g)).toHaveLength(5);
     expect(html).toContain('earlier run (reliable): 77% → 93%');
     expect(html).toContain('earlier run: reliable');
     expect(html).toContain('this run: faulty');

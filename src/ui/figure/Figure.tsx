@@ -1,8 +1,8 @@
 /**
  * The live figure, from plain props, curves first: Run, Step, Reset and the faulty calculator,
  * the status in a line, the charts (the pipeline's stages that run here, then GRPO's); then the
- * switches that break the plate's terms, where a run starts, where a step's time goes, the
- * episode viewer, the reader's own sum, and the plate's numbers beside the reader's run.
+ * switches that break the plate's terms, where a run starts, what a practitioner reads (μ, the
+ * clip, the vital signs), where a step's time goes, the episode viewer, the reader's own sum, and the plate's numbers beside the reader's run.
  */
 import { useMemo } from 'react';
 import { AGENT_RECIPE } from '../../config';
@@ -26,6 +26,7 @@ import { StageStrip } from './StageStrip';
 import { StatusLine } from './StatusLine';
 import { TaughtData } from './TaughtData';
 import { TimeSplit } from './TimeSplit';
+import { VitalSigns } from './VitalSigns';
 import { toneOf, type Marker, type RunView } from './types';
 import type { SupervisedStageName } from '../../agent/stage';
 
@@ -82,6 +83,14 @@ export function Figure(p: FigureProps) {
         <StageStrip start={start} run={p.run} />
         <TaughtData />
       </section>
+      <VitalSigns
+        status={t.status}
+        run={p.run}
+        settings={p.settings}
+        onSettings={p.onSettings}
+        frame={Math.max(steps, p.totalSteps)}
+        steps={steps}
+      />
       <TimeSplit run={p.run} frame={Math.max(steps, p.totalSteps)} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
       <AskAgent

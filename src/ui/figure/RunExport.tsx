@@ -6,7 +6,7 @@
 import type { MouseEvent } from 'react';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import type { RunConfig } from '../../pipeline/settings';
-import { runCsv, runFileName, runJson } from './export';
+import { runCsv, runFileName, runJson, runJsonl } from './export';
 import type { RunView } from './types';
 
 interface Props {
@@ -42,7 +42,16 @@ export function RunExport({ run, backend, shown, plate, reproduceUrl }: Props) {
       (every step, the episodes shown) ·{' '}
       <a href="#run-csv" download={`${name}.csv`} onClick={offer(() => runCsv(run), 'text/csv')}>
         the curves as CSV
-      </a>
+      </a>{' '}
+      ·{' '}
+      <a
+        href="#run-jsonl"
+        download={`${name}.metrics.jsonl`}
+        onClick={offer(() => runJsonl(run), 'application/x-ndjson')}
+      >
+        the GRPO metrics as JSON Lines
+      </a>{' '}
+      (TRL’s names, one step a line)
       {link && (
         <>
           {' '}

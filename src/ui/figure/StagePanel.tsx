@@ -4,12 +4,12 @@
  * 77% and the precomputed fine-tuning runs on the fine-tuning chart.
  */
 import { memo } from 'react';
-import type { SupervisedRecord } from '../../agent/stage';
+import type { SupervisedRecord, SupervisedStageName } from '../../agent/stage';
 import type { BandPoint, Marker } from './types';
 import { lossAxis } from './chart/axes';
 import { LineChart } from './LineChart';
 import { Readout } from './Readout';
-import { stageReadout, stageSeries, type StageMetric, type SupervisedStageName } from './stages';
+import { stageReadout, stageSeries, type StageMetric } from './stages';
 import { STAGE_NAME } from './StatusLine';
 
 interface Props {

@@ -1,11 +1,13 @@
 /**
  * A run to take away: every record of every stage as JSON (with the episodes the viewer shows),
- * the curves as CSV, and a link that reproduces the run's configuration. Pure functions; the
- * figure turns them into downloads.
+ * the curves as CSV, the GRPO steps as JSON Lines under TRL's metric names (one object a step,
+ * for the tools a practitioner already uses), and a link that reproduces the run's
+ * configuration. Pure functions; the figure turns them into downloads.
  */
 import { SETTING_KEYS, SETTINGS, settingsFileLabel, textOf, type RunConfig } from '../../pipeline/settings';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import type { RunView } from './types';
+import { metricsOf } from './vital-signs';
 
 const EXPORT_FORMAT = 'multi-turn-rl-run/1';
 
@@ -27,6 +29,7 @@ export function runJson(
       sft: run.sft,
       grpo,
       summary: run.summary ?? null,
+      metrics: metricsOf(run.steps),
       episodes: meta.shown ? { step: meta.shown.step, episodes: meta.shown.episodes } : null,
     },
     // The push's log-probs travel as Float32Arrays: plain arrays here (JSON would make them objects).
@@ -101,6 +104,12 @@ export function runCsv(run: RunView): string {
   }
   return [CSV_COLUMNS.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
 }
+
+/** One JSON object per GRPO step, under TRL's names (rl/metrics.ts), one a line. */
+export const runJsonl = (run: RunView): string =>
+  metricsOf(run.steps)
+    .map((m) => JSON.stringify(m))
+    .join('\n') + '\n';
 
 /**
  * The standalone page's URL `href` with the options that set `config` up again (the page's other

@@ -4,6 +4,7 @@
  * tables of docs/results.md come from the same runs). Set apart from the plate's text; never replacing it.
  */
 import { mean } from 'd3';
+import { GRPO } from '../../config';
 import type { RunSettings } from '../../pipeline/settings';
 import { pct } from '../format';
 import { curveOf, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from './reference';
@@ -11,6 +12,8 @@ import { curveOf, runsLike, type ReferenceMetric, type ReferenceRun, type Refere
 /** Means over the seeds of one configuration: held-out at the end; reward, true success, copies and malformed episodes over the last 5 steps. */
 export interface ConfigFigures {
   seeds: number;
+  /** The clip's region, mean over steps and seeds (null where the runs do not say). */
+  clipRegion: number | null;
   heldOutEnd: number;
   rewardLast5: number;
   trueLast5: number | null;
@@ -30,8 +33,10 @@ export function configFigures(runs: readonly ReferenceRun[]): ConfigFigures | nu
     });
     return xs.length === runs.length ? mean(xs)! : null;
   };
+  const vitals = runs.flatMap((r) => (r.vitals ? [r.vitals] : []));
   return {
     seeds: runs.length,
+    clipRegion: vitals.length === runs.length ? mean(vitals, (v) => v.clipRegion)! : null,
     heldOutEnd: mean(runs, (r) => r.heldOut.at(-1)!)!,
     rewardLast5: mean(runs, (r) => last5(r.meanReward))!,
     trueLast5: meanLast5('trueSuccess'),
@@ -76,6 +81,7 @@ export function settingNotes(s: RunSettings, ref: ReferenceRuns | null): string[
     );
   }
   if (s.grader !== 'exact') notes.push(graderNote(s, like({ grader: s.grader }), like({ grader: 'exact' })));
+  if (s.updatesPerBatch !== 1) notes.push(reuseNote(s, like({}), like({ updatesPerBatch: 1 })));
   if (s.temperature !== 1) {
     notes.push(
       s.temperature < 1
@@ -121,6 +127,23 @@ function graderNote(s: RunSettings, bug: ConfigFigures | null, exact: ConfigFigu
     'The grader trusts the calculator: an answer is compared with the calculator’s output, not with the true sum, so an answer that copies one of its lies is paid in full, and a true answer that contradicts a lie earns nothing. ' +
     'The reward is no longer capped near the plate’s 50%: it now overstates what the agent gets right — watch it part from true success (the thin line on the reward’s chart). ' +
     exactly +
+    measured
+  );
+}
+
+/** What reusing each sampled batch μ times does: the clip acts, each step costs μ updates. */
+function reuseNote(s: RunSettings, reused: ConfigFigures | null, once: ConfigFigures | null): string {
+  const mu = s.updatesPerBatch;
+  const clip = reused?.clipRegion;
+  const measured =
+    reused && once
+      ? ` In our reference runs (${reused.seeds} seeds, ${calculator(s)} calculator) at μ = ${mu} held-out success ends at ${pct(reused.heldOutEnd)} and the reward over the last five steps is ${pct(reused.rewardLast5)}, against ${pct(once.heldOutEnd)} and ${pct(once.rewardLast5)} at μ = 1` +
+        (clip === null || clip === undefined
+          ? '.'
+          : `; the clip acted on ${(100 * clip).toFixed(1)}% of the model’s characters.`)
+      : '';
+  return (
+    `Each sampled batch is used for ${mu} updates (μ = ${mu}): the sampling policy’s log-probabilities are frozen, and from the second update on the ratio moves away from 1, so the clip at 1 ± ${GRPO.clipEps} acts — watch the clipped characters under “What a practitioner reads”. Each step now costs ${mu} updates (the time split shows it).` +
     measured
   );
 }

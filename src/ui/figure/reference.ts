@@ -32,6 +32,8 @@ export interface ReferenceRun extends Partial<RunSettings> {
   trueSuccess?: number[];
   copyRate?: number[];
   malformed?: number[];
+  /** What a practitioner reads of the run (scripts/reference-runs.ts): the clip's mean fractions, the entropy's ends. */
+  vitals?: { clipRegion: number; entropyFirst: number; entropyLast: number };
 }
 
 export type ReferenceMetric = 'heldOut' | 'meanReward' | 'trueSuccess' | 'copyRate' | 'malformed';

@@ -5,7 +5,6 @@
 import type { Stage, StartFrom } from '../../pipeline/stages';
 import type { SupervisedRecord } from '../../agent/stage';
 import { stagesFrom } from '../../pipeline/stages';
-export type { SupervisedStageName } from '../../agent/stage';
 import type { ReadoutValues } from './curves';
 import { toneOf, type RunView, type Series } from './types';
 
