@@ -8,7 +8,7 @@ import { stepMetrics, type StepMetrics } from '../../rl/metrics';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import { pct } from '../format';
 
-export type VitalName = Exclude<keyof StepMetrics, 'step' | 'reward' | `clip_ratio/${string}`>;
+type VitalName = Exclude<keyof StepMetrics, 'step' | 'reward' | `clip_ratio/${string}`>;
 
 export interface Vital {
   name: VitalName;
