@@ -42,7 +42,6 @@ export const VITALS: readonly Vital[] = [
     watch:
       'A slow fall is the policy growing sure; a collapse toward 0 early on ends exploration: every episode of a group alike.',
     kind: 'number',
-    max: Math.log(16),
   },
   {
     name: 'completions/mean_length',
