@@ -54,7 +54,7 @@ describe('what a practitioner reads', () => {
     const html = figure({ run: reusedRun(), settings: { ...PLATE_SETTINGS, updatesPerBatch: 4 } });
     expect(html).toContain('data-testid="clip-chart"');
     expect(html).toContain('<code>clip_ratio/region_mean</code>');
-    expect(html).toContain('low_mean 1.0% · high_mean 3.0% · region_mean 4.0%');
+    expect(html).toContain('step 6: low_mean 1.0% · high_mean 3.0% · region_mean 4.0%');
     expect(html).not.toContain('data-testid="clip-words"');
   });
 

@@ -123,9 +123,7 @@ function ClipChart({ run, metrics, frame, steps }: ChartProps) {
       />
       <p className="vital-readout">
         {last
-          ? CLIP_SERIES.map((c) => `${c.name.replace('clip_ratio/', '')} ${(100 * last[c.name]).toFixed(1)}%`).join(
-              ' · ',
-            )
+          ? `step ${last.step}: ${CLIP_SERIES.map((c) => `${c.name.replace('clip_ratio/', '')} ${(100 * last[c.name]).toFixed(1)}%`).join(' · ')}`
           : 'appears once the first step is done'}
       </p>
       <p className="vital-watch">
