@@ -43,7 +43,7 @@ import type {
   WorkerMemory,
 } from '../protocol/messages';
 import type { BackendName } from '../protocol/backends';
-import type { RunConfig } from '../pipeline/settings';
+import { samePipeline, type RunConfig } from '../pipeline/settings';
 import type { RunSummary } from '../rl/summary';
 import type { Stage } from '../pipeline/stages';
 import type { GrpoStepView } from '../protocol/episode-view';
@@ -208,6 +208,10 @@ const ACTIONS: ReadonlySet<string> = new Set<PageAction['type']>([
 const isAction = (e: ClientEvent): e is PageAction => ACTIONS.has(e.type);
 
 const held = (s: WorkerState): boolean => s.holders.length > 0;
+const PAUSE: Command = { type: 'pause' };
+/** A run goes, or a start is on its way to the worker. */
+const liveRun = (s: WorkerState): boolean => s.startSent || (s.run !== null && s.run.end === undefined);
+
 const withHolders = (s: WorkerState, holders: readonly Holder[]): WorkerState => ({
   ...s,
   holders: HOLDERS.filter((h) => holders.includes(h)),
@@ -234,6 +238,10 @@ function act(s: WorkerState, a: PageAction): Folded {
       return { state: withHolders(s, []), commands: held(s) ? [{ type: 'resume' }] : [] };
     case 'run': {
       const next = { ...without(s, 'reader'), startSent: true };
+      // After a finished run whose agent the new settings can keep, GRPO starts again from it
+      // (the worker's configure), instead of training the agent anew.
+      if (s.run?.end === 'done' && !s.startSent && samePipeline(s.run.config, a.config))
+        return { state: next, commands: [{ type: 'configure', config: a.config }, ...(held(next) ? [PAUSE] : [])] };
       return {
         state: next,
         commands: [{ type: 'start', config: a.config, ...(held(next) && { begin: 'pausing' as const }) }],
@@ -250,8 +258,9 @@ function act(s: WorkerState, a: PageAction): Folded {
       return { state: s, commands: [] }; // a step is on its way, or nothing can step
     }
     case 'configure': {
-      // Before a run a setting waits for Run or Step (the page keeps it); with one, the worker redoes what it changes.
-      if (s.run === null && !s.startSent) return { state: s, commands: [] };
+      // With no run going — before one, after one finished or failed — a setting waits for Run or
+      // Step (the page keeps it); during one, the worker redoes what it changes at the next step.
+      if (!liveRun(s)) return { state: s, commands: [] };
       const next = without(s, 'reader');
       const then: Command[] = held(next) ? [{ type: 'pause' }] : held(s) ? [{ type: 'resume' }] : [];
       return { state: next, commands: [{ type: 'configure', config: a.config }, ...then] };

@@ -232,9 +232,12 @@ export const settingsFileLabel = (s: RunSettings): string =>
     .filter(Boolean)
     .join('-');
 
-/** The settings whose change needs a new pipeline, not only a new GRPO stage. */
-export const differsBeyondGrpo = (a: RunSettings, b: RunSettings): boolean =>
-  SETTING_KEYS.some((k) => SETTINGS[k].restarts === 'run' && a[k] !== b[k]);
+/**
+ * The same agent would come out of both runs' pipelines: the same seed, and no change to a
+ * setting that reaches past GRPO (where the run starts). Then a run's agent serves the other.
+ */
+export const samePipeline = (a: RunConfig, b: RunConfig): boolean =>
+  a.seed === b.seed && SETTING_KEYS.every((k) => SETTINGS[k].restarts === 'grpo' || a[k] === b[k]);
 
 /** The engine's GRPO config for a run: the one place a run's settings become the trainer's knobs. */
 export function grpoConfigOf(base: GrpoConfig, run: RunConfig): GrpoConfig {

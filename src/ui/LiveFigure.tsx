@@ -2,7 +2,7 @@
  * The one container that talks to the worker: it owns the worker hook, keeps the reader's
  * settings, turns the controls into actions, queues an autorun until the worker is ready, starts
  * the worker only once the figure comes near the screen (useNear), and holds the run while the
- * figure is out of sight or the tab hidden (useHolds). Before a run a
+ * figure is out of sight or the tab hidden (useHolds). Before a run and after one a
  * setting waits for Run or Step. Options that change after mount (the element's attributes,
  * the component's props) act as the matching control would (useLiveOptions).
  */
@@ -101,8 +101,9 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
   };
   // One step: of the paused run, or the first of a new one (the worker takes the step with the start).
   const onStep = () => step(configOf(settings));
-  // With a run (live or finished) the worker redoes only what the setting affects (the
-  // calculator: GRPO from this run's own agent); before one, the reducer sends nothing.
+  // During a run the worker redoes only what the setting affects (the calculator: GRPO from this
+  // run's own agent, at the next step); before a run and after one, the reducer sends nothing:
+  // the setting waits for Run or Step.
   const onSettings = (next: RunSettings) => {
     setSettings(next);
     configure(configOf(next));

@@ -49,7 +49,7 @@
  * restarts GRPO from the run's own agent.
  */
 import type { AskQuestion, Command, RunBegin } from '../protocol/messages';
-import { differsBeyondGrpo, type RunConfig } from '../pipeline/settings';
+import { samePipeline, type RunConfig } from '../pipeline/settings';
 import type { Stage } from '../pipeline/stages';
 import { stagesFrom } from '../pipeline/stages';
 
@@ -130,9 +130,6 @@ export const INITIAL: SessionState = { lifecycle: 'new', queue: [], run: null, l
 
 const LIVE: readonly SlotStatus[] = ['running', 'stepping', 'pausing', 'paused'];
 export const isLive = (run: RunSlot | null): run is RunSlot => run !== null && LIVE.includes(run.status);
-
-/** The same agent would come out: the same seed, and no setting the table says reaches past GRPO (where a run starts). */
-const samePipeline = (a: RunConfig, b: RunConfig): boolean => a.seed === b.seed && !differsBeyondGrpo(a, b);
 
 export function plan(s: SessionState): Plan {
   if (s.lifecycle !== 'ready') return { type: 'wait' };

@@ -230,15 +230,38 @@ describe('the trainer state', () => {
     expect(s.run!.steps[0]!.episodes).toHaveLength(64);
   });
 
-  it('sends a setting only once there is a run: before one (at Ready, after Reset, while loading) it waits for Run', () => {
+  it('sends a setting only while a run goes: before one (at Ready, after Reset, while loading) and after one it waits for Run', () => {
     const faulty = { type: 'configure', config: config({ faulty: true }) } as const;
     expect(pageTransition(fold(ready), faulty).commands).toEqual([]);
     expect(pageTransition(INITIAL_STATE, faulty).commands).toEqual([]);
     const afterReset = fold(ready, started(1), step(1, 0), done(1), { type: 'clear' });
     expect(pageTransition(afterReset, faulty).commands).toEqual([]); // the worker's reset has not even arrived
     expect(pageTransition(pageTransitions(afterReset, [{ type: 'reset' }]), faulty).commands).toEqual([]);
-    expect(pageTransition(fold(ready, started(1), step(1, 0), done(1)), faulty).commands).toEqual([faulty]); // after a run: GRPO again with it
+    const finished = fold(ready, started(1), step(1, 0), done(1));
+    expect(pageTransition(finished, faulty).commands).toEqual([]); // after a run: it waits, no run nobody asked for
+    const failed = fold(ready, started(1), step(1, 0), { type: 'error', kind: 'internal', message: 'x', runId: 1 });
+    expect(pageTransition(failed, faulty).commands).toEqual([]);
     expect(pageTransition(fold(ready, { type: 'run', config: config() }), faulty).commands).toEqual([faulty]); // a start on its way takes it
+    expect(pageTransition(fold(ready, started(1), step(1, 0)), faulty).commands).toEqual([faulty]); // during a run: at the next step
+  });
+
+  it('runs the waiting settings on Run after a finished run, GRPO again from its agent where the pipeline holds', () => {
+    const finished = fold(ready, started(1), step(1, 0), done(1));
+    const faulty = config({ faulty: true });
+    expect(pageTransition(finished, { type: 'run', config: faulty }).commands).toEqual([
+      { type: 'configure', config: faulty },
+    ]);
+    // Another start or seed needs another agent: a fresh run.
+    const scratch = config({ start: 'scratch' });
+    expect(pageTransition(finished, { type: 'run', config: scratch }).commands).toEqual([
+      { type: 'start', config: scratch },
+    ]);
+    // Held out of view, it begins paused.
+    const held = pageTransitions(finished, [{ type: 'hold', holder: 'out of view' }]);
+    expect(pageTransition(held, { type: 'run', config: faulty }).commands).toEqual([
+      { type: 'configure', config: faulty },
+      { type: 'pause' },
+    ]);
   });
 
   it(`keeps at most ${MAX_PREVIOUS} previous runs, the latest ones`, () => {

@@ -51,6 +51,8 @@ async function finished(page: Page, label: string) {
     { timeout: 90_000, polling: 50 },
   );
 }
+/** The reader's Run, once the run before has finished. */
+const run = (page: Page) => page.getByRole('button', { name: 'Run' }).click();
 const faulty = (page: Page) => page.getByRole('switch', { name: /Faulty calculator/ });
 const masking = (page: Page) => page.getByRole('switch', { name: /Observation masking/ });
 const temperature = (page: Page) => page.getByRole('combobox', { name: /Temperature/ });
@@ -69,9 +71,14 @@ describe('the custom element’s attributes', () => {
     await page.getByRole('button', { name: 'Run' }).click();
     await finished(page, 'this run: faulty');
 
-    // With a run on the charts: GRPO again, from that run's agent, with masking off.
+    // With a finished run on the charts, as with the switch: the setting waits for Run, and says so
+    // beside the controls; Run takes GRPO again, from that run's agent, with masking off.
     await setAttr(page, 'masking', 'off');
     await expect.poll(() => masking(page).isChecked()).toBe(false);
+    await page.locator('.settings-wait').waitFor();
+    expect(await page.locator('.settings-wait').innerText()).toContain('wait for Run or Step');
+    expect(await page.locator('.status-word').innerText()).toBe('Finished');
+    await run(page);
     await finished(page, 'this run: faulty, masking off');
 
     await setAttr(page, 'advantage', 'raw');
@@ -80,15 +87,18 @@ describe('the custom element’s attributes', () => {
     await expect.poll(() => page.getByRole('radio', { name: 'raw reward' }).isChecked()).toBe(true);
     await expect.poll(() => temperature(page).inputValue()).toBe('1.5');
     await expect.poll(() => page.getByRole('combobox', { name: /Grader/ }).inputValue()).toBe('crash-pass');
+    await run(page);
     await finished(page, 'this run: faulty, masking off, raw reward, temperature 1.5, a crash counts as a pass');
 
     // A removed boolean attribute is off, as in HTML: the switch follows.
     await setAttr(page, 'faulty', null);
     await expect.poll(() => faulty(page).isChecked()).toBe(false);
+    await run(page);
     await finished(page, 'this run: reliable, masking off, raw reward, temperature 1.5, a crash counts as a pass');
 
     await setAttr(page, 'start', 'pretrained');
     await expect.poll(() => page.getByRole('radio', { name: /the worksheet model/ }).isChecked()).toBe(true);
+    await run(page);
     await page.waitForFunction(
       () => document.querySelector('[data-testid="status-step"]')?.textContent?.startsWith('Fine-tuning'),
       undefined,

@@ -38,7 +38,7 @@ describe('the plate page', () => {
     expectClean(o);
   });
 
-  it('runs ?steps=3&autorun=1 on both charts, then a faulty run over the dimmed reliable one', async () => {
+  it('runs ?steps=3&autorun=1 on both charts, then, on Run, a faulty run over the dimmed reliable one', async () => {
     const o = await openFinished('index.html?steps=3&autorun=1');
     const { page } = o;
     expect(await chartLabel(page, 'heldOut')).toMatch(/^Held-out success, step 3 of 3: \d+%$/);
@@ -66,7 +66,11 @@ describe('the plate page', () => {
     await page.getByRole('button', { name: 'Next group' }).click();
     expect(await page.locator('.group-nav').innerText()).toContain('group 2 of 8');
 
+    // After a finished run the switch waits for Run, and says so beside it; Run trains with it.
     await page.getByRole('switch', { name: /Faulty calculator/ }).check();
+    await page.locator('.settings-wait').waitFor();
+    expect(await page.locator('.chart-reward .points.tone-faulty circle').count()).toBe(0);
+    await page.getByRole('button', { name: 'Run' }).click();
     await page.waitForFunction(
       () => document.querySelectorAll('.chart-reward .points.tone-faulty circle').length === 3,
       null,

@@ -39,11 +39,11 @@ describe('the training worker, through the useTrainingWorker hook', () => {
     expect(again.run!.steps[1]!.meanReward).toBe(before.run!.steps[1]!.meanReward);
   });
 
-  it('restarts GRPO with the faulty calculator on configure, from the same agent, and keeps the finished run', async () => {
+  it('on Run after a finished run, restarts GRPO with the faulty calculator from the same agent, and keeps the finished run', async () => {
     const h = await ready();
     await h.start({ seed: 3, steps: 2 });
     await h.until((t) => t.status === 'done');
-    await h.configure({ faulty: true, seed: 3, steps: 2 });
+    await h.start({ faulty: true, seed: 3, steps: 2 });
     const s = await h.until((t) => t.status === 'done' && t.run!.config.faulty);
     expect(s.run!.config).toEqual({ seed: 3, steps: 2, ...PLATE_SETTINGS, faulty: true });
     expect(s.run!.from).toBe(s.previous.at(-1)!.runId);

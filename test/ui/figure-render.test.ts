@@ -100,6 +100,27 @@ describe('the figure', () => {
     expect(html).toContain('GRPO · step 12 of 40');
   });
 
+  it('says beside the controls that changed settings wait for Run after a run has ended, and only then', () => {
+    const finished = { ...run(1, false, 40), end: 'done' as const };
+    const changed = render({
+      worker: { status: 'done' },
+      run: finished,
+      settings: { ...PLATE_SETTINGS, faulty: true },
+    });
+    expect(changed).toContain(
+      'Your changed settings (faulty) wait for Run or Step; the run on the charts was trained as the plate sets it.',
+    );
+    // The note sits with the controls, before the status line and the charts.
+    expect(changed.indexOf('settings-wait')).toBeLessThan(changed.indexOf('class="status"'));
+    expect(render({ worker: { status: 'done' }, run: finished })).not.toContain('settings-wait');
+    const live = render({
+      worker: { status: 'running' },
+      run: run(1, false, 5),
+      settings: { ...PLATE_SETTINGS, faulty: true },
+    });
+    expect(live).not.toContain('settings-wait');
+  });
+
   it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
     const html = render({
       worker: { status: 'running' },

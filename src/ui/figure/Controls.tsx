@@ -84,8 +84,8 @@ export function TermSwitches(p: SettingProps) {
     <section className="term-switches" aria-labelledby={`${id}-head`}>
       <h4 id={`${id}-head`}>Break the plate’s terms</h4>
       <p className="term-switches-note">
-        Each switch undoes one idea the plate names, to show what it is for. Changed during or after a run, GRPO starts
-        again from that run’s agent with it; before a run, it waits for Run.
+        Each switch undoes one idea the plate names, to show what it is for. Changed during a run, GRPO starts again
+        from that run’s agent with it at the next step; otherwise it waits for Run or Step.
       </p>
       <div className="grpo-settings">
         <SettingSwitch {...control(p, 'masking')} />

@@ -10,7 +10,7 @@ import type { AskQuestion } from '../../protocol/messages';
 import type { RunConfig } from '../../pipeline/settings';
 import type { SupervisedRecord } from '../../agent/stage';
 import { stagesFrom } from '../../pipeline/stages';
-import type { RunSettings } from '../../pipeline/settings';
+import { SETTING_KEYS, settingsLabel, type RunSettings } from '../../pipeline/settings';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
 import { AskAgent } from './AskAgent';
@@ -136,6 +136,7 @@ function RunHead(p: FigureProps) {
         onReset={p.onReset}
         onSettings={p.onSettings}
       />
+      <SettingsWait run={p.run} settings={p.settings} />
       <StatusLine
         status={t.status}
         loadingMessage={t.loading ?? undefined}
@@ -150,6 +151,20 @@ function RunHead(p: FigureProps) {
         onRestart={p.onRestart}
       />
     </>
+  );
+}
+
+/**
+ * After a run has ended, settings changed since wait for Run or Step: said beside the controls,
+ * with what the run on the charts was trained with, so a flipped switch never looks ignored.
+ */
+function SettingsWait({ run, settings }: { run: RunView | null; settings: RunSettings }) {
+  if (!run || run.end === undefined || SETTING_KEYS.every((k) => run.config[k] === settings[k])) return null;
+  return (
+    <p className="settings-wait" role="status">
+      Your changed settings ({settingsLabel(settings)}) wait for Run or Step; the run on the charts was trained{' '}
+      {settingsLabel(run.config) === 'reliable' ? 'as the plate sets it' : `with: ${settingsLabel(run.config)}`}.
+    </p>
   );
 }
 
