@@ -13,7 +13,7 @@ import {
   seriesOf,
   yourRun,
 } from '../../src/ui/figure/curves';
-import { PLATE_SETTINGS, settingsLabel } from '../../src/pipeline/settings';
+import { PLATE_SETTINGS, settingsLabel, type RunConfig } from '../../src/pipeline/settings';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
 import { authorRuns } from '../../src/ui/figure/Transcript';
 import { record, run } from './fixtures';
@@ -82,8 +82,33 @@ describe('the figure model', () => {
     const runs = [run(1, false, 40), run(2, true, 12)];
     expect(yourRun(ROWS[1]!, runs)).toBe('93% (28 of 30)');
     expect(yourRun(ROWS[4]!, runs)).toBe('80% (24 of 30) (step 12)');
-    expect(yourRun(ROWS[3]!, [run(1, false, 40)])).toBe('—');
+    expect(yourRun(ROWS[3]!, [run(1, false, 40)])).toBe(
+      '— (a run with the plate’s settings and the faulty calculator would fill this)',
+    );
     expect(yourRun(ROWS[1]!, [run(3, false, 5, 5)])).toBe('77% (23 of 30) (step 5)'); // a finished 5-step run
+  });
+
+  it('reads “your run” only from runs made as the plate makes them: a grader bug or a credit switch fills no row', () => {
+    const plate = run(1, false, 40);
+    const as = (over: Partial<RunConfig>, id: number) => ({
+      ...run(id, false, 40),
+      config: { ...plate.config, ...over },
+    });
+    const crash = { ...as({ grader: 'crash-pass' }, 2), steps: plate.steps.map((r) => ({ ...r, heldOut: 0 })) };
+    // The later crash-pass run does not replace the plate's run in the row (it would read 0%).
+    expect(yourRun(ROWS[1]!, [plate, crash])).toBe('93% (28 of 30)');
+    for (const over of [
+      { grader: 'trusts-tool' },
+      { masking: false },
+      { advantage: 'raw' },
+      { temperature: 1.5 },
+      { updatesPerBatch: 4 },
+      { start: 'scratch' },
+    ] as Partial<RunConfig>[])
+      expect(yourRun(ROWS[1]!, [as(over, 3)])).toBe(
+        '— (a run with the plate’s settings and the reliable calculator would fill this)',
+      );
+    expect(yourRun(ROWS[0]!, [as({ masking: false }, 4)])).toBe('— (a run with the plate’s settings would fill this)');
   });
 });
 

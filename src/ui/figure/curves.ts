@@ -3,7 +3,7 @@
  * marks and the "this run" column of the numbers table. No React, no DOM; tested in Node.
  */
 import type { ChartId, StatedNumber } from '../../plate/types';
-import { settingsLabel, type RunConfig } from '../../pipeline/settings';
+import { PLATE_SETTINGS, SETTING_KEYS, settingsLabel, type RunConfig } from '../../pipeline/settings';
 import type { Stage } from '../../pipeline/stages';
 import { mean } from 'd3';
 import { READOUT_WINDOW } from '../../rl/summary';
@@ -134,10 +134,27 @@ export function markers(rows: readonly StatedNumber[], chart: ChartId, calculato
   return out;
 }
 
-/** The live value for one of the plate's numbers, from the latest run with that calculator. */
+/**
+ * The settings a row of the plate's numbers is read under: the plate's, with the row's calculator
+ * (the start row is the fine-tuned agent's held-out success before any GRPO step: either calculator).
+ */
+const rowReads = (row: StatedNumber, c: RunConfig): boolean =>
+  SETTING_KEYS.every((k) => k === 'faulty' || c[k] === PLATE_SETTINGS[k]) &&
+  (row.step === 0 || c.faulty === (row.calculator === 'faulty'));
+
+/** What fills a row no run has filled yet, in the reader's words. */
+const wouldFill = (row: StatedNumber): string =>
+  row.step === 0
+    ? '— (a run with the plate’s settings would fill this)'
+    : `— (a run with the plate’s settings and the ${row.calculator} calculator would fill this)`;
+
+/**
+ * The live value for one of the plate's numbers, from the latest run made as the plate makes it
+ * for that row — never from a run whose settings the plate's sentence does not describe.
+ */
 export function yourRun(row: StatedNumber, runs: readonly RunView[]): string {
-  const run = [...runs].reverse().find((r) => row.step === 0 || r.config.faulty === (row.calculator === 'faulty'));
-  if (!run || run.steps.length === 0) return '—';
+  const run = [...runs].reverse().find((r) => rowReads(row, r.config) && r.steps.length > 0);
+  if (!run) return wouldFill(row);
   const last = run.steps.at(-1)!;
   // The plate reads its row after step 40: a run that stopped short, or was set to fewer steps, says where it is.
   const partial = last.step !== row.step ? ` (step ${last.step})` : '';
