@@ -12,7 +12,7 @@
 // per step the metrics under TRL's names (`metrics`).
 import { parseArgs } from 'node:util';
 import { median } from 'd3';
-import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
+import { AGENT_RECIPE, DEFAULT_SEED, GRPO, type AgentRecipe } from '../src/config';
 import { PLATE_SETTINGS, settingsLabel, SETTINGS, type RunSettings } from '../src/pipeline/settings';
 import { intOption, main, oneOf } from './lib/args';
 import { SETTING_OPTIONS, settingsAsWritten, settingsGiven } from './lib/setting-options';
@@ -76,7 +76,7 @@ function medianSplit(records: readonly GrpoRecord[]): Record<'sampling' | 'updat
 
 await main(async () => {
   const settings: RunSettings = { ...PLATE_SETTINGS, ...settingsGiven(a) };
-  const seed = intOption('seed', a.seed, 1);
+  const seed = intOption('seed', a.seed, DEFAULT_SEED);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
   console.log(

@@ -7,7 +7,7 @@
  * the component's props) act as the matching control would (useLiveOptions).
  */
 import { useEffect, useRef, useState } from 'react';
-import { GRPO } from '../config';
+import { DEFAULT_SEED, GRPO } from '../config';
 import type { RunConfig, RunSettings } from '../pipeline/settings';
 import type { PlateText } from '../plate/types';
 import type { PlateAssets } from './assets';
@@ -64,6 +64,8 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
         onStep={controls.onStep}
         onReset={worker.reset}
         onSettings={controls.onSettings}
+        seed={controls.seed}
+        onSeed={controls.onSeed}
         onRestart={worker.restartWorker}
         reproduceUrl={reproduceUrl}
         onAsk={(q) => worker.ask({ ...q, id: ++asked.current })}
@@ -79,12 +81,13 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
  */
 function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
   const [settings, setSettings] = useState<RunSettings>(() => settingsOf(options));
+  const [seed, setSeed] = useState(options.seed ?? DEFAULT_SEED);
   /** A run asked for while the worker was loading, sent once it is ready. */
   const queued = useRef(options.autorun ?? false);
   const { status, start, configure, resume, step } = worker;
   const configOf = (s: RunSettings): RunConfig => ({
     ...s,
-    seed: options.seed ?? 1,
+    seed,
     steps: options.steps ?? GRPO.steps,
   });
 
@@ -113,5 +116,11 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
     // Autorun turned on: as if Run were pressed, unless a run already goes.
     autorun: () => status !== 'running' && status !== 'pausing' && onRun(),
   });
-  return { settings, onRun, onStep, onSettings, restartNote };
+  // A seed is part of the run as a setting is: during a run the worker starts afresh with it,
+  // otherwise it waits for Run or Step.
+  const onSeed = (next: number) => {
+    setSeed(next);
+    configure({ ...configOf(settings), seed: next });
+  };
+  return { settings, seed, onRun, onStep, onSettings, onSeed, restartNote };
 }

@@ -3,6 +3,7 @@
  * table is checked against this (test/ui/props.test.ts), and TypeScript checks this against the
  * props' type, so neither can drift.
  */
+import { DEFAULT_SEED } from '../config';
 import { SETTING_KEYS, SETTINGS, textOf, type SettingKey } from '../pipeline/settings';
 import type { MultiTurnRLPlateProps } from './MultiTurnRLPlate';
 
@@ -33,7 +34,11 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   },
   autorun: { attribute: 'autorun', type: 'boolean', doc: 'start training as soon as the trainer is ready' },
   ...SETTING_PROPS,
-  seed: { attribute: 'seed', type: 'number', doc: 'seeds every stage of a run (default 1)' },
+  seed: {
+    attribute: 'seed',
+    type: 'number',
+    doc: `seeds every stage of a run (default ${DEFAULT_SEED}: of the reference runs’ seeds, the one nearest the plate)`,
+  },
   steps: { attribute: 'steps', type: 'number', doc: 'GRPO steps of a run, 1 to 40 (default 40)' },
   backend: {
     attribute: 'backend',

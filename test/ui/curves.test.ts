@@ -12,11 +12,15 @@ import {
   readoutText,
   seriesOf,
   yourRun,
+  heldOutGap,
+  seedPhrase,
 } from '../../src/ui/figure/curves';
 import { PLATE_SETTINGS, settingsLabel, type RunConfig } from '../../src/pipeline/settings';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
 import { authorRuns } from '../../src/ui/figure/Transcript';
 import { record, run } from './fixtures';
+import { DEFAULT_SEED, REFERENCE_SEEDS } from '../../src/config';
+import type { RunView } from '../../src/client/worker-state';
 
 const ROWS = PLATE.numbers.rows;
 
@@ -109,6 +113,44 @@ describe('the figure model', () => {
         '— (a run with the plate’s settings and the reliable calculator would fill this)',
       );
     expect(yourRun(ROWS[0]!, [as({ masking: false }, 4)])).toBe('— (a run with the plate’s settings would fill this)');
+  });
+});
+
+describe('the live run beside the plate', () => {
+  const at = (r: RunView, correct: readonly [number, number]): RunView => ({
+    ...r,
+    steps: r.steps.map((s, i) =>
+      i === 0
+        ? { ...s, heldOutCorrect: correct[0], heldOut: correct[0] / 30 }
+        : i === r.steps.length - 1
+          ? { ...s, heldOutCorrect: correct[1], heldOut: correct[1] / 30 }
+          : s,
+    ),
+  });
+
+  it('says by how many sums of 30 its held-out success starts and ends away from the plate’s', () => {
+    expect(heldOutGap(at(run(1, false, 40), [24, 27]), ROWS, [])).toBe(
+      'Held-out success counts 30 sums, one sum is 3.3 points: it starts 1 sum of 30 above the plate’s 77%, and it ends 2 sums of 30 above the plate’s 83%.',
+    );
+    expect(heldOutGap(at(run(1, false, 40), [23, 25]), ROWS, [])).toBeNull(); // on the plate: nothing to explain
+    expect(heldOutGap(at(run(1, false, 12), [23, 20]), ROWS, [])).toBeNull(); // not at step 40 yet, and starts on it
+  });
+
+  it('says why a faulty run ends at or above the reliable one, and nothing for a run the plate does not describe', () => {
+    const reliable = at(run(1, false, 40), [23, 25]);
+    const faulty = at(run(2, true, 40), [23, 27]);
+    expect(heldOutGap(faulty, ROWS, [reliable])).toMatch(
+      /ends 2 sums of 30 above the plate’s 83%\. This faulty run ends at or above the reliable one: held-out is graded with the reliable calculator, so the faulty one caps the reward the policy is paid, not what it learns\.$/,
+    );
+    const crash = { ...faulty, config: { ...faulty.config, grader: 'crash-pass' as const } };
+    expect(heldOutGap(crash, ROWS, [reliable])).toBeNull();
+  });
+
+  it('names a run’s seed by where it stands in the reference band', () => {
+    expect(seedPhrase(DEFAULT_SEED)).toBe(`seed ${DEFAULT_SEED} of the band’s five: the one nearest the plate`);
+    const other = REFERENCE_SEEDS.find((s) => s !== DEFAULT_SEED)!;
+    expect(seedPhrase(other)).toBe(`seed ${other}, one of the band’s five`);
+    expect(seedPhrase(4817)).toBe('seed 4817, drawn (the band is seeds 1–5)');
   });
 });
 

@@ -4,16 +4,13 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PLATE } from '../../src/plate/text';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import { INITIAL_STATE } from '../../src/client/worker-state';
 import * as element from '../../src/ui/element';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 import * as lib from '../../src/ui/lib';
 import { MultiTurnRLPlate } from '../../src/ui/MultiTurnRLPlate';
-import { run } from './fixtures';
-
-const noop = () => {};
+import { FIGURE_PROPS, run } from './fixtures';
 
 /** The status line's notes, as a reader sees them. */
 const notesOf = (html: string) =>
@@ -52,21 +49,10 @@ describe('props, checked on the main thread', () => {
 
 describe('the link that sets a configuration up again', () => {
   const PROPS: FigureProps = {
-    plate: PLATE,
+    ...FIGURE_PROPS,
     worker: { ...INITIAL_STATE, status: 'done', loading: null },
     run: run(1, true, 3),
-    previous: [],
     settings: { ...PLATE_SETTINGS, faulty: true },
-    totalSteps: 40,
-    reference: null,
-    notes: [],
-    onRun: noop,
-    onPause: noop,
-    onStep: noop,
-    onReset: noop,
-    onSettings: noop,
-    onRestart: noop,
-    onAsk: noop,
   };
   const host = globalThis as { location?: unknown };
   afterEach(() => {

@@ -2,30 +2,12 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { PLATE } from '../../src/plate/text';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
-import { INITIAL_STATE, type WorkerState } from '../../src/client/worker-state';
+import type { WorkerState } from '../../src/client/worker-state';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
-import { run } from './fixtures';
+import { FIGURE_PROPS, run } from './fixtures';
 
-const noop = () => {};
-const PROPS: FigureProps = {
-  plate: PLATE,
-  worker: { ...INITIAL_STATE, status: 'ready', loading: null },
-  run: null,
-  previous: [],
-  settings: { ...PLATE_SETTINGS },
-  totalSteps: 40,
-  reference: null,
-  notes: [],
-  onRun: noop,
-  onPause: noop,
-  onStep: noop,
-  onReset: noop,
-  onSettings: noop,
-  onRestart: noop,
-  onAsk: noop,
-};
+const PROPS = FIGURE_PROPS;
 type Over = Partial<Omit<FigureProps, 'worker'>> & { worker?: Partial<WorkerState> };
 const render = (over: Over) =>
   renderToStaticMarkup(createElement(Figure, { ...PROPS, ...over, worker: { ...PROPS.worker, ...over.worker } }));

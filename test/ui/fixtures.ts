@@ -2,7 +2,10 @@
 import type { GrpoStepView } from '../../src/protocol/episode-view';
 import type { EpisodeView } from '../../src/protocol/episode-view';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
-import type { RunView } from '../../src/client/worker-state';
+import { INITIAL_STATE, type RunView } from '../../src/client/worker-state';
+import { DEFAULT_SEED } from '../../src/config';
+import { PLATE } from '../../src/plate/text';
+import type { FigureProps } from '../../src/ui/figure/Figure';
 
 const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: 500 };
 const SPLIT = { sampling: 200, update: 250, evaluation: 50 };
@@ -85,3 +88,26 @@ export function run(runId: number, faulty: boolean, n: number, steps = 40): RunV
     steps: records,
   };
 }
+
+const noop = () => {};
+
+/** The figure's props at Ready with no run, the plate's settings: each test overrides what it shows. */
+export const FIGURE_PROPS: FigureProps = {
+  plate: PLATE,
+  worker: { ...INITIAL_STATE, status: 'ready', loading: null },
+  run: null,
+  previous: [],
+  settings: { ...PLATE_SETTINGS },
+  seed: DEFAULT_SEED,
+  totalSteps: 40,
+  reference: null,
+  notes: [],
+  onRun: noop,
+  onPause: noop,
+  onStep: noop,
+  onReset: noop,
+  onSettings: noop,
+  onSeed: noop,
+  onRestart: noop,
+  onAsk: noop,
+};

@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { PLATE } from '../../src/plate/text';
 import { PLATE_SETTINGS, settingsLabel } from '../../src/pipeline/settings';
 import { INITIAL_STATE } from '../../src/client/worker-state';
 import { pageUrlFor, runCsv, runFileName } from '../../src/ui/figure/export';
@@ -15,7 +14,7 @@ import { curveOf, parseReferenceRuns, referenceBand, runsLike } from '../../src/
 import { splitReadout, splitSentence, splitSummary } from '../../src/ui/figure/time-split';
 import { parseUrlOptions } from '../../src/ui/options';
 import { pct } from '../../src/ui/format';
-import { record, run } from './fixtures';
+import { FIGURE_PROPS, record, run } from './fixtures';
 
 const REF = parseReferenceRuns(
   JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs.json'), 'utf8')),
@@ -43,25 +42,11 @@ function crashRun() {
   return { ...r, config: { ...r.config, grader: 'crash-pass' as const }, steps };
 }
 
-const noop = () => {};
 const render = (over: Partial<FigureProps>) =>
   renderToStaticMarkup(
     createElement(Figure, {
-      plate: PLATE,
+      ...FIGURE_PROPS,
       worker: { ...INITIAL_STATE, status: 'running', loading: null },
-      run: null,
-      previous: [],
-      settings: { ...PLATE_SETTINGS },
-      totalSteps: 40,
-      reference: null,
-      notes: [],
-      onRun: noop,
-      onPause: noop,
-      onStep: noop,
-      onReset: noop,
-      onSettings: noop,
-      onRestart: noop,
-      onAsk: noop,
       ...over,
     }),
   );

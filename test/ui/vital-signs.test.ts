@@ -4,32 +4,17 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { INITIAL_STATE } from '../../src/client/worker-state';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
-import { PLATE } from '../../src/plate/text';
 import { METRIC_NAMES } from '../../src/rl/metrics';
 import { runJsonl, runJson } from '../../src/ui/figure/export';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 import { VITALS } from '../../src/ui/figure/vital-signs';
-import { run } from './fixtures';
+import { FIGURE_PROPS, run } from './fixtures';
 
-const noop = () => {};
 const figure = (over: Partial<FigureProps>) =>
   renderToStaticMarkup(
     createElement(Figure, {
-      plate: PLATE,
+      ...FIGURE_PROPS,
       worker: { ...INITIAL_STATE, status: 'done', loading: null },
-      run: null,
-      previous: [],
-      settings: { ...PLATE_SETTINGS },
-      totalSteps: 40,
-      reference: null,
-      notes: [],
-      onRun: noop,
-      onPause: noop,
-      onStep: noop,
-      onReset: noop,
-      onSettings: noop,
-      onRestart: noop,
-      onAsk: noop,
       ...over,
     }),
   );

@@ -8,6 +8,8 @@
  * user's focus stays where it was.
  */
 import { useId } from 'react';
+import { DEFAULT_SEED } from '../../config';
+import { seedPhrase } from './curves';
 import type { RunSettings } from '../../pipeline/settings';
 import { SettingRadios, SettingSelect, SettingSwitch } from './SettingControl';
 import { StepButton } from './StepButton';
@@ -94,6 +96,35 @@ export function TermSwitches(p: SettingProps) {
         <SettingSelect {...control(p, 'temperature')} />
       </div>
     </section>
+  );
+}
+
+/**
+ * The seed of the next run: the reference seed nearest the plate by default, or one the reader
+ * draws (a seed draws every stage's random stream: which sums, which samples, which lies).
+ */
+export function SeedChoice(p: { status: WorkerStatus; seed: number; onSeed: (seed: number) => void }) {
+  const off = p.status === 'dead';
+  const draw = () => {
+    let next = p.seed;
+    while (next === p.seed) next = 1 + Math.floor(Math.random() * 9999);
+    p.onSeed(next);
+  };
+  return (
+    <p className="seed-choice">
+      <span data-testid="seed">The next run’s {seedPhrase(p.seed)}.</span>{' '}
+      <button type="button" aria-disabled={off} onClick={() => off || draw()}>
+        Draw another seed
+      </button>
+      {p.seed !== DEFAULT_SEED && (
+        <>
+          {' '}
+          <button type="button" aria-disabled={off} onClick={() => off || p.onSeed(DEFAULT_SEED)}>
+            Back to seed {DEFAULT_SEED}
+          </button>
+        </>
+      )}
+    </p>
   );
 }
 

@@ -14,7 +14,7 @@ import { SETTING_KEYS, settingsLabel, type RunSettings } from '../../pipeline/se
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
 import { AskAgent } from './AskAgent';
-import { RunControls, StartChoice, TermSwitches } from './Controls';
+import { RunControls, SeedChoice, StartChoice, TermSwitches } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
 import { GrpoPanel } from './GrpoPanel';
 import { position } from './curves';
@@ -45,6 +45,9 @@ export interface FigureProps {
   onStep: () => void;
   onReset: () => void;
   onSettings: (s: RunSettings) => void;
+  /** The seed of the next run, and the reader's choice of another. */
+  seed: number;
+  onSeed: (seed: number) => void;
   onRestart: () => void;
   /** The host's link that sets a run's configuration up again (RunExport). */
   reproduceUrl?: (config: RunConfig) => string;
@@ -80,6 +83,7 @@ export function Figure(p: FigureProps) {
       <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
       <section className="pipeline" aria-label="Where a run starts">
         <StartChoice status={t.status} settings={p.settings} onSettings={p.onSettings} />
+        <SeedChoice status={t.status} seed={p.seed} onSeed={p.onSeed} />
         <StageStrip start={start} run={p.run} />
         <TaughtData />
       </section>

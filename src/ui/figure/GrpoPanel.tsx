@@ -12,6 +12,8 @@ import { PERCENT, type YAxis } from './chart/axes';
 import { LineChart } from './LineChart';
 import {
   earlierRuns,
+  heldOutGap,
+  seedPhrase,
   markers,
   platePhrase,
   plateRows,
@@ -95,7 +97,12 @@ export const GrpoPanel = memo(function GrpoPanel({
   return (
     <section className="stage-panel stage-grpo" aria-label="GRPO">
       <h3 className="stage-title">GRPO</h3>
-      <Legend entries={legend} referenceLabel={refLabel} truth={truth} />
+      <Legend
+        entries={legend}
+        referenceLabel={refLabel}
+        truth={truth}
+        seed={run ? seedPhrase(run.config.seed) : null}
+      />
       <div className="charts">{CHARTS.map((c) => row(c))}</div>
       <h4 className="diagnostics-title">What the sampled episodes do</h4>
       <div className="charts diagnostics">{DIAGNOSTICS.map((c) => row(c, 130))}</div>
@@ -151,6 +158,7 @@ function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculat
           tone: toneOf(r.config.faulty),
         }))}
         companion={companion && { label: TRUTH_LABEL, values: readout(run!.steps, 'truth') }}
+        why={run && c.id === 'heldOut' ? heldOutGap(run, rows, earlier) : null}
       />
     </div>
   );

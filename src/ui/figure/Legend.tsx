@@ -14,6 +14,8 @@ interface Props {
   referenceLabel: string | null;
   /** The live run's true success on the reward's chart; exact: the grader is the plate's, so the two lines coincide. */
   truth?: { label: string; exact: boolean } | null;
+  /** This run's seed, as curves.ts's seedPhrase says it. */
+  seed?: string | null;
 }
 
 function Swatch({ className }: { className: string }) {
@@ -30,7 +32,7 @@ function Swatch({ className }: { className: string }) {
   );
 }
 
-export function Legend({ entries, referenceLabel, truth }: Props) {
+export function Legend({ entries, referenceLabel, truth, seed }: Props) {
   return (
     <ul className="legend chart-legend">
       {entries.map((e) => (
@@ -50,6 +52,7 @@ export function Legend({ entries, referenceLabel, truth }: Props) {
           {truth.exact ? ' (with the exact grader, the reward itself)' : ' (what an exact grader would have paid)'}
         </li>
       )}
+      {seed && <li className="legend-seed">this run’s {seed}</li>}
       {referenceLabel && (
         <li>
           <Swatch className="band" /> {referenceLabel}

@@ -13,9 +13,11 @@ interface Props {
   earlier: readonly { label: string; values: ReadoutValues; tone: CalculatorName }[];
   /** The live run's second curve on the same chart, e.g. "true success: 67% → 20%". */
   companion?: { label: string; values: ReadoutValues } | null;
+  /** Why the live run differs from the plate's numbers, where it does (curves.ts's heldOutGap). */
+  why?: string | null;
 }
 
-export function Readout({ name, live, tone, plate, earlier, format, companion }: Props) {
+export function Readout({ name, live, tone, plate, earlier, format, companion, why }: Props) {
   return (
     <div className="readout">
       <p className="readout-name">{name}</p>
@@ -29,6 +31,11 @@ export function Readout({ name, live, tone, plate, earlier, format, companion }:
         </p>
       )}
       {plate && <p className="readout-plate">plate: {plate}</p>}
+      {why && (
+        <p className="readout-why" data-testid="readout-why">
+          {why}
+        </p>
+      )}
       {earlier.map((e) => (
         <p key={e.label} className={`readout-earlier tone-${e.tone}`}>
           {e.label}: {readoutText(e.values, format)}

@@ -3,6 +3,7 @@
  * marks and the "this run" column of the numbers table. No React, no DOM; tested in Node.
  */
 import type { ChartId, StatedNumber } from '../../plate/types';
+import { DEFAULT_SEED, REFERENCE_SEEDS } from '../../config';
 import { PLATE_SETTINGS, SETTING_KEYS, settingsLabel, type RunConfig } from '../../pipeline/settings';
 import type { Stage } from '../../pipeline/stages';
 import { mean } from 'd3';
@@ -138,7 +139,7 @@ export function markers(rows: readonly StatedNumber[], chart: ChartId, calculato
  * The settings a row of the plate's numbers is read under: the plate's, with the row's calculator
  * (the start row is the fine-tuned agent's held-out success before any GRPO step: either calculator).
  */
-const rowReads = (row: StatedNumber, c: RunConfig): boolean =>
+export const rowReads = (row: StatedNumber, c: RunConfig): boolean =>
   SETTING_KEYS.every((k) => k === 'faulty' || c[k] === PLATE_SETTINGS[k]) &&
   (row.step === 0 || c.faulty === (row.calculator === 'faulty'));
 
@@ -164,4 +165,54 @@ export function yourRun(row: StatedNumber, runs: readonly RunView[]): string {
   }
   const v = readout(run.steps, 'reward').end;
   return v === null ? '—' : `${pct(v)}${partial}`;
+}
+
+/** A run's seed as the legend and the seed control say it: which of the reference band's it is. */
+export function seedPhrase(seed: number): string {
+  if (seed === DEFAULT_SEED) return `seed ${seed} of the band’s five: the one nearest the plate`;
+  if ((REFERENCE_SEEDS as readonly number[]).includes(seed)) return `seed ${seed}, one of the band’s five`;
+  return `seed ${seed}, drawn (the band is seeds ${REFERENCE_SEEDS[0]}–${REFERENCE_SEEDS.at(-1)})`;
+}
+
+const sums = (n: number) => `${n} sum${n === 1 ? '' : 's'} of 30`;
+/** "one sum of 30 above the plate’s 77%", or '' where they agree. */
+function gap(correct: number, plateValue: number, n: number): string {
+  const d = correct - Math.round(plateValue * n);
+  return d === 0 ? '' : `${sums(Math.abs(d))} ${d > 0 ? 'above' : 'below'} the plate’s ${pct(plateValue)}`;
+}
+
+/**
+ * Why the live run's held-out success differs from the plate's, in a sentence a reader
+ * understands, or null where it does not (or the run is not made as the plate makes that row):
+ * held-out success counts 30 sums, so one sum is 3.3 points; and held-out is graded with the
+ * reliable calculator, so the faulty one caps the reward a run is paid, not what it learns.
+ */
+export function heldOutGap(run: RunView, rows: readonly StatedNumber[], earlier: readonly RunView[]): string | null {
+  const mine = plateRows(rows, 'heldOut', run.config.faulty).filter((r) => rowReads(r, run.config));
+  const first = run.steps[0];
+  const last = run.steps.at(-1);
+  if (!first || !last || mine.length === 0) return null;
+  const start = mine.find((r) => r.step === 0);
+  const end = mine.find((r) => r.step !== 0 && r.step === last.step);
+  const parts = [
+    start &&
+      gap(first.heldOutCorrect, start.value, first.heldOutN) &&
+      `it starts ${gap(first.heldOutCorrect, start.value, first.heldOutN)}`,
+    end &&
+      gap(last.heldOutCorrect, end.value, last.heldOutN) &&
+      `it ends ${gap(last.heldOutCorrect, end.value, last.heldOutN)}`,
+  ].filter(Boolean);
+  const sentences: string[] = [];
+  if (parts.length > 0)
+    sentences.push(`Held-out success counts 30 sums, one sum is 3.3 points: ${parts.join(', and ')}.`);
+  // The reliable twin: the same settings but the calculator, trained as far.
+  const twin = (r: RunView) => SETTING_KEYS.every((k) => k === 'faulty' || r.config[k] === run.config[k]);
+  const reliable = [...earlier]
+    .reverse()
+    .find((r) => !r.config.faulty && twin(r) && r.steps.at(-1)?.step === last.step);
+  if (run.config.faulty && reliable && last.heldOut >= reliable.steps.at(-1)!.heldOut)
+    sentences.push(
+      'This faulty run ends at or above the reliable one: held-out is graded with the reliable calculator, so the faulty one caps the reward the policy is paid, not what it learns.',
+    );
+  return sentences.length > 0 ? sentences.join(' ') : null;
 }
