@@ -139,7 +139,7 @@ export function markers(rows: readonly StatedNumber[], chart: ChartId, calculato
  * The settings a row of the plate's numbers is read under: the plate's, with the row's calculator
  * (the start row is the fine-tuned agent's held-out success before any GRPO step: either calculator).
  */
-export const rowReads = (row: StatedNumber, c: RunConfig): boolean =>
+const rowReads = (row: StatedNumber, c: RunConfig): boolean =>
   SETTING_KEYS.every((k) => k === 'faulty' || c[k] === PLATE_SETTINGS[k]) &&
   (row.step === 0 || c.faulty === (row.calculator === 'faulty'));
 
