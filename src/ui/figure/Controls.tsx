@@ -112,7 +112,7 @@ export function SeedChoice(p: { status: WorkerStatus; seed: number; onSeed: (see
   };
   return (
     <p className="seed-choice">
-      <span data-testid="seed">The next run’s {seedPhrase(p.seed)}.</span>{' '}
+      <span data-testid="seed">Next run: {seedPhrase(p.seed)}.</span>{' '}
       <button type="button" aria-disabled={off} onClick={() => off || draw()}>
         Draw another seed
       </button>
