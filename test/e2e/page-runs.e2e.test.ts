@@ -120,6 +120,22 @@ describe('the switches that break the terms', () => {
     });
   }
 
+  it('draws another seed on the page, and the next run trains with it as the Node workshop does', async () => {
+    const o = await open('index.html?steps=2');
+    const { page } = o;
+    await showFigure(page);
+    await waitForStatus(page, 'Ready');
+    await page.getByRole('button', { name: 'Draw another seed' }).click();
+    const seed = Number(/seed (\d+)/.exec(await page.getByTestId('seed').innerText())![1]);
+    expect(await page.getByTestId('seed').innerText()).toMatch(/drawn|one of the band’s five/);
+    await page.getByRole('button', { name: 'Run' }).click();
+    await waitForStatus(page, 'Finished');
+    expect(await page.locator('.legend-seed').innerText()).toContain(`seed ${seed}`);
+    const node = await runWorkshop({ seed, steps: 2 });
+    expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 2 of 2: ${pct(node.meanReward[1]!)}`);
+    expectClean(o);
+  });
+
   it('runs ?updates-per-batch=4: the clip acts as in the Node workshop, and the metrics go away as JSON Lines', async () => {
     const node = await runWorkshop({ seed: 1, steps: 3, updatesPerBatch: 4 });
     const metrics = node.records.flatMap((r) => stepMetrics({ ...r, sampled: r.episodes.length }) ?? []);
