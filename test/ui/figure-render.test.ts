@@ -142,7 +142,7 @@ describe('the figure', () => {
     expect(html.match(/class="band" d="M/g)).toHaveLength(2); // the file has no diagnostics curves
   });
 
-  it('heads the agent’s answer with the sum it answers, and takes no more than a sum’s characters', () => {
+  it('heads the agent’s answer with the sum it answers, and its box takes whatever is typed, uncut', () => {
     const greedy = {
       sum: { a: 57, b: 38 },
       text: '^57+38=B57+38|95|95|',
@@ -164,7 +164,10 @@ describe('the figure', () => {
     };
     const html = render({ worker: { asks: { waiting: [], answer } } });
     expect(html).toContain('<p class="ask-for">The agent’s answer to <strong>57+38</strong></p>');
-    expect(html).toMatch(/<input id="[^"]+" type="text" placeholder="57\+38" maxLength="16"/);
+    // No maxLength: a box that cut a long paste to a sum's length would hand the parser a prefix
+    // ("1234567890123456") that reads as another mistake, not as the too-long sum it was.
+    expect(html).toMatch(/<input id="[^"]+" type="text" placeholder="57\+38" autoComplete="off"/);
+    expect(html).not.toMatch(/maxLength/i);
     const failed = render({
       worker: {
         asks: { waiting: [], answer: { id: 2, sum: { a: 10, b: 99 }, error: 'The agent could not answer: boom' } },
