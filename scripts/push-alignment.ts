@@ -9,18 +9,17 @@
 //    long episodes more.
 // Also on each run's step 1, where Adam has no moments from earlier steps yet: a group that fails
 // there fails because of the other groups alone. Figures, not a test (test/rl/push.test.ts).
-import { parseArgs } from 'node:util';
 import { GRPO } from '../src/config';
 import type { Author } from '../src/env/episode';
 import { ADVANTAGES } from '../src/pipeline/stages';
 import { lossMaskFor, trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, groupAlignments, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
-import { intOption, main, oneOf } from './lib/args';
+import { intOption, main, oneOf, parseOptions } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop } from './lib/run-workshop';
 
-const { values: a } = parseArgs({
+const { values: a } = parseOptions({
   options: {
     seeds: { type: 'string', default: '1-5' },
     steps: { type: 'string' },

@@ -8,18 +8,17 @@
 // GRPO step (and every 25 supervised steps), then the readouts. With --json the last line is one
 // JSON object with the whole run: the configuration, the readouts, the per-step curves (held-out,
 // mean reward, true success), and where a GRPO step's time goes (median ms per part, steps 1..n).
-import { parseArgs } from 'node:util';
 import { median } from 'd3';
 import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
-import { intOption, main, oneOf } from './lib/args';
+import { intOption, main, oneOf, parseOptions } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
 import type { StageRecord } from '../src/pipeline/run';
 import type { GrpoRecord } from '../src/rl/grpo';
 
-const { values: a } = parseArgs({
+const { values: a } = parseOptions({
   options: {
     start: { type: 'string' },
     faulty: { type: 'boolean', default: false },
