@@ -201,6 +201,26 @@ describe('the figure', () => {
     );
   });
 
+  it('says who paused the run and what lets it go on, as one sentence', () => {
+    // The status line's words as a reader reads them, one span after another.
+    const said = (holders: WorkerState['holders']) => {
+      const html = render({ worker: { status: 'paused', holders }, run: run(1, false, 1) });
+      const line = /<p class="status-line">(.*?)<\/p>/.exec(html)![1]!;
+      return line
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .replace(/ ([:.])/g, '$1')
+        .trim();
+    };
+    expect(said(['reader'])).toBe(
+      'Paused after GRPO step 1 by you: it goes on when you press Resume. GRPO · step 1 of 40',
+    );
+    expect(said(['reader', 'tab hidden'])).toBe(
+      'Paused after GRPO step 1 by you and while this tab is hidden: it goes on when you press Resume and you come back to this tab. GRPO · step 1 of 40',
+    );
+    expect(said(['out of view'])).toMatch(/while the figure is out of view: it goes on when you scroll back to it\./);
+  });
+
   it('shows each character’s push with its name, the episode’s line and the group’s arithmetic when the record has log-probs', () => {
     const r = run(1, false, 2);
     const last = r.steps.at(-1)!;
