@@ -246,6 +246,9 @@ describe('the grader, true success and where a step’s time goes', () => {
       /sampling episodes becomes the dominant cost of training/,
     );
     expect(await split.locator('.time-note').innerText()).toContain('split between them by rows');
+    const yTicks = () => split.locator('.axis-y .tick text').allTextContents();
+    expect((await yTicks()).length).toBeGreaterThan(0);
+    for (const t of await yTicks()) expect(t).toMatch(/^[\d,.]+ ms$/);
     // The export carries each step's split and the grader that paid it.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -264,6 +267,8 @@ describe('the grader, true success and where a step’s time goes', () => {
     await waitForStatus(page, 'Ready');
     expect(await split.locator('.time-bar').count()).toBe(0);
     expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toBe('Time per GRPO step, no data yet');
+    // With no step timed there is no time to scale: no axis of made-up milliseconds (0, 0.5, 1 ms).
+    expect(await yTicks()).toEqual([]);
     expectClean(o);
   });
 });
