@@ -67,9 +67,18 @@ export function Figure(p: FigureProps) {
   const steps = p.run?.config.steps ?? p.totalSteps;
   const start = p.run?.config.start ?? p.settings.start;
   const latestWithEpisodes = [...(p.run?.steps ?? [])].reverse().find((r) => r.episodes.length > 0) ?? null;
+  // Printed before any run, the figure is the plate's marks and the reference bands, said so in a
+  // line; the parts that only wait for a run (and say so, for a screen) stay off the paper.
+  const noRun = p.run === null && p.previous.length === 0;
 
   return (
-    <div className="figure-body">
+    <div className={noRun ? 'figure-body no-run' : 'figure-body'}>
+      {noRun && (
+        <p className="print-note">
+          No run had been made on this page when it was printed: the charts show the plate’s numbers and the reference
+          runs, precomputed.
+        </p>
+      )}
       <RunHead {...p} />
       <Charts {...p} steps={steps} start={start} />
       <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
