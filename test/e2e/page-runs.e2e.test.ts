@@ -13,8 +13,9 @@ beforeAll(() => useWasm()); // the switch tests run the Node workshop beside the
 
 describe('the whole pipeline in the page', () => {
   it('trains from random weights through pre-training and fine-tuning into GRPO, each stage on its own charts', async () => {
-    const o = await openFinished('index.html?start=scratch&steps=1&autorun=1', undefined, 240_000);
+    const o = await openFinished('index.html?start=scratch&seed=1&steps=1&autorun=1', undefined, 240_000);
     const { page } = o;
+    const top = (sel: string) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top);
     const label = (chart: string) => page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
     expect(await label('pretrain-score')).toMatch(/^Pre-training single-digit sums right, step 100 of 100: \d+%$/);
     expect(await label('pretrain-loss')).toMatch(/^Pre-training worksheet loss, step 100 of 100: [\d.]+$/);
@@ -27,6 +28,12 @@ describe('the whole pipeline in the page', () => {
       new RegExp(`^${sftEnd}% → \\d+%$`),
     );
     expect(await page.locator('.stage-step.stage-done').count()).toBe(3);
+    // Above the shipped agent, and said why beside the readouts: a worksheet model of its own.
+    expect(await page.locator('.start-note').innerText()).toMatch(
+      /^From random weights, this run pre-trains a worksheet model of its own \(seed 1\), not the shipped one \(seed 2\)/,
+    );
+    expect(await top('.start-note')).toBeGreaterThan(await top('.chart-sft-score'));
+    expect(await top('.start-note')).toBeLessThan(await top('.chart-heldOut'));
     expectClean(o);
   }, 300_000);
 

@@ -201,6 +201,24 @@ describe('the figure', () => {
     );
   });
 
+  it('says beside a run from random weights why it lands above the shipped agent (its own pre-training seed)', () => {
+    const from = (start: 'agent' | 'scratch', seed: number) => {
+      const r = run(1, false, 2);
+      return render({ run: { ...r, config: { ...r.config, start, seed } }, settings: { ...PROPS.settings, start } });
+    };
+    const note = (html: string) => /<p class="start-note">(.*?)<\/p>/.exec(html)?.[1];
+    expect(note(from('scratch', 1))).toBe(
+      'From random weights, this run pre-trains a worksheet model of its own (seed 1), not the shipped one (seed 2), and where fine-tuning lands depends mostly on that pre-training. ' +
+        'Seed 2’s model was shipped because its fine-tunes land nearest the plate’s 77% (73–90% held-out); the four other seeds we tried land higher, 92–95% at the median. ' +
+        'So a run from random weights most often starts GRPO above the shipped agent’s 80%, with less left to learn.',
+    );
+    expect(note(from('scratch', 2))).toMatch(
+      /^From random weights at seed 2, this run pre-trains as the shipped worksheet model was/,
+    );
+    expect(note(from('agent', 1))).toBeUndefined();
+    expect(note(render({}))).toBeUndefined();
+  });
+
   it('says who paused the run and what lets it go on, as one sentence', () => {
     // The status line's words as a reader reads them, one span after another.
     const said = (holders: WorkerState['holders']) => {

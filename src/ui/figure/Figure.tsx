@@ -20,6 +20,7 @@ import { sftBand, type ReferenceState } from './reference';
 import { RunExport } from './RunExport';
 import { StagePanel } from './StagePanel';
 import { StageStrip } from './StageStrip';
+import { scratchNote } from './start-note';
 import { StatusLine } from './StatusLine';
 import { TaughtData } from './TaughtData';
 import { TimeSplit } from './TimeSplit';
@@ -178,6 +179,7 @@ function Charts(p: FigureProps & { steps: number; start: RunConfig['start'] }) {
           plateMarker={marker}
         />
       )}
+      {p.run?.config.start === 'scratch' && <p className="start-note">{scratchNote(p.run.config.seed)}</p>}
       <GrpoPanel
         plate={p.plate}
         run={p.run}
