@@ -23,7 +23,8 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
-      'react-hooks/exhaustive-deps': 'error',
+      // useClientLayoutEffect is useLayoutEffect in the browser: its dependencies are checked the same way.
+      'react-hooks/exhaustive-deps': ['error', { additionalHooks: '^useClientLayoutEffect$' }],
       // `{ episodes: _, ...figures }` drops a field by name: the rest is what is used.
       '@typescript-eslint/no-unused-vars': [
         'error',

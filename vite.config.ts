@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
-import LongestFirst from './test/sequencer';
+import LongestFirst from './test/sequencer.ts';
 
 /**
  * In the browser, `@tensorflow/tfjs` is only what the plate uses (src/model/tfjs-browser.ts):

@@ -1,14 +1,13 @@
 // npm run eval -- [--checkpoint DIR] [--backend wasm|cpu] [--json]
 // Greedy held-out success of a checkpoint on the 30 held-out sums, reliable calculator.
-import { parseArgs } from 'node:util';
 import { SPLIT } from '../src/env/sums';
 import { countParams } from '../src/model/params';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { fail, oneOf } from './lib/args';
+import { fail, oneOf, parseOptions } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { loadCheckpoint, SHIPPED } from './lib/checkpoint-fs';
 
-const { values: a } = parseArgs({
+const { values: a } = parseOptions({
   options: {
     checkpoint: { type: 'string', default: SHIPPED.agent },
     backend: { type: 'string' },

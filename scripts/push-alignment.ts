@@ -9,19 +9,18 @@
 //    long episodes more.
 // Also on each run's step 1, where Adam has no moments from earlier steps yet: a group that fails
 // there fails because of the other groups alone. Figures, not a test (test/rl/push.test.ts).
-import { parseArgs } from 'node:util';
 import { GRPO, type LossMask } from '../src/config';
 import type { Author } from '../src/env/episode';
 import { grpoConfigOf, PLATE_SETTINGS, settingsLabel, type RunSettings } from '../src/pipeline/settings';
 import { trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, groupAlignments, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
-import { intOption, main } from './lib/args';
+import { intOption, main, parseOptions } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop } from './lib/run-workshop';
 import { SETTING_OPTIONS, settingsGiven } from './lib/setting-options';
 
-const { values: a } = parseArgs({
+const { values: a } = parseOptions({
   options: {
     seeds: { type: 'string', default: '1-5' },
     steps: { type: 'string' },

@@ -10,20 +10,19 @@
 // --only bugs (or dials) runs the grader bugs (or μ = 2, 4) alone and merges them into --out: the file's other runs are
 // kept as they are (a full run remakes them with the same curves but new seconds).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { mean } from 'd3';
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY } from '../src/config';
 import { ADVANTAGES, type Advantage } from '../src/config';
 import type { Grader } from '../src/env/grader';
 import type { RunSummary } from '../src/rl/summary';
-import { intOption, main, oneOf } from './lib/args';
+import { intOption, main, oneOf, parseOptions } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { SHIPPED } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
 import { stepMetrics } from '../src/rl/metrics';
 import type { RunSettings } from '../src/pipeline/settings';
 
-const { values: a } = parseArgs({
+const { values: a } = parseOptions({
   options: {
     seeds: { type: 'string', default: '1,2,3,4,5' },
     'sft-seeds': { type: 'string', default: '1,2,3,4,5' },

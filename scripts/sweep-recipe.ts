@@ -8,20 +8,19 @@
 // Choose recipes on validation only; held-out is recorded, never selected on.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { AgentRecipe } from '../src/config';
 import { initialModel, runStage } from '../src/agent/train';
 import { SupervisedStage, worksheetAccuracy, type PhaseLog } from '../src/agent/stage';
 import { SPLIT, type Sum } from '../src/env/sums';
 import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { fail, intOption } from './lib/args';
+import { fail, intOption, parseOptions } from './lib/args';
 import { median } from './bench/stats';
 import { setNodeBackend } from './lib/node-backend';
 import { loadCheckpoint, saveCheckpoint } from './lib/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
-const { values: a } = parseArgs({
+const { values: a } = parseOptions({
   options: {
     seeds: { type: 'string', default: '1-5' },
     'pretrain-seed': { type: 'string' },

@@ -2,19 +2,18 @@
 // Pre-trains on single-digit worksheets, fine-tunes on exactly 30 demonstrations, evaluates,
 // and writes DIR/pretrained and DIR/agent (default: public/checkpoints).
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { AGENT_RECIPE, type AgentRecipe } from '../src/config';
 import { trainAgent, type SupervisedRecord } from '../src/agent/train';
 import { SPLIT } from '../src/env/sums';
 import type { CharModel } from '../src/model/gpt';
 import { countParams } from '../src/model/params';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { intOption, oneOf } from './lib/args';
+import { intOption, oneOf, parseOptions } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
 import { saveCheckpoint } from './lib/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
-const { values: a } = parseArgs({
+const { values: a } = parseOptions({
   options: {
     seed: { type: 'string' },
     out: { type: 'string', default: 'public/checkpoints' },

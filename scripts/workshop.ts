@@ -10,11 +10,10 @@
 // JSON object with the whole run: the configuration, the readouts, the per-step curves (held-out,
 // mean reward, true success), where a GRPO step's time goes (median ms per part, steps 1..n), and
 // per step the metrics under TRL's names (`metrics`).
-import { parseArgs } from 'node:util';
 import { median } from 'd3';
 import { AGENT_RECIPE, DEFAULT_SEED, GRPO, type AgentRecipe } from '../src/config';
 import { PLATE_SETTINGS, settingsLabel, SETTINGS, type RunSettings } from '../src/pipeline/settings';
-import { intOption, main, oneOf } from './lib/args';
+import { intOption, main, oneOf, parseOptions } from './lib/args';
 import { SETTING_OPTIONS, settingsAsWritten, settingsGiven } from './lib/setting-options';
 import { setNodeBackend } from './lib/node-backend';
 import { SHIPPED } from './lib/checkpoint-fs';
@@ -23,7 +22,7 @@ import type { StageRecord } from '../src/pipeline/run';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { stepMetrics } from '../src/rl/metrics';
 
-const { values: a } = parseArgs({
+const { values: a } = parseOptions({
   options: {
     ...SETTING_OPTIONS,
     'separate-batches': { type: 'boolean', default: false },

@@ -20,9 +20,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { GRPO } from '../../src/config';
-import { fail, intOption, main } from '../lib/args';
+import { fail, intOption, main, parseOptions } from '../lib/args';
 import { benchBrowser, benchPipeline, browserLines, chunkSizes } from './browser';
 import { benchExplain, explainLines } from './explain';
 import { benchKernels, kernelsLines } from './kernels';
@@ -34,7 +33,7 @@ import { benchTargets, targetLines } from './targets';
 const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting', 'kernels'] as const;
 type Mode = (typeof MODES)[number];
 
-const { values: a, positionals } = parseArgs({
+const { values: a, positionals } = parseOptions({
   allowPositionals: true,
   options: {
     steps: { type: 'string' },

@@ -1,4 +1,51 @@
-// Small helpers for the scripts' command lines: checked numbers and one-line fatal errors.
+// Small helpers for the scripts' command lines: the one place every script reads its options,
+// checked numbers and one-line fatal errors.
+import { relative } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type OptionsConfig = Omit<ParseArgsConfig, 'args'>;
+
+/**
+ * node:util's parseArgs over the script's command line, with a mistake (an option it does not
+ * take, a missing value, a stray word) told in one line that names the options there are,
+ * instead of Node's stack trace.
+ */
+export function parseOptions<T extends OptionsConfig>(config: T, args = process.argv.slice(2)) {
+  try {
+    return parseArgs<T & { args: string[] }>({ ...config, args });
+  } catch (e) {
+    fail(optionsMistake(e as Error & { code?: string }, config, scriptName()));
+  }
+}
+
+/** The script as its header names it: scripts/workshop.ts. */
+const scriptName = (): string => relative(process.cwd(), process.argv[1] ?? 'the script');
+
+/** A parseArgs error in one line, with the options the script takes and, for a near miss, the likely one. */
+function optionsMistake(e: Error & { code?: string }, config: OptionsConfig, script: string): string {
+  const names = Object.keys(config.options ?? {}).map((n) => `--${n}`);
+  const takes = names.length > 0 ? `${script} takes ${names.join(', ')}` : `${script} takes no options`;
+  const header = `(its header says what each means)`;
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const given = /'([^']+)'/.exec(e.message)?.[1] ?? e.message;
+    const near = names.find((n) => editDistance(n, given.split('=')[0]!) <= 2);
+    return `unknown option ${given}${near ? ` (did you mean ${near}?)` : ''}: ${takes} ${header}`;
+  }
+  if (e.code?.startsWith('ERR_PARSE_ARGS_')) return `${e.message.replace(/\.$/, '')}: ${takes} ${header}`;
+  return e.message;
+}
+
+/** Levenshtein distance, for "did you mean": option names are a few characters long. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
 
 /** Parses an integer option or exits with a one-line error naming the option. */
 export function intOption(name: string, value: string | undefined, fallback: number, min = 0): number {

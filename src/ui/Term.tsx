@@ -3,7 +3,8 @@
  * is fixed-positioned and clamped to the viewport, so it never widens the page on a phone;
  * screen readers get the definition through aria-describedby (the glossary entry itself).
  */
-import { useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import { useRef, useState, type CSSProperties } from 'react';
+import { useClientLayoutEffect } from './useClientLayoutEffect';
 
 interface Props {
   text: string;
@@ -20,7 +21,7 @@ export function Term({ text, name, definition, describedBy }: Props) {
   const [open, setOpen] = useState(false);
   const [style, setStyle] = useState<CSSProperties>({ visibility: 'hidden' });
 
-  useLayoutEffect(() => {
+  useClientLayoutEffect(() => {
     if (!open || !ref.current || !tip.current) return;
     const place = () => {
       const anchor = ref.current!.getClientRects()[0] ?? ref.current!.getBoundingClientRect();

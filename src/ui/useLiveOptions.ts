@@ -6,7 +6,7 @@
  * the worker's script needs a new worker (useTrainingWorker starts one when they change): a note says
  * so, and the reader's settings stay as they are.
  */
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useEffect, useInsertionEffect, useRef, useState } from 'react';
 import { PLATE_SETTINGS, SETTING_KEYS, type RunSettings } from '../pipeline/settings';
 import type { PlateOptions } from './options';
 
@@ -40,21 +40,26 @@ export function useLiveOptions(options: PlateOptions, act: LiveActions): string 
   const [note, setNote] = useState<string | null>(null);
   const { autorun, backend, calibrate, assetBase, workerUrl } = options;
   // The actions change on every render; only a changed option acts, with the actions of its render.
-  const onChange = useEffectEvent((now: typeof seen.current) => {
-    const was = seen.current;
-    seen.current = now;
-    const patch = Object.fromEntries(
-      Object.entries(now.settings).filter(([k, v]) => was.settings[k as keyof RunSettings] !== v),
-    ) as Partial<RunSettings>;
-    if (Object.keys(patch).length > 0) act.settings(patch);
-    if (now.autorun && !was.autorun) act.autorun();
-    const changed = WORKER_OPTIONS.filter((k) => now.worker[k] !== was.worker[k]);
-    if (changed.length > 0) {
-      const what = changed.map((k) => CHANGE[k](now.worker[k])).join(' and ');
-      setNote(
-        `The host page changed ${what}: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.`,
-      );
-    }
+  // useEffectEvent's job, done with a ref (React exports useEffectEvent from 19.2 only; the package
+  // takes React 18 and 19): the latest render's handler, put in place before any effect runs.
+  const onChange = useRef((_now: typeof seen.current) => {});
+  useInsertionEffect(() => {
+    onChange.current = (now) => {
+      const was = seen.current;
+      seen.current = now;
+      const patch = Object.fromEntries(
+        Object.entries(now.settings).filter(([k, v]) => was.settings[k as keyof RunSettings] !== v),
+      ) as Partial<RunSettings>;
+      if (Object.keys(patch).length > 0) act.settings(patch);
+      if (now.autorun && !was.autorun) act.autorun();
+      const changed = WORKER_OPTIONS.filter((k) => now.worker[k] !== was.worker[k]);
+      if (changed.length > 0) {
+        const what = changed.map((k) => CHANGE[k](now.worker[k])).join(' and ');
+        setNote(
+          `The host page changed ${what}: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.`,
+        );
+      }
+    };
   });
 
   // The settings as one value (the table's choices are strings, numbers and booleans), so a new
@@ -62,7 +67,7 @@ export function useLiveOptions(options: PlateOptions, act: LiveActions): string 
   const settingsKey = JSON.stringify(settingsOf(options));
   useEffect(() => {
     const worker = { backend, calibrate, assetBase, workerUrl };
-    onChange({ settings: JSON.parse(settingsKey) as RunSettings, autorun: autorun ?? false, worker });
+    onChange.current({ settings: JSON.parse(settingsKey) as RunSettings, autorun: autorun ?? false, worker });
   }, [settingsKey, autorun, backend, calibrate, assetBase, workerUrl]);
 
   return note;

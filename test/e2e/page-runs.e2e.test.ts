@@ -14,8 +14,9 @@ beforeAll(() => useWasm()); // the switch tests run the Node workshop beside the
 
 describe('the whole pipeline in the page', () => {
   it('trains from random weights through pre-training and fine-tuning into GRPO, each stage on its own charts', async () => {
-    const o = await openFinished('index.html?start=scratch&steps=1&autorun=1', undefined, 240_000);
+    const o = await openFinished('index.html?start=scratch&seed=1&steps=1&autorun=1', undefined, 240_000);
     const { page } = o;
+    const top = (sel: string) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top);
     const label = (chart: string) => page.locator(`.chart-${chart} svg[role="img"]`).getAttribute('aria-label');
     expect(await label('pretrain-score')).toMatch(/^Pre-training single-digit sums right, step 100 of 100: \d+%$/);
     expect(await label('pretrain-loss')).toMatch(/^Pre-training worksheet loss, step 100 of 100: [\d.]+$/);
@@ -28,6 +29,12 @@ describe('the whole pipeline in the page', () => {
       new RegExp(`^${sftEnd}% → \\d+%$`),
     );
     expect(await page.locator('.stage-step.stage-done').count()).toBe(3);
+    // Above the shipped agent, and said why beside the readouts: a worksheet model of its own.
+    expect(await page.locator('.start-note').innerText()).toMatch(
+      /^From random weights, this run pre-trains a worksheet model of its own \(seed 1\), not the shipped one \(seed 2\)/,
+    );
+    expect(await top('.start-note')).toBeGreaterThan(await top('.chart-sft-score'));
+    expect(await top('.start-note')).toBeLessThan(await top('.chart-heldOut'));
     expectClean(o);
   }, 300_000);
 
@@ -289,6 +296,9 @@ describe('the grader, true success and where a step’s time goes', () => {
       /sampling episodes becomes the dominant cost of training/,
     );
     expect(await split.locator('.time-note').innerText()).toContain('split between them by rows');
+    const yTicks = () => split.locator('.axis-y .tick text').allTextContents();
+    expect((await yTicks()).length).toBeGreaterThan(0);
+    for (const t of await yTicks()) expect(t).toMatch(/^[\d,.]+ ms$/);
     // The export carries each step's split and the grader that paid it.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -307,6 +317,8 @@ describe('the grader, true success and where a step’s time goes', () => {
     await waitForStatus(page, 'Ready');
     expect(await split.locator('.time-bar').count()).toBe(0);
     expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toBe('Time per GRPO step, no data yet');
+    // With no step timed there is no time to scale: no axis of made-up milliseconds (0, 0.5, 1 ms).
+    expect(await yTicks()).toEqual([]);
     expectClean(o);
   });
 });

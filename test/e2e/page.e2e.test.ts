@@ -280,6 +280,43 @@ describe('the plate page', () => {
     expectClean(o);
   });
 
+  it('prints before any run the plate’s text, the reference bands and the plate’s marks, and says no run was made: no empty chart, no instruction meant for a screen', async () => {
+    const o = await open('index.html');
+    const { page } = o;
+    await waitForStatus(page, 'Ready');
+    await page.locator('.chart-heldOut .band').waitFor({ state: 'attached' }); // the reference runs' file has loaded
+    expect(await page.locator('.print-note').isVisible()).toBe(false); // on screen the figure speaks for itself
+    await page.emulateMedia({ media: 'print' });
+    await page.setViewportSize({ width: 718, height: 1000 });
+    const printed = await page.locator('.plate-figure').innerText();
+    expect(printed).toMatch(
+      /No run had been made on this page when it was printed: the charts show the plate’s numbers and the reference runs, precomputed\./,
+    );
+    for (const screenOnly of [
+      /appears? here/,
+      /once the first/,
+      /as the run goes/,
+      /no episodes yet/,
+      /—\s*→\s*—/,
+      / ms\b/,
+    ])
+      expect(printed).not.toMatch(screenOnly);
+    const visible = (sel: string) =>
+      page.locator(sel).evaluateAll((es) => es.filter((e) => e.getClientRects().length > 0).length);
+    for (const sel of [
+      '.chart-heldOut .band',
+      '.chart-reward .band',
+      '.chart-heldOut .marker',
+      '.chart-reward .marker',
+    ])
+      expect(await visible(sel), sel).toBeGreaterThan(0);
+    for (const sel of ['.time-split', '.episodes', '.stage-pretrain']) expect(await visible(sel), sel).toBe(0);
+    expect(await visible('.numbers')).toBe(1);
+    await page.pdf({ path: join(RESULTS, 'plate-a4-before-a-run.pdf'), format: 'A4', printBackground: true });
+    await page.emulateMedia({ media: 'screen' });
+    expectClean(o);
+  });
+
   it('fits a 390 px screen without horizontal scrolling', async () => {
     const o = await openFinished('index.html?steps=3&autorun=1', { width: 390, height: 844 });
     const { page } = o;

@@ -193,12 +193,16 @@ describe('the reader’s sum', () => {
       expect(parseSum(bad)).toEqual({ error: expect.stringMatching(/is not a sum the agent can read/) });
   });
 
-  it('quotes at most a short prefix of what was typed, however long', () => {
+  it('says a long sum is too long, quoting at most a short prefix of it, however long', () => {
     const long = '1'.repeat(10_000);
-    const said = parseSum(long);
-    expect(said).toEqual({
+    expect(parseSum(long)).toEqual({
       error:
-        '“111111111111…” is longer than any sum the agent can read: write two whole numbers from 10 to 99 joined by +, such as 57+38.',
+        '“111111111111…” is too long: 10,000 characters, where a sum the agent can read has at most 16. Write two whole numbers from 10 to 99 joined by +, such as 57+38.',
+    });
+    // A sum of 500 characters, + and all, is too long, not a sum missing its second number.
+    const sum500 = `${'1'.repeat(250)}+${'2'.repeat(249)}`;
+    expect(parseSum(sum500)).toEqual({
+      error: expect.stringMatching(/^“111111111111…” is too long: 500 characters, where a sum the agent can read/),
     });
     expect(parseSum('fifty-seven+38')).toEqual({
       error:

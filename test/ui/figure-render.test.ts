@@ -146,7 +146,7 @@ describe('the figure', () => {
     expect(html.match(/class="band" d="M/g)).toHaveLength(2); // the file has no diagnostics curves
   });
 
-  it('heads the agent’s answer with the sum it answers, and takes no more than a sum’s characters', () => {
+  it('heads the agent’s answer with the sum it answers, and its box takes whatever is typed, uncut', () => {
     const greedy = {
       sum: { a: 57, b: 38 },
       text: '^57+38=B57+38|95|95|',
@@ -168,7 +168,10 @@ describe('the figure', () => {
     };
     const html = render({ worker: { asks: { waiting: [], answer } } });
     expect(html).toContain('<p class="ask-for">The agent’s answer to <strong>57+38</strong></p>');
-    expect(html).toMatch(/<input id="[^"]+" type="text" placeholder="57\+38" maxLength="16"/);
+    // No maxLength: a box that cut a long paste to a sum's length would hand the parser a prefix
+    // ("1234567890123456") that reads as another mistake, not as the too-long sum it was.
+    expect(html).toMatch(/<input id="[^"]+" type="text" placeholder="57\+38" autoComplete="off"/);
+    expect(html).not.toMatch(/maxLength/i);
     const failed = render({
       worker: {
         asks: { waiting: [], answer: { id: 2, sum: { a: 10, b: 99 }, error: 'The agent could not answer: boom' } },
@@ -200,6 +203,44 @@ describe('the figure', () => {
     expect(render({ worker: { status: 'paused' }, run: run(1, false, 3) })).toContain(
       '<span class="status-after" aria-live="polite">after GRPO step 3</span>',
     );
+  });
+
+  it('says beside a run from random weights why it lands above the shipped agent (its own pre-training seed)', () => {
+    const from = (start: 'agent' | 'scratch', seed: number) => {
+      const r = run(1, false, 2);
+      return render({ run: { ...r, config: { ...r.config, start, seed } }, settings: { ...PROPS.settings, start } });
+    };
+    const note = (html: string) => /<p class="start-note">(.*?)<\/p>/.exec(html)?.[1];
+    expect(note(from('scratch', 1))).toBe(
+      'From random weights, this run pre-trains a worksheet model of its own (seed 1), not the shipped one (seed 2), and where fine-tuning lands depends mostly on that pre-training. ' +
+        'Seed 2’s model was shipped because its fine-tunes land nearest the plate’s 77% (73–90% held-out); the four other seeds we tried land higher, 92–95% at the median. ' +
+        'So a run from random weights most often starts GRPO above the shipped agent’s 80%, with less left to learn.',
+    );
+    expect(note(from('scratch', 2))).toMatch(
+      /^From random weights at seed 2, this run pre-trains as the shipped worksheet model was/,
+    );
+    expect(note(from('agent', 1))).toBeUndefined();
+    expect(note(render({}))).toBeUndefined();
+  });
+
+  it('says who paused the run and what lets it go on, as one sentence', () => {
+    // The status line's words as a reader reads them, one span after another.
+    const said = (holders: WorkerState['holders']) => {
+      const html = render({ worker: { status: 'paused', holders }, run: run(1, false, 1) });
+      const line = /<p class="status-line">(.*?)<\/p>/.exec(html)![1]!;
+      return line
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .replace(/ ([:.])/g, '$1')
+        .trim();
+    };
+    expect(said(['reader'])).toBe(
+      'Paused after GRPO step 1 by you: it goes on when you press Resume. GRPO · step 1 of 40',
+    );
+    expect(said(['reader', 'tab hidden'])).toBe(
+      'Paused after GRPO step 1 by you and while this tab is hidden: it goes on when you press Resume and you come back to this tab. GRPO · step 1 of 40',
+    );
+    expect(said(['out of view'])).toMatch(/while the figure is out of view: it goes on when you scroll back to it\./);
   });
 
   it('shows each character’s push with its name, the episode’s line and the group’s arithmetic when the record has log-probs', () => {

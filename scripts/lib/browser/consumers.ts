@@ -16,7 +16,8 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 /** The package's self-contained folder, inside the tarball and node_modules. */
 export const FOLDER_NAME = `plate-${VERSION}`;
 
-export type SiteKind = 'vite' | 'webpack' | 'esbuild' | 'astro' | 'next' | 'static';
+/** react18: the esbuild site on the oldest React the package's peer range claims (test/sites/react-floor.test.ts). */
+export type SiteKind = 'vite' | 'webpack' | 'esbuild' | 'react18' | 'astro' | 'next' | 'static';
 export const DEV_SERVERS = ['vite', 'astro', 'next'] as const;
 export type DevKind = (typeof DEV_SERVERS)[number];
 
@@ -25,6 +26,7 @@ const BUILT: Record<Exclude<SiteKind, 'next'>, string> = {
   vite: 'dist',
   webpack: 'dist',
   esbuild: 'dist',
+  react18: 'dist',
   astro: 'dist',
   static: '.',
 };
@@ -170,6 +172,7 @@ export const PAGES: Record<SiteKind, { page: string; plate: string }> = {
   vite: { page: 'index.html', plate: '.mtrl-plate' },
   webpack: { page: 'index.html', plate: 'plate-multi-turn-rl' },
   esbuild: { page: 'index.html', plate: '.mtrl-plate' },
+  react18: { page: 'index.html', plate: '.mtrl-plate' },
   astro: { page: '', plate: '.mtrl-plate' },
   next: { page: '', plate: '.mtrl-plate' },
   static: { page: 'index.html', plate: 'plate-multi-turn-rl' },
@@ -191,6 +194,7 @@ export function versions(kind: SiteKind, site: string): Record<string, string> {
     vite: ['vite', 'react'],
     webpack: ['webpack', 'react'],
     esbuild: ['esbuild', 'react'],
+    react18: ['esbuild', 'react', 'react-dom'],
     astro: ['astro', '@astrojs/react', 'vite', 'react'],
     next: ['next', 'react'],
     static: [],

@@ -7,7 +7,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { AskAnswer, AskQuestion } from '../../protocol/messages';
 import type { Temperature } from '../../pipeline/settings';
-import { answeredByText, parseSum, SUM_MAX_CHARS, sumKindText } from './parse-sum';
+import { answeredByText, parseSum, sumKindText } from './parse-sum';
 import { Transcript } from './Transcript';
 import type { WorkerStatus } from './types';
 
@@ -52,7 +52,6 @@ export function AskAgent({ status, loaded, faulty, temperature, waiting, answer,
           type="text"
           value={text}
           placeholder="57+38"
-          maxLength={SUM_MAX_CHARS}
           autoComplete="off"
           spellCheck={false}
           aria-invalid={error !== null}

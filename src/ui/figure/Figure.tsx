@@ -23,6 +23,7 @@ import { sftBand, type ReferenceState } from './reference';
 import { RunExport } from './RunExport';
 import { StagePanel } from './StagePanel';
 import { StageStrip } from './StageStrip';
+import { scratchNote } from './start-note';
 import { StatusLine } from './StatusLine';
 import { TaughtData } from './TaughtData';
 import { TimeSplit } from './TimeSplit';
@@ -75,9 +76,18 @@ export function Figure(p: FigureProps) {
   const steps = p.run?.config.steps ?? p.totalSteps;
   const start = p.run?.config.start ?? p.settings.start;
   const latestWithEpisodes = [...(p.run?.steps ?? [])].reverse().find((r) => r.episodes.length > 0) ?? null;
+  // Printed before any run, the figure is the plate's marks and the reference bands, said so in a
+  // line; the parts that only wait for a run (and say so, for a screen) stay off the paper.
+  const noRun = p.run === null && p.previous.length === 0;
 
   return (
-    <div className="figure-body">
+    <div className={noRun ? 'figure-body no-run' : 'figure-body'}>
+      {noRun && (
+        <p className="print-note">
+          No run had been made on this page when it was printed: the charts show the plate’s numbers and the reference
+          runs, precomputed.
+        </p>
+      )}
       <RunHead {...p} />
       <Charts {...p} steps={steps} start={start} />
       <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
@@ -201,6 +211,7 @@ function Charts(p: FigureProps & { steps: number; start: RunConfig['start'] }) {
           plateMarker={marker}
         />
       )}
+      {p.run?.config.start === 'scratch' && <p className="start-note">{scratchNote(p.run.config.seed)}</p>}
       <GrpoPanel
         plate={p.plate}
         run={p.run}

@@ -42,10 +42,17 @@ export const STAGE_NAME: Record<Stage, string> = { pretrain: 'Pre-training', sft
 /** A stage's name inside a sentence: "after fine-tuning step 3", "after GRPO step 3". */
 export const stageWord = (s: Stage): string => (s === 'grpo' ? STAGE_NAME[s] : STAGE_NAME[s].toLowerCase());
 
+/** Who holds the run, as the status line's sentence goes on: "Paused after GRPO step 1 by you". */
 const HELD_BY: Record<Holder, string> = {
-  reader: 'by you: Resume goes on',
-  'out of view': 'while the figure is out of view; it goes on when you scroll back',
-  'tab hidden': 'while this tab is hidden; it goes on when you come back',
+  reader: 'by you',
+  'out of view': 'while the figure is out of view',
+  'tab hidden': 'while this tab is hidden',
+};
+/** What lets each holder go: "…: it goes on when you press Resume". */
+const LET_GO: Record<Holder, string> = {
+  reader: 'you press Resume',
+  'out of view': 'you scroll back to it',
+  'tab hidden': 'you come back to this tab',
 };
 
 /** The idle warm-up (worker/warm-up.ts) in a sentence: the CPU the page used after loading, and why the first steps are quick. */
@@ -109,17 +116,21 @@ function RunLine({ status, position, holders, loadingMessage }: Props) {
             ? 'one step, then it pauses'
             : ''}
       </span>
-      {/* Every holder, and only those: the run goes on when the last lets go. */}
+      {/* Every holder, and only those, in one sentence: the run goes on when the last lets go. */}
       <span className="status-held" aria-live="polite">
-        {(status === 'paused' || status === 'pausing') &&
-          holders.map((h, i) => (
-            <Fragment key={h}>
-              {i > 0 && ' · '}
-              <span className="status-why" data-holder={h}>
-                {HELD_BY[h]}
-              </span>
-            </Fragment>
-          ))}
+        {(status === 'paused' || status === 'pausing') && holders.length > 0 && (
+          <>
+            {holders.map((h, i) => (
+              <Fragment key={h}>
+                {i > 0 && ' and '}
+                <span className="status-why" data-holder={h}>
+                  {HELD_BY[h]}
+                </span>
+              </Fragment>
+            ))}
+            : it goes on when {holders.map((h) => LET_GO[h]).join(' and ')}.
+          </>
+        )}
       </span>
       {status === 'loading' && (
         <>

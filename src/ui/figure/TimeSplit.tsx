@@ -35,15 +35,19 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
         .tickValues(d3.range(0, frame + 1, frame > 20 ? 10 : 5))
         .tickSizeOuter(0),
     );
-    d3.select(yAxisRef.current!)
-      .call(
-        d3
-          .axisLeft(y)
-          .ticks(3)
-          .tickFormat((v) => `${v} ms`)
-          .tickSize(-(x.range()[1] - M.left)),
-      )
-      .call((g) => g.select('.domain').remove());
+    const yAxis = d3.select(yAxisRef.current!);
+    // No step timed, no time to scale: an axis of 0, 0.5 and 1 ms would be made up.
+    if (steps.length === 0) yAxis.selectAll('*').remove();
+    else
+      yAxis
+        .call(
+          d3
+            .axisLeft(y)
+            .ticks(3)
+            .tickFormat((v) => `${v} ms`)
+            .tickSize(-(x.range()[1] - M.left)),
+        )
+        .call((g) => g.select('.domain').remove());
   });
 
   const last = steps.at(-1);

@@ -10,8 +10,9 @@ export type Parsed = { sum: Sum } | { error: string };
 
 const RANGE = `two whole numbers from ${OPERAND_MIN} to ${OPERAND_MAX}`;
 
-/** The input takes this many characters: "99 + 99" with room for spaces; a paste is cut there. */
-export const SUM_MAX_CHARS = 16;
+/** The longest text read as a sum: "99 + 99" with room for spaces. The box takes any length, so
+ * that a longer paste is named as too long rather than cut to a prefix that reads as another mistake. */
+const SUM_MAX_CHARS = 16;
 /** What a message quotes of the reader's text, at most. */
 const QUOTE_CHARS = 12;
 
@@ -22,9 +23,10 @@ const quoted = (t: string): string =>
 export function parseSum(text: string): Parsed {
   const t = text.trim();
   if (t === '') return { error: `Type a sum first: ${RANGE} joined by +, such as 57+38.` };
-  if (t.length > SUM_MAX_CHARS)
+  const length = [...t].length;
+  if (length > SUM_MAX_CHARS)
     return {
-      error: `${quoted(t)} is longer than any sum the agent can read: write ${RANGE} joined by +, such as 57+38.`,
+      error: `${quoted(t)} is too long: ${length.toLocaleString('en-US')} characters, where a sum the agent can read has at most ${SUM_MAX_CHARS}. Write ${RANGE} joined by +, such as 57+38.`,
     };
   const m = /^(\d+)\s*\+\s*(\d+)$/.exec(t);
   if (!m) {

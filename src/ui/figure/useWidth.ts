@@ -5,12 +5,13 @@
  * commit, which made the task that mounts the GRPO step's charts one long task (up to ~60 ms on two
  * busy cores). Until the observer reports, the chart draws at `fallback`.
  */
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useRef, useState, type RefObject } from 'react';
+import { useClientLayoutEffect } from '../useClientLayoutEffect';
 
 export function useWidth<T extends HTMLElement>(fallback: number): [RefObject<T | null>, number] {
   const ref = useRef<T>(null);
   const [width, setWidth] = useState(fallback);
-  useLayoutEffect(() => {
+  useClientLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     // No observer (jsdom): the one read there is.
