@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { PLATE_SETTINGS } from '../src/pipeline/settings';
 import { isCommand } from '../src/protocol/guards';
 
 const checkpoints = { agent: 'https://x/checkpoints/agent/', pretrained: 'https://x/checkpoints/pretrained/' };
-const config = {
-  start: 'agent',
-  faulty: false,
-  masking: true,
-  advantage: 'group',
-  temperature: 1,
-  grader: 'exact',
-  seed: 1,
-  steps: 40,
-};
+const config = { ...PLATE_SETTINGS, seed: 1, steps: 40 };
 const wasm = {
   'tfjs-backend-wasm.wasm': 'https://x/a.wasm',
   'tfjs-backend-wasm-simd.wasm': 'https://x/b.wasm',
@@ -33,6 +25,7 @@ describe('isCommand', () => {
       { type: 'configure', config: { ...config, faulty: true } },
       { type: 'configure', config: { ...config, grader: 'crash-pass' } },
       { type: 'start', config: { ...config, grader: 'trusts-tool' } },
+      { type: 'start', config: { ...config, updatesPerBatch: 4 } },
       { type: 'pause' },
       { type: 'resume' },
       { type: 'step' },
@@ -68,6 +61,7 @@ describe('isCommand', () => {
       { type: 'setFaulty', faulty: true },
       { type: 'start', config: { ...config, masking: 'off' } },
       { type: 'start', config: { ...config, advantage: 'none' } },
+      { type: 'start', config: { ...config, updatesPerBatch: 3 } },
       { type: 'start', config: { ...config, temperature: 2 } },
       { type: 'ask' },
       { type: 'ask', question: { id: 1, sum: { a: 5, b: 38 }, faulty: false, temperature: 1 } },
