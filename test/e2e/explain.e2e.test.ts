@@ -130,6 +130,7 @@ describe('the push, character by character', () => {
     expect(await page.locator('.push-detail .push-sentence').innerText()).toMatch(/^“.”, the (model|calculator)’s: /);
 
     await page.getByRole('switch', { name: /Observation masking/ }).uncheck();
+    await page.getByRole('button', { name: 'Run' }).click(); // after a finished run, a setting waits for Run
     await page.locator('.chart-legend', { hasText: 'this run: reliable, masking off' }).waitFor({ timeout: 90_000 });
     await waitForStatus(page, 'Finished');
     const off = await walk();

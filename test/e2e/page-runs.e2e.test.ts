@@ -262,6 +262,7 @@ describe('the grader, true success and where a step’s time goes', () => {
     await expectAccessible(page);
 
     await grader(page).selectOption('exact');
+    await page.getByRole('button', { name: 'Run' }).click(); // after a finished run, a setting waits for Run
     await page.waitForFunction(
       () =>
         document.querySelector('.chart-legend')?.textContent?.includes('this run: reliable') &&
