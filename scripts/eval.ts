@@ -6,7 +6,7 @@ import { countParams } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
-import { loadCheckpoint, SHIPPED } from './lib/checkpoint-fs';
+import { loadCheckpoint, SHIPPED } from '../src/node/checkpoint-fs';
 
 const { values: a } = parseArgs({
   options: {

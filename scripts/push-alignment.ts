@@ -18,7 +18,7 @@ import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, groupAlignments, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
 import { intOption, main, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
-import { runWorkshop } from './lib/run-workshop';
+import { runWorkshop } from '../src/node/run-workshop';
 
 const { values: a } = parseArgs({
   options: {

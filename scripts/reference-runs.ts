@@ -16,8 +16,8 @@ import { ADVANTAGES, type Advantage, type Grader } from '../src/pipeline/stages'
 import type { RunSummary } from '../src/rl/summary';
 import { intOption, main, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
-import { SHIPPED } from './lib/checkpoint-fs';
-import { runWorkshop } from './lib/run-workshop';
+import { SHIPPED } from '../src/node/checkpoint-fs';
+import { runWorkshop } from '../src/node/run-workshop';
 
 const { values: a } = parseArgs({
   options: {

@@ -18,7 +18,7 @@ import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, intOption } from './lib/args';
 import { median } from './bench/stats';
 import { setNodeBackend } from './lib/node-backend';
-import { loadCheckpoint, saveCheckpoint } from './lib/checkpoint-fs';
+import { loadCheckpoint, saveCheckpoint } from '../src/node/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseArgs({

@@ -10,7 +10,7 @@ import { countParams, type CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { intOption, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
-import { saveCheckpoint } from './lib/checkpoint-fs';
+import { saveCheckpoint } from '../src/node/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseArgs({

@@ -14,8 +14,8 @@ import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
 import { intOption, main, oneOf } from './lib/args';
 import { setNodeBackend } from './lib/node-backend';
-import { SHIPPED } from './lib/checkpoint-fs';
-import { runWorkshop } from './lib/run-workshop';
+import { SHIPPED } from '../src/node/checkpoint-fs';
+import { runWorkshop } from '../src/node/run-workshop';
 import type { StageRecord } from '../src/pipeline/run';
 import type { GrpoRecord } from '../src/rl/grpo';
 

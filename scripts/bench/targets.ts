@@ -16,10 +16,10 @@ import type { GrpoStepView } from '../../src/protocol/messages';
 import type { PipelineBench } from './browser';
 import { benchNode, type NodeBench } from './node';
 import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './stats';
-import { launch } from '../lib/browser/chromium';
-import { launchFirefox } from '../lib/browser/firefox';
-import { buildPage } from '../lib/browser/page-site';
-import { buildSite, removeSite, serve } from '../lib/browser/site';
+import { launch } from '../../test/browser/chromium';
+import { launchFirefox } from '../../test/browser/firefox';
+import { buildPage } from '../../test/browser/page-site';
+import { buildSite, removeSite, serve } from '../../test/browser/site';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PYTHON = '/usr/bin/python3'; // Debian's, with python3-torch (not a pyenv shim)

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { createLogger, createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, watch } from '../../scripts/lib/browser/chromium';
+import { launch, watch } from '../browser/chromium';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const cacheDir = mkdtempSync(join(tmpdir(), 'plate-vite-cache-'));

@@ -5,7 +5,7 @@
 // settings stay.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, pageReuser, watch, type Watched } from '../../scripts/lib/browser/chromium';
+import { launch, pageReuser, watch, type Watched } from '../browser/chromium';
 
 const site = inject('siteUrl');
 let browser: Browser;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
-import { openHarness, watch } from '../../scripts/lib/browser/chromium';
+import { openHarness, watch } from '../browser/chromium';
 import { expectAccessible, expectClean, plateBrowser, RESULTS, showFigure, waitForStatus } from './page-helpers';
 
 const { browser, site, open: openPage } = plateBrowser();

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWorkshop } from '../../scripts/lib/run-workshop';
+import { runWorkshop } from '../../src/node/run-workshop';
 import { pct } from '../../src/ui/format';
 import { useWasm } from '../tf';
 import { chartLabel, expectAccessible, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';

@@ -3,8 +3,8 @@
 // in explain.e2e; axe runs there on a step's push and here in page-runs on a finished run.)
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watch } from '../../scripts/lib/browser/chromium';
-import { serve } from '../../scripts/lib/browser/site';
+import { watch } from '../browser/chromium';
+import { serve } from '../browser/site';
 import { expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
 
 const { browser, site, open, openFinished } = plateBrowser();

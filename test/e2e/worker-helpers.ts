@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { GRPO } from '../../src/config';
 import { batchAdvantages } from '../../src/rl/advantages';
 import type { BackendName, GrpoStepView } from '../../src/protocol/messages';
-import { launch, openHarness, pageReuser, type Harness } from '../../scripts/lib/browser/chromium';
+import { launch, openHarness, pageReuser, type Harness } from '../browser/chromium';
 
 /** Registers the file's browser; `ready` opens the harness and waits for the worker to be ready (or to fail). */
 export function harnessBrowser() {

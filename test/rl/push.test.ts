@@ -2,8 +2,8 @@
 // the trainer records them, and the plate's lede checked on real steps over seeds.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../scripts/lib/checkpoint-fs';
-import { runWorkshop } from '../../scripts/lib/run-workshop';
+import { loadCheckpoint } from '../../src/node/checkpoint-fs';
+import { runWorkshop } from '../../src/node/run-workshop';
 import { GRPO } from '../../src/config';
 import { CharModel } from '../../src/model/gpt';
 import { transcriptLogProbs } from '../../src/model/logprobs';

@@ -1,10 +1,10 @@
 // One headless run of the plate's pipeline from the checkpoint folders on disk, shared by the
 // workshop, reference-runs and bench scripts and the pinned test: the same PipelineRun the
 // page's worker drives, a stage after another, every record handed to `onRecord`.
-import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../../src/config';
-import { PipelineRun, type PipelineSummary, type StageRecord } from '../../src/pipeline/run';
-import { PLATE_SETTINGS, stagesFrom, type RunConfig } from '../../src/pipeline/stages';
-import type { GrpoRecord } from '../../src/rl/grpo';
+import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
+import { PipelineRun, type PipelineSummary, type StageRecord } from '../pipeline/run';
+import { PLATE_SETTINGS, stagesFrom, type RunConfig } from '../pipeline/stages';
+import type { GrpoRecord } from '../rl/grpo';
 import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 
 /** A run's config; the GRPO settings default to the plate's (masking on, group-relative, temperature 1, the exact grader). */
