@@ -30,12 +30,12 @@ export type CalibrateMode = 'auto' | 'all' | 'off';
 export const CALIBRATE_MODES: readonly CalibrateMode[] = ['auto', 'all', 'off'];
 
 /**
- * Which model kernels the worker runs on WASM: 'fused', a few large WebAssembly kernels per step
- * (model/fused/), or 'unfused', tfjs's own ops — the same values bit for bit, slower; there for
- * the benches' paired runs. Other backends always run the unfused ops.
+ * Which model kernels the worker runs, as its ready event says: 'fused', a few large WebAssembly
+ * kernels per step (model/fused/, on WASM), or 'unfused', tfjs's own ops — the same values bit for
+ * bit, slower. Other backends always run the unfused ops; on WASM only the bench asks for them,
+ * by the worker's script URL (src/worker/training.worker.ts), not through this protocol.
  */
 export type KernelsMode = 'fused' | 'unfused';
-export const KERNELS_MODES: readonly KernelsMode[] = ['fused', 'unfused'];
 
 /**
  * Why a calibration stopped early, `ms` then being: 'round-trip', the least a step can take given

@@ -1,5 +1,5 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
-import { CALIBRATE_MODES, isBackendName, KERNELS_MODES } from './backends';
+import { CALIBRATE_MODES, isBackendName } from './backends';
 import { GRPO } from '../config';
 import { inRange } from '../env/sums';
 import { BACKEND_MODULES, WASM_FILES, type AskQuestion, type Command, type RunConfig } from './messages';
@@ -54,8 +54,7 @@ export function isCommand(x: unknown): x is Command {
         (x.backends === undefined ||
           (isObject(x.backends) && BACKEND_MODULES.every((b) => isUrl((x.backends as Loose)[b])))) &&
         (x.backend === undefined || isBackendName(x.backend)) &&
-        (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate)) &&
-        (x.kernels === undefined || (KERNELS_MODES as readonly unknown[]).includes(x.kernels))
+        (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate))
       );
     case 'start':
       return isRunConfig(x.config) && (x.begin === undefined || BEGINS.includes(x.begin));

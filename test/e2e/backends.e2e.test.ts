@@ -27,6 +27,13 @@ describe('the training worker’s backends', () => {
     expect(h.page.workers()).toHaveLength(1);
   });
 
+  it('runs tfjs’s own ops on WASM when its script URL says ?kernels=unfused (the bench’s switch), and says so', async () => {
+    const h = await ready('?backend=wasm&kernels=unfused');
+    const s = await h.state();
+    expect(s.ready).toMatchObject({ backend: 'wasm', kernels: 'unfused' });
+    expect(h.page.workers()[0]!.url()).toMatch(/[?&]kernels=unfused/);
+  });
+
   it('with ?calibrate=all races the software GPUs too, measures each, keeps WASM, trains there and leaves no tensors behind', async () => {
     const plain = await ready();
     await plain.start({ steps: 1 });

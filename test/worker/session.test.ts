@@ -29,14 +29,15 @@ describe('a trainer session', () => {
     expect(done.sftHeldOut).toBeNull();
   });
 
-  it('runs the fused kernels on WASM unless init asks for the unfused ones, says which in ready, and gives the same steps either way', async () => {
+  it('runs the fused kernels on WASM unless they are switched off (the bench’s unfused runs), says which in ready, and gives the same steps either way', async () => {
     const runs = [];
-    for (const kernels of [undefined, 'unfused'] as const) {
+    for (const kernels of ['fused', 'unfused'] as const) {
+      setFused(kernels === 'fused'); // what the worker's entry does for ?kernels=unfused
       const t = session();
-      t.init(kernels ? { kernels } : {});
+      t.init();
       t.s.handle({ type: 'start', config: config() });
       await t.until(has('done'));
-      expect(t.of('ready')[0]!.kernels).toBe(kernels ?? 'fused');
+      expect(t.of('ready')[0]!.kernels).toBe(kernels);
       runs.push(t.of('step').map((e) => (e.stage === 'grpo' ? [e.record.heldOut, e.record.meanReward] : [])));
     }
     expect(runs[1]).toEqual(runs[0]);
