@@ -12,7 +12,10 @@ interface CalculatorResult {
 
 export type Calculator = (a: number, b: number) => CalculatorResult;
 
-/** The offsets a lying calculator adds: slips of a digit or of a carry. */
+/**
+ * The offsets a lying calculator adds: slips of a digit or of a carry.
+ * @internal A test seam: exported for the test that plants a lie.
+ */
 export const LIE_OFFSETS = [-10, -2, -1, 1, 2, 10] as const;
 
 export const reliableCalculator: Calculator = (a, b) => ({ value: a + b, lied: false });

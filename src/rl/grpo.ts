@@ -125,7 +125,10 @@ export interface GrpoRecord {
  */
 type ScoredEpisode = EpisodeRecord & { advantage: number; logp: EpisodeLogp };
 
-/** The answer is the calculator's result, whether or not the result was true. */
+/**
+ * The answer is the calculator's result, whether or not the result was true.
+ * @internal A test seam: exported for the grader and switches tests.
+ */
 export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'>): boolean =>
   e.reason === 'answered' && e.result !== null && Number(e.answer) === e.result.value;
 

@@ -13,8 +13,6 @@ import { disposeBatch, makeTokenBatches, type BucketBatch } from '../model/super
 import { trainedCount, trainedOn } from './credit';
 import { clippedLoss, type PolicyBatch } from './loss';
 
-export { NonFiniteLossError };
-
 export interface UpdateResult {
   /** trainedChars: the characters the loss covered, the mean's denominator (every episode's, zero advantage or not). */
   update: { loss: number; clipFraction: number; trainedChars: number };

@@ -15,6 +15,7 @@ import type { FusedCache, Params } from '../gpt';
 import { forwardPass, layerCacheFloats, passScratch, type PassShape } from './forward';
 import { fusedModule, moduleOf, type WasmBackend } from './module';
 
+/** @internal A test seam: exported for the tests that count the kernels a call runs. */
 export const DECODE_KERNEL = 'MultiTurnRLDecode';
 
 /** Cache buffers → how many positions they hold; a buffer written further than a call's start is copied first. */
