@@ -14,9 +14,10 @@ export function isBackendName(x: unknown): x is BackendName {
 }
 
 /**
- * Milliseconds per GRPO step in the Chromium worker, measured by `npm run bench` on a 2-core
- * machine without a GPU (docs/performance.md, "Per backend, in the browser"): the only figures we can state about how
- * much slower a fallback is. The GPU backends were measured on software adapters only, so
+ * Milliseconds per GRPO step in the Chromium worker, measured by `npm run bench -- browser` on a
+ * 2-core machine without a GPU, before the fused kernels made WASM about twice as fast again
+ * (docs/performance.md, "Other backends" and "The targets"): the only figures we can state about
+ * how much slower a fallback is. The GPU backends were measured on software adapters only, so
  * nothing is claimed for a real GPU.
  */
 export const MEASURED_STEP_MS: Partial<Record<BackendName, number>> = { wasm: 185, cpu: 3005 };
