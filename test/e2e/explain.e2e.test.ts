@@ -74,9 +74,13 @@ describe('Step', () => {
     await waitForStatus(page, 'Training');
     expect(await stepButton(page).getAttribute('aria-disabled')).toBe('true');
     // Pause while GRPO step 2 computes: the button says so at once, and a second click changes nothing.
+    // "At once": the button says "Pausing…" before the step on the way (seconds on this backend)
+    // ends and it says "Resume"; waiting for either and finding "Pausing…" shows that order
+    // on a machine of any speed.
     await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: /^(Pausing…|Resume)$/ }).waitFor({ timeout: 60_000 });
     const pausing = page.getByRole('button', { name: 'Pausing…' });
-    await pausing.waitFor({ timeout: 1000 });
+    expect(await pausing.count()).toBe(1);
     expect(await pausing.getAttribute('aria-disabled')).toBe('true');
     await pausing.click({ force: true });
     await waitForStatus(page, 'Paused', 120_000);
@@ -288,7 +292,7 @@ describe('Ask the agent', () => {
     expect(overflow).toBe(0);
     await expectAccessible(page);
     expectClean(o);
-  });
+  }, 240_000);
 });
 
 describe('asking never changes the run', () => {

@@ -21,7 +21,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
       .workers()[0]!
       .evaluate(() => self.close())
       .catch(() => {}); // no error event, no more messages
-    await waitForStatus(page, 'Stopped', 20_000);
+    await waitForStatus(page, 'Stopped', 60_000); // the watchdog's silence: ~5 s, more on a slower machine
     expect(await page.locator('.status-error').innerText()).toMatch(
       /The training worker stopped: it sent nothing for \d+ s/,
     );

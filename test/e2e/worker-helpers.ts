@@ -27,7 +27,8 @@ export function harnessBrowser() {
     browser: () => browser,
     async ready(query = ''): Promise<Harness> {
       const h = await openHarness(await reuse(), site, query);
-      await h.until((s) => s.status !== 'loading');
+      // ?calibrate=all races each software GPU's first forward pass: 41 s once on a busy machine.
+      await h.until((s) => s.status !== 'loading', 180_000);
       return h;
     },
     /** Keeps a run's per-step times for the line printed at the end. */
