@@ -2,6 +2,7 @@
 // only from the floors below it, nothing imports in a circle, and the compute floors import no
 // UI. docs/architecture.md ("The layers") says why each floor sits where it does.
 //
+//   node            ─  Node's side (fs, the command line): the scripts and tests use it, src/ never does
 //   ui ─────────────┐  the page: React, d3; may read any floor below but the worker's
 //   client          │  the main thread's side of the worker
 //   worker          │  the worker: its session, the backend race, calibration, warm-up
@@ -31,6 +32,13 @@ const upward = FLOORS.slice(0, -1).map((floor, i) => ({
 export default {
   forbidden: [
     ...upward,
+    {
+      name: 'no-node-in-the-browser',
+      comment: 'src/node/ reads files and the command line: only scripts and tests import it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/node/' },
+      to: { path: '^src/node/' },
+    },
     {
       name: 'no-worker-from-page',
       comment: 'the page reaches the worker through protocol/ messages only',

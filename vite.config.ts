@@ -30,6 +30,9 @@ export default defineConfig(({ mode }) => ({
   publicDir: false,
   test: {
     testTimeout: 60_000,
+    // A file's set-up may run a script or two (test/scripts/pipeline.test.ts): Vitest's 10 s is too
+    // short once another job holds a core.
+    hookTimeout: 120_000,
     sequence: { sequencer: LongestFirst },
     // Each project names its own files: `extends` would concatenate a shared include list.
     projects: [

@@ -3,9 +3,9 @@
 import { SPLIT } from '../src/env/sums';
 import { countParams } from '../src/model/params';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { fail, oneOf, parseOptions } from './lib/args';
+import { fail, oneOf, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
-import { loadCheckpoint, SHIPPED } from './lib/checkpoint-fs';
+import { loadCheckpoint, SHIPPED } from '../src/node/checkpoint-fs';
 
 const { values: a } = parseOptions({
   options: {

@@ -15,9 +15,9 @@ import { grpoConfigOf, PLATE_SETTINGS, settingsLabel, type RunSettings } from '.
 import { trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, groupAlignments, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
-import { intOption, main, parseOptions } from './lib/args';
+import { intOption, main, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
-import { runWorkshop } from './lib/run-workshop';
+import { runWorkshop } from '../src/node/run-workshop';
 import { SETTING_OPTIONS, settingsGiven } from './lib/setting-options';
 
 const { values: a } = parseOptions({

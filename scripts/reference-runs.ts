@@ -15,10 +15,10 @@ import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY } from '../src/config';
 import { ADVANTAGES, type Advantage } from '../src/config';
 import type { Grader } from '../src/env/grader';
 import type { RunSummary } from '../src/rl/summary';
-import { intOption, main, oneOf, parseOptions } from './lib/args';
+import { intOption, main, oneOf, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
-import { SHIPPED } from './lib/checkpoint-fs';
-import { runWorkshop } from './lib/run-workshop';
+import { SHIPPED } from '../src/node/checkpoint-fs';
+import { runWorkshop } from '../src/node/run-workshop';
 import { stepMetrics } from '../src/rl/metrics';
 import type { RunSettings } from '../src/pipeline/settings';
 

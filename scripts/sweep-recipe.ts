@@ -14,10 +14,10 @@ import { SupervisedStage, worksheetAccuracy, type PhaseLog } from '../src/agent/
 import { SPLIT, type Sum } from '../src/env/sums';
 import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { fail, intOption, parseOptions } from './lib/args';
+import { fail, intOption, parseOptions } from '../src/node/args';
 import { median } from './bench/stats';
 import { setNodeBackend } from './lib/node-backend';
-import { loadCheckpoint, saveCheckpoint } from './lib/checkpoint-fs';
+import { loadCheckpoint, saveCheckpoint } from '../src/node/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseOptions({

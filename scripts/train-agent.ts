@@ -8,9 +8,9 @@ import { SPLIT } from '../src/env/sums';
 import type { CharModel } from '../src/model/gpt';
 import { countParams } from '../src/model/params';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { intOption, oneOf, parseOptions } from './lib/args';
+import { intOption, oneOf, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
-import { saveCheckpoint } from './lib/checkpoint-fs';
+import { saveCheckpoint } from '../src/node/checkpoint-fs';
 import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseOptions({

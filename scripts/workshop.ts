@@ -13,11 +13,11 @@
 import { median } from 'd3';
 import { AGENT_RECIPE, DEFAULT_SEED, GRPO, type AgentRecipe } from '../src/config';
 import { PLATE_SETTINGS, settingsLabel, SETTINGS, type RunSettings } from '../src/pipeline/settings';
-import { intOption, main, oneOf, parseOptions } from './lib/args';
+import { intOption, main, oneOf, parseOptions } from '../src/node/args';
 import { SETTING_OPTIONS, settingsAsWritten, settingsGiven } from './lib/setting-options';
 import { setNodeBackend } from './lib/node-backend';
-import { SHIPPED } from './lib/checkpoint-fs';
-import { runWorkshop } from './lib/run-workshop';
+import { SHIPPED } from '../src/node/checkpoint-fs';
+import { runWorkshop } from '../src/node/run-workshop';
 import type { StageRecord } from '../src/pipeline/run';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { stepMetrics } from '../src/rl/metrics';

@@ -5,9 +5,9 @@
 //   paused and while a run trains (target: none over 50 ms).
 import type { Browser } from 'playwright-core';
 import { phaseMedians, type PhaseMedians } from './stats';
-import { launch, openHarness } from '../lib/browser/chromium';
-import { buildPage } from '../lib/browser/page-site';
-import { buildSite, removeSite, serve } from '../lib/browser/site';
+import { launch, openHarness } from '../../test/browser/chromium';
+import { buildPage } from '../../test/browser/page-site';
+import { buildSite, removeSite, serve } from '../../test/browser/site';
 
 export interface ExplainBench {
   /** The Chromium worker on wasm, a default run of `steps` steps. */

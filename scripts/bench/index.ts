@@ -21,7 +21,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { GRPO } from '../../src/config';
-import { fail, intOption, main, parseOptions } from '../lib/args';
+import { fail, intOption, main, parseOptions } from '../../src/node/args';
 import { benchBrowser, benchPipeline, browserLines, chunkSizes } from './browser';
 import { benchExplain, explainLines } from './explain';
 import { benchKernels, kernelsLines } from './kernels';

@@ -4,7 +4,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { setNodeBackend, type NodeBackend } from '../lib/node-backend';
 import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './stats';
-import { runWorkshop } from '../lib/run-workshop';
+import { runWorkshop } from '../../src/node/run-workshop';
 import { formatOpCounts, opCounts, type OpCounts } from './ops';
 import { benchSupervised, type SupervisedBench } from './supervised';
 

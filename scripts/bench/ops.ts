@@ -19,7 +19,7 @@ import { evaluationRows } from '../../src/rl/evaluate';
 import { rollout, rolloutRows, type Policy, type RolloutRow } from '../../src/rl/rollout';
 import { GrpoStage } from '../../src/rl/grpo';
 import { policyUpdate } from '../../src/rl/update';
-import { loadCheckpoint } from '../lib/checkpoint-fs';
+import { loadCheckpoint } from '../../src/node/checkpoint-fs';
 import type { SupervisedStageName } from '../../src/agent/stage';
 
 interface KernelCount {

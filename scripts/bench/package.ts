@@ -6,10 +6,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch } from '../lib/browser/chromium';
-import { buildSite, buildStandalone, installSite, pack, PAGES, serveBuilt, versions, type SiteKind } from '../lib/browser/consumers';
-import { statusWord, visit, type MarkedBackend } from '../lib/browser/first-visit';
-import { removeSite, serve } from '../lib/browser/site';
+import { launch } from '../../test/browser/chromium';
+import { buildSite, buildStandalone, installSite, pack, PAGES, serveBuilt, versions, type SiteKind } from '../../test/browser/consumers';
+import { statusWord, visit, type MarkedBackend } from '../../test/browser/first-visit';
+import { removeSite, serve } from '../../test/browser/site';
 
 interface FirstVisitBench {
   versions: Record<string, string>;

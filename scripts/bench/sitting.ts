@@ -4,9 +4,9 @@
 // Reset clears must be dropped and the earlier runs kept compact: the page's heap should not
 // grow by a run's episodes each time.
 import type { Page } from 'playwright-core';
-import { launch } from '../lib/browser/chromium';
-import { buildPage } from '../lib/browser/page-site';
-import { removeSite, serve } from '../lib/browser/site';
+import { launch } from '../../test/browser/chromium';
+import { buildPage } from '../../test/browser/page-site';
+import { removeSite, serve } from '../../test/browser/site';
 import { workerHeapMB } from './browser';
 
 export interface SittingBench {

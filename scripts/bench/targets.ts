@@ -16,10 +16,10 @@ import type { GrpoStepView } from '../../src/protocol/episode-view';
 import type { PipelineBench } from './browser';
 import { benchNode, type NodeBench } from './node';
 import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './stats';
-import { launch } from '../lib/browser/chromium';
-import { launchFirefox } from '../lib/browser/firefox';
-import { buildPage } from '../lib/browser/page-site';
-import { buildSite, removeSite, serve } from '../lib/browser/site';
+import { launch } from '../../test/browser/chromium';
+import { launchFirefox } from '../../test/browser/firefox';
+import { buildPage } from '../../test/browser/page-site';
+import { buildSite, removeSite, serve } from '../../test/browser/site';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -105,7 +105,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
  * the page from its first point to its end. The first run's start is sent while the worker
  * loads, so it waits in the worker's queue and the worker never warms up while idle: a cold
  * engine, as Node's workshop has it. readFirst: wait for the idle warm-up to end first instead.
- * kernels: the worker's model kernels (the harness's ?kernels=; default the worker's, fused).
+ * kernels: the worker's model kernels ('unfused': the harness's ?kernels=unfused, which starts the
+ * worker from its script URL with that switch; default the worker's own, fused).
  */
 export async function stepping(page: AnyPage, harnessUrl: string, steps: number, runs: number, readFirst = false, kernels?: KernelsMode) {
   await page.goto(`${harnessUrl}?backend=wasm${kernels ? `&kernels=${kernels}` : ''}`);

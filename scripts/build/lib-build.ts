@@ -20,7 +20,7 @@ import { build, type InlineConfig, type Rolldown } from 'vite';
 import { toBytePlanes } from '../../src/model/byte-planes';
 import { FOLDER } from '../../src/ui/assets';
 import { tfjsBrowserAlias } from '../../vite.config';
-import { main } from '../lib/args';
+import { main } from '../../src/node/args';
 import {
   exportedNames,
   noBundledBackends,

@@ -4,7 +4,7 @@
 // augmentations, so it is carried over as written there).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { generateDtsBundle } from 'dts-bundle-generator';
-import { main } from '../lib/args';
+import { main } from '../../src/node/args';
 
 const ENTRY = 'src/ui/lib.ts';
 const OUT = 'dist-lib/multi-turn-rl-plate.d.ts';

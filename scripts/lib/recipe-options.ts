@@ -1,7 +1,7 @@
 // The agent recipe's command-line overrides, shared by train-agent and sweep-recipe: the
 // parseArgs option specs and one function that lays them over AGENT_RECIPE.
 import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../../src/config';
-import { intOption, numberOption, oneOf } from './args';
+import { intOption, numberOption, oneOf } from '../../src/node/args';
 
 const str = { type: 'string' } as const;
 

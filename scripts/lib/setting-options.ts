@@ -2,7 +2,7 @@
 // (src/pipeline/settings.ts): `--<name> <text>` as the URL writes it (`--masking off`,
 // `--temperature 1.5`), a switch the URL may write bare (`faulty`) as a flag (`--faulty`).
 import { choiceOfText, SETTING_KEYS, SETTINGS, textOf, type RunSettings } from '../../src/pipeline/settings';
-import { fail } from './args';
+import { fail } from '../../src/node/args';
 
 /** A setting the URL may write bare (`?faulty`) is a flag here. */
 const isFlag = (k: keyof RunSettings): boolean => choiceOfText(k, '') !== undefined;

@@ -6,6 +6,7 @@
  */
 import type { RaceRecord } from '../protocol/backends';
 
+/** @internal A test seam: exported for the tests that plant and read a stored race. */
 export const RACE_KEY = 'multi-turn-rl-plate:backend-race';
 
 /** The stored race as parsed JSON, or undefined where there is none or it is not JSON. */

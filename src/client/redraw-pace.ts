@@ -9,7 +9,10 @@
  */
 import type { ClientEvent } from './worker-state';
 
-/** At most one fold of records per this many ms: four redraws a second still read as live. */
+/**
+ * At most one fold of records per this many ms: four redraws a second still read as live.
+ * @internal A test seam: exported for the pacing test.
+ */
 export const RECORD_INTERVAL_MS = 250;
 
 /** The browser's clocks, injected so that a test can drive them by hand. */

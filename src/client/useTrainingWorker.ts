@@ -7,7 +7,6 @@
  * functions.
  */
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
-import type { KernelsMode } from '../protocol/backends';
 import type {
   AskQuestion,
   BackendModules,
@@ -42,8 +41,6 @@ export interface UseTrainingWorkerOptions {
   backend?: BackendName;
   /** How the worker chooses when nothing is forced (the page's `?calibrate=`; default 'auto'). */
   calibrate?: CalibrateMode;
-  /** The model's kernels on WASM (default 'fused'; the benches pair it with 'unfused'). */
-  kernels?: KernelsMode;
   /** tfjs's .wasm binaries, as the page's bundler emitted them. */
   wasm: WasmFiles;
   /** How the worker starts: the page's bundle, or the package's prebuilt script (src/ui/assets.ts). */
@@ -116,17 +113,7 @@ const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
-  const {
-    checkpoints,
-    backend,
-    calibrate,
-    kernels,
-    wasm,
-    worker: source,
-    backends,
-    workerUrl,
-    enabled = true,
-  } = options;
+  const { checkpoints, backend, calibrate, wasm, worker: source, backends, workerUrl, enabled = true } = options;
   const { agent, pretrained } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
@@ -159,7 +146,6 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       checkpoints: { agent, pretrained },
       backend,
       calibrate,
-      kernels,
       race: loadRace(),
       wasm,
       backends,
@@ -170,7 +156,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       wired.stop();
       dispatchRef.current = between;
     };
-  }, [agent, pretrained, backend, calibrate, kernels, wasm, source, backends, workerUrl, enabled, generation, between]);
+  }, [agent, pretrained, backend, calibrate, wasm, source, backends, workerUrl, enabled, generation, between]);
 
   const actions = useMemo(
     () =>

@@ -158,6 +158,7 @@ export interface Folded {
   commands: Command[];
 }
 
+/** @internal A test seam: exported for the test of how many runs are kept. */
 export const MAX_PREVIOUS = 6;
 const RATE_WINDOW = 5;
 
@@ -189,7 +190,10 @@ export function pageTransition(s: WorkerState, e: ClientEvent): Folded {
   return { ...folded, state: shownStatus(folded.state) };
 }
 
-/** Folds a batch in order, keeping only the state (tests, and anything that only watches). */
+/**
+ * Folds a batch in order, keeping only the state (tests, and anything that only watches).
+ * @internal A test seam: exported as the tests' fold of a batch.
+ */
 export function pageTransitions(state: WorkerState, events: readonly ClientEvent[]): WorkerState {
   return events.reduce((s, e) => pageTransition(s, e).state, state);
 }

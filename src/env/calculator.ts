@@ -15,7 +15,10 @@ export type Calculator = (a: number, b: number) => CalculatorResult;
 /** The two calculators: the one that never lies, and the one that lies at `faultyRate`. */
 export type CalculatorName = 'reliable' | 'faulty';
 
-/** The offsets a lying calculator adds: slips of a digit or of a carry. */
+/**
+ * The offsets a lying calculator adds: slips of a digit or of a carry.
+ * @internal A test seam: exported for the test that plants a lie.
+ */
 export const LIE_OFFSETS = [-10, -2, -1, 1, 2, 10] as const;
 
 export const reliableCalculator: Calculator = (a, b) => ({ value: a + b, lied: false });

@@ -17,13 +17,16 @@ import { grade, isTrueAnswer, REWARD_WRONG, type EndReason, type Grader } from '
 export type { EndReason } from './grader';
 import type { Sum } from './sums';
 
-export { REWARD_CORRECT, REWARD_WRONG } from './grader';
+export { REWARD_CORRECT } from './grader';
 
 /** `^` + two 2-digit operands + `+` + `=`. */
 export const PROMPT_LENGTH = 7;
 /** Operands in a call may have up to 3 digits (the model may slip); more is over-long. */
 const MAX_OPERAND_DIGITS = 3;
-/** `B` + 3 digits + `+` + 3 digits + `|`. */
+/**
+ * `B` + 3 digits + `+` + 3 digits + `|`.
+ * @internal A test seam: exported for the tests of an over-long call.
+ */
 export const MAX_CALL_LENGTH = 2 + 2 * MAX_OPERAND_DIGITS + 1;
 /** Up to 4 digits (999 + 999 = 1998) + `|`. */
 const MAX_ANSWER_LENGTH = 5;

@@ -7,6 +7,7 @@ import type { WorksheetFormat } from '../config';
 import type { Rng } from '../lib/rng';
 import { END, START } from '../model/vocab';
 
+/** @internal A test seam: exported for the worksheets' test. */
 export const WORKSHEET_OPERAND_MAX = 9;
 
 export function worksheetLine(a: number, b: number, format: WorksheetFormat): string {

@@ -23,6 +23,7 @@ export function adam(learningRate: number): tf.Optimizer {
   return onCpuMemoryBackend() ? new CpuAdam(learningRate) : tf.train.adam(learningRate);
 }
 
+/** @internal A test seam: exported for the tests that check it against tfjs's Adam. */
 export class CpuAdam extends tf.Optimizer {
   static get className(): string {
     return 'CpuAdam';
@@ -108,6 +109,7 @@ export class CpuAdam extends tf.Optimizer {
  * CpuAdam's arithmetic in one WebAssembly kernel per step for all variables, its moments in the
  * WASM heap (fused/adam.ts): the same bits, without reading every weight and gradient into
  * JavaScript and back. For the WASM backend with the fused kernels only.
+ * @internal A test seam: exported for the tests that check it against CpuAdam and that adam() picks it.
  */
 export class WasmAdam extends CpuAdam {
   static override get className(): string {

@@ -31,6 +31,7 @@ function groupMatMul(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
   return onCpuMemoryBackend() ? groupMatMulByConv(a, b) : groupMatMulBatched(a, b);
 }
 
+/** @internal A test seam: exported for the test that the two ways agree. */
 export function groupMatMulByConv(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
   const [M, K, C] = a.shape as [number, number, number];
   const N = b.shape[2]!;
@@ -39,6 +40,7 @@ export function groupMatMulByConv(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
     .reshape([M, C, N]);
 }
 
+/** @internal A test seam: exported for the test that the two ways agree. */
 export function groupMatMulBatched(a: tf.Tensor, b: tf.Tensor): tf.Tensor3D {
   const y = tf.matMul(a.transpose([2, 0, 1]) as tf.Tensor3D, b.transpose([1, 0, 2]) as tf.Tensor3D); // [C, M, N]
   return y.transpose([1, 0, 2]);

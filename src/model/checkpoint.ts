@@ -12,6 +12,7 @@ import { paramShapes, type Params } from './params';
 import { VOCAB } from './vocab';
 
 export const MANIFEST_FILE = 'manifest.json';
+/** @internal A test seam: exported for the test that truncates a weights file. */
 export const WEIGHTS_FILE = 'weights.bin';
 const CHECKPOINT_FORMAT = 'multi-turn-rl-checkpoint/1';
 

@@ -138,6 +138,7 @@ function geluParts(x: tf.Tensor): { y: tf.Tensor; s: tf.Tensor } {
   return { y: tf.mul(x, s), s };
 }
 
+/** @internal A test seam: exported for the gradient tests' plain formula. */
 export const gelu = (x: tf.Tensor): tf.Tensor => geluParts(x).y;
 
 /** d gelu / dx from x and s = σ(2u): s + x·s·(1 − s)·2c·(1 + 3a·x²). */

@@ -36,6 +36,7 @@ export function makeTokenBatch(rows: string[], weightOf: (row: number, j: number
  * leaves out at least a fifth of the padded positions (fine-tuning's ~21-character demonstrations
  * beside its 32-character worksheet lines: a quarter). Each group costs a forward and backward
  * pass of its own (~500 kernels), and attention's work grows with the square of the length.
+ * @internal A test seam: exported for its test.
  */
 export function lengthBuckets(lengths: readonly number[]): number[][] {
   const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]!);
@@ -72,6 +73,7 @@ export function disposeBatch(batch: TokenBatch | TokenBatch[]): void {
 /**
  * Weighted mean negative log-likelihood over one batch or its length buckets: a scalar. Dropout
  * is on when a seed is given; bucket i draws its masks from seed + 7919·i.
+ * @internal A test seam: exported for the tests of the loss and its fused path.
  */
 export function supervisedLoss(model: CharModel, batch: TokenBatch | TokenBatch[], dropoutSeed?: number): tf.Scalar {
   return tf.tidy(() => {

@@ -14,9 +14,10 @@ export function isBackendName(x: unknown): x is BackendName {
 }
 
 /**
- * Milliseconds per GRPO step in the Chromium worker, measured by `npm run bench` on a 2-core
- * machine without a GPU (docs/performance.md, "Per backend, in the browser"): the only figures we can state about how
- * much slower a fallback is. The GPU backends were measured on software adapters only, so
+ * Milliseconds per GRPO step in the Chromium worker, measured by `npm run bench -- browser` on a
+ * 2-core machine without a GPU, before the fused kernels made WASM about twice as fast again
+ * (docs/performance.md, "Other backends" and "The targets"): the only figures we can state about
+ * how much slower a fallback is. The GPU backends were measured on software adapters only, so
  * nothing is claimed for a real GPU.
  */
 export const MEASURED_STEP_MS: Partial<Record<BackendName, number>> = { wasm: 185, cpu: 3005 };
@@ -30,12 +31,12 @@ export type CalibrateMode = 'auto' | 'all' | 'off';
 export const CALIBRATE_MODES: readonly CalibrateMode[] = ['auto', 'all', 'off'];
 
 /**
- * Which model kernels the worker runs on WASM: 'fused', a few large WebAssembly kernels per step
- * (model/fused/), or 'unfused', tfjs's own ops — the same values bit for bit, slower; there for
- * the benches' paired runs. Other backends always run the unfused ops.
+ * Which model kernels the worker runs, as its ready event says: 'fused', a few large WebAssembly
+ * kernels per step (model/fused/, on WASM), or 'unfused', tfjs's own ops — the same values bit for
+ * bit, slower. Other backends always run the unfused ops; on WASM only the bench asks for them,
+ * by the worker's script URL (src/worker/training.worker.ts), not through this protocol.
  */
 export type KernelsMode = 'fused' | 'unfused';
-export const KERNELS_MODES: readonly KernelsMode[] = ['fused', 'unfused'];
 
 /**
  * Why a calibration stopped early, `ms` then being: 'round-trip', the least a step can take given

@@ -62,6 +62,7 @@ export interface EpisodeLike {
 export const trainedFlags = (authors: readonly Author[], mask: LossMask): string =>
   authors.map((a, i) => (i > 0 && trainedOn(a, mask) ? '1' : '0')).join('');
 
+/** @internal A test seam: exported for the test of one episode's view. */
 export function toView(e: EpisodeLike, advantage: number, mask: LossMask): EpisodeView {
   const view: EpisodeView = {
     sum: e.sum,

@@ -1,5 +1,5 @@
 /** Checks on messages that cross the thread boundary: the worker trusts nothing it is sent. */
-import { CALIBRATE_MODES, isBackendName, KERNELS_MODES } from './backends';
+import { CALIBRATE_MODES, isBackendName } from './backends';
 import { GRPO } from '../config';
 import { inRange } from '../env/sums';
 import { BACKEND_MODULES, RUN_BEGINS, WASM_FILES, type AskQuestion, type Command } from './messages';
@@ -43,8 +43,7 @@ export function isCommand(x: unknown): x is Command {
         (x.backends === undefined ||
           (isObject(x.backends) && BACKEND_MODULES.every((b) => isUrl((x.backends as Loose)[b])))) &&
         (x.backend === undefined || isBackendName(x.backend)) &&
-        (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate)) &&
-        (x.kernels === undefined || (KERNELS_MODES as readonly unknown[]).includes(x.kernels))
+        (x.calibrate === undefined || (CALIBRATE_MODES as readonly unknown[]).includes(x.calibrate))
       );
     case 'start':
       return isRunConfig(x.config) && (x.begin === undefined || (RUN_BEGINS as readonly unknown[]).includes(x.begin));

@@ -60,7 +60,7 @@ export type Command =
    * Load tfjs, pick a backend and load the agent checkpoint; answered by `ready` or `error`.
    * backend: tried first (the page's `?backend=`). calibrate: how to choose otherwise (default
    * 'auto'); race: the page's stored outcome of an earlier race, unchecked (the worker checks it);
-   * kernels: the model's kernels on WASM (default 'fused'); backends: where a prebuilt worker's backend modules are.
+   * backends: where a prebuilt worker's backend modules are.
    */
   | {
       type: 'init';
@@ -70,7 +70,6 @@ export type Command =
       backend?: BackendName;
       calibrate?: CalibrateMode;
       race?: unknown;
-      kernels?: KernelsMode;
     }
   /**
    * A fresh run of the whole pipeline `config.start` names; a run in progress is dropped. begin:

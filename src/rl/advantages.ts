@@ -25,6 +25,7 @@ export function groupStats(rewards: readonly number[]): GroupStats {
   return { mean, std, zeroSpread: rewards.every((r) => r === rewards[0]) };
 }
 
+/** @internal A test seam: exported for its test. */
 export function groupAdvantages(rewards: readonly number[], opts: AdvantageOptions): number[] {
   const { mean, std, zeroSpread } = groupStats(rewards);
   if (zeroSpread) return rewards.map(() => 0);

@@ -140,7 +140,10 @@ const failedCall = (e: Pick<EpisodeRecord, 'reason'>): boolean =>
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
 
-/** The answer is the calculator's result, whether or not the result was true. */
+/**
+ * The answer is the calculator's result, whether or not the result was true.
+ * @internal A test seam: exported for the grader and switches tests.
+ */
 export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'>): boolean =>
   e.reason === 'answered' && e.result !== null && Number(e.answer) === e.result.value;
 

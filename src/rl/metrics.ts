@@ -16,6 +16,7 @@
  */
 import type { GrpoRecord } from './grpo';
 
+/** @internal A test seam: exported for test/rl/metrics.test.ts and test/ui/vital-signs.test.ts. */
 export const METRIC_NAMES = [
   'step',
   'reward',

@@ -33,7 +33,10 @@ export const modelChars = (authors: readonly string[] | string): number[] => {
 /** Change in log-probability of character i (≥ 1). */
 export const logpChange = (logp: EpisodeLogp, i: number): number => logp.after[i - 1]! - logp.before[i - 1]!;
 
-/** Mean change in log-probability over the characters `chars`; 0 for none. */
+/**
+ * Mean change in log-probability over the characters `chars`; 0 for none.
+ * @internal A test seam: exported for its test.
+ */
 export function meanLogpChange(logp: EpisodeLogp, chars: readonly number[]): number {
   if (chars.length === 0) return 0;
   let sum = 0;

@@ -229,7 +229,10 @@ export function nextProbs(
   return { probs: tf.softmax(scaled) as tf.Tensor2D, cache: grown };
 }
 
-/** −Σ p log p of the distribution p[offset .. offset + n), in nats. */
+/**
+ * −Σ p log p of the distribution p[offset .. offset + n), in nats.
+ * @internal A test seam: exported for test/rl/metrics.test.ts.
+ */
 export function entropyAt(p: ArrayLike<number>, offset: number, n: number): number {
   let h = 0;
   for (let i = 0; i < n; i++) {

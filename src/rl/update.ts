@@ -13,8 +13,6 @@ import { disposeBatch, makeTokenBatches, type BucketBatch } from '../model/super
 import { trainedCount, trainedOn } from './credit';
 import { clippedLoss, type PolicyBatch } from './loss';
 
-export { NonFiniteLossError };
-
 /**
  * Where the clip acted over the step's updates, as fractions of the batch's model characters
  * (every episode's, zero advantage or not), averaged over the updates as TRL logs them: low + high

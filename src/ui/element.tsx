@@ -25,11 +25,15 @@ export interface PlateElementAttributes extends SettingAttributes {
   'worker-url'?: string;
 }
 
+/** @internal A test seam: exported for test/ui/props.test.ts and options.test.ts. */
 export const ATTRIBUTES = Object.values(NAMES).flatMap((n) =>
   n.attribute === null ? [] : [n.attribute],
 ) as (keyof PlateElementAttributes)[];
 
-/** Reads the element's attributes through the option checks, so bad values get the same notes. */
+/**
+ * Reads the element's attributes through the option checks, so bad values get the same notes.
+ * @internal A test seam: exported for test/ui/options.test.ts.
+ */
 export function propsFromAttributes(get: (name: string) => string | null, base: string): MultiTurnRLPlateProps {
   const { options, notes } = parseAttributes(get, base);
   return { ...options, notes };

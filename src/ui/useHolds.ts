@@ -5,7 +5,10 @@
 import { useCallback, useEffect, type RefObject } from 'react';
 import type { Holder } from '../client/worker-state';
 
-/** Whether the latest of a batch's entries for `target` intersects; undefined if it has none. */
+/**
+ * Whether the latest of a batch's entries for `target` intersects; undefined if it has none.
+ * @internal A test seam: exported for its test.
+ */
 export const latestIntersecting = (
   entries: readonly Pick<IntersectionObserverEntry, 'target' | 'isIntersecting'>[],
   target: Element,

@@ -69,7 +69,10 @@ export interface BackendRequest {
   onLost?: (reason: string) => void;
 }
 
-/** Why a backend cannot be used, thrown by a starter and reported in `skipped`. */
+/**
+ * Why a backend cannot be used, thrown by a starter and reported in `skipped`.
+ * @internal A test seam: exported for the tests' stand-in starters.
+ */
 export class Skip extends Error {}
 
 /** A file the backend needs (its module, tfjs's .wasm) did not load from `url`: a site's to fix, not the reader's. */
@@ -88,7 +91,10 @@ interface Started {
   device?: GPUDevice;
 }
 
-/** forced: start it even on a software GPU (`?backend=`, or a race with calibrate 'all'). */
+/**
+ * forced: start it even on a software GPU (`?backend=`, or a race with calibrate 'all').
+ * @internal A test seam: exported for the tests' stand-in starters.
+ */
 export type Starter = (forced: boolean, req: BackendRequest) => Promise<Started>;
 
 /** What the choice needs from the world: the real ones in the worker, stand-ins in tests. */
@@ -237,7 +243,10 @@ function rankingOf(entries: readonly RaceEntry[], first?: BackendName): BackendN
   return [...head, ...BACKENDS.filter((b) => !head.includes(b))];
 }
 
-/** A stored race, if it is sound and for this browser and hardware; anything else is null. */
+/**
+ * A stored race, if it is sound and for this browser and hardware; anything else is null.
+ * @internal A test seam: exported for its test.
+ */
 export function readRace(x: unknown, hardware: string): RaceRecord | null {
   if (typeof x !== 'object' || x === null) return null;
   const r = x as Partial<RaceRecord>;

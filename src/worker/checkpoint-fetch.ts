@@ -1,4 +1,4 @@
-// Reading a checkpoint over HTTP, as scripts/lib/checkpoint-fs.ts reads one from disk, and checking
+// Reading a checkpoint over HTTP, as src/node/checkpoint-fs.ts reads one from disk, and checking
 // it. Every failure is a CheckpointError naming the file's URL; the checks live in model/.
 import { fromBytePlanes, isBytePlanes } from '../model/byte-planes';
 import {

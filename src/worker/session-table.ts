@@ -90,6 +90,7 @@ export interface SessionState {
   asks: AskQuestion[];
 }
 
+/** @internal A test seam: exported for the command table's test. */
 export type PageCommand = Exclude<Command, { type: 'init' }>;
 
 export type Input =

@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
 import { CheckpointError } from '../model/checkpoint';
-import { fusedModule, setFused } from '../model/fused/module';
+import { fusedModule } from '../model/fused/module';
 import { NonFiniteLossError } from '../model/non-finite';
 import type { BackendChoice, BackendRequest } from './backend-race';
 import type { CheckpointFiles } from '../model/checkpoint';
@@ -148,7 +148,6 @@ export class WorkerSession {
     // The weights download while the backend starts.
     const fetched = this.deps.fetchCheckpoint(cmd.checkpoints.agent);
     fetched.catch(() => {}); // reported below, after the backend
-    setFused(cmd.kernels !== 'unfused');
     try {
       const choice = await this.deps.selectBackend({
         forced: cmd.backend,

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { createLogger, createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, watch } from '../../scripts/lib/browser/chromium';
+import { launch, watch } from '../browser/chromium';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const cacheDir = mkdtempSync(join(tmpdir(), 'plate-vite-cache-'));
@@ -52,7 +52,9 @@ describe('the dev server (npm start) on a fresh cache', () => {
     const watched = watch(context, page, new URL(url).origin);
     let loads = 0;
     page.on('load', () => loads++);
-    await page.goto(`${url}?steps=2&backend=wasm`);
+    // The first load pre-bundles the dependencies and transforms every module on demand: more than
+    // Playwright's 30 s once, with a core held busy beside other jobs.
+    await page.goto(`${url}?steps=2&backend=wasm`, { timeout: 120_000 });
     const word = (w: string) =>
       page.waitForFunction(
         (w) => ['Stopped', 'Error', w].includes(document.querySelector('.status-word')?.textContent ?? ''),
@@ -71,5 +73,5 @@ describe('the dev server (npm start) on a fresh cache', () => {
       'dev-server messages',
     ).toEqual([]);
     await context.close();
-  });
+  }, 300_000);
 });

@@ -5,7 +5,7 @@
 // settings stay.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, pageReuser, watch, type Watched } from '../../scripts/lib/browser/chromium';
+import { launch, pageReuser, watch, type Watched } from '../browser/chromium';
 
 const site = inject('siteUrl');
 let browser: Browser;
@@ -133,7 +133,7 @@ describe('the custom element’s attributes', () => {
 
     await setAttr(page, 'backend', 'cpu');
     const note = page.locator('.status-note', { hasText: 'needs a new trainer' });
-    await note.waitFor({ timeout: 10_000 });
+    await note.waitFor({ timeout: 60_000 });
     expect(await note.innerText()).toBe(
       'The host page changed the backend to cpu: that needs a new trainer, which is starting now. Your settings stay as they were; the runs so far are no longer on the charts.',
     );

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
-import { openHarness, watch } from '../../scripts/lib/browser/chromium';
+import { openHarness, watch } from '../browser/chromium';
 import { expectAccessible, expectClean, plateBrowser, RESULTS, showFigure, waitForStatus } from './page-helpers';
 
 const { browser, site, open: openPage } = plateBrowser();
@@ -74,9 +74,13 @@ describe('Step', () => {
     await waitForStatus(page, 'Training');
     expect(await stepButton(page).getAttribute('aria-disabled')).toBe('true');
     // Pause while GRPO step 2 computes: the button says so at once, and a second click changes nothing.
+    // "At once": the button says "Pausing…" before the step on the way (seconds on this backend)
+    // ends and it says "Resume"; waiting for either and finding "Pausing…" shows that order
+    // on a machine of any speed.
     await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: /^(Pausing…|Resume)$/ }).waitFor({ timeout: 60_000 });
     const pausing = page.getByRole('button', { name: 'Pausing…' });
-    await pausing.waitFor({ timeout: 1000 });
+    expect(await pausing.count()).toBe(1);
     expect(await pausing.getAttribute('aria-disabled')).toBe('true');
     await pausing.click({ force: true });
     await waitForStatus(page, 'Paused', 120_000);
@@ -291,7 +295,7 @@ describe('Ask the agent', () => {
     expect(overflow).toBe(0);
     await expectAccessible(page);
     expectClean(o);
-  });
+  }, 240_000);
 });
 
 describe('asking never changes the run', () => {

@@ -7,9 +7,9 @@ import type { Server } from 'node:http';
 import type { Browser as ChromiumBrowser } from 'playwright-core';
 import type { Browser as FirefoxBrowser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, watch } from '../../scripts/lib/browser/chromium';
-import { launchFirefox, watchFirefox } from '../../scripts/lib/browser/firefox';
-import { serve } from '../../scripts/lib/browser/site';
+import { launch, watch } from '../browser/chromium';
+import { launchFirefox, watchFirefox } from '../browser/firefox';
+import { serve } from '../browser/site';
 
 let site: { url: string; server: Server; dir: string };
 let chromium: ChromiumBrowser;

@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import { launch, pageReuser, watch, type Watched } from '../../scripts/lib/browser/chromium';
-import { serve } from '../../scripts/lib/browser/site';
+import { launch, pageReuser, watch, type Watched } from '../browser/chromium';
+import { serve } from '../browser/site';
 
 export const RESULTS = resolve(import.meta.dirname, '../../test-results');
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWorkshop } from '../../scripts/lib/run-workshop';
+import { runWorkshop } from '../../src/node/run-workshop';
 import { pct } from '../../src/ui/format';
 import { useWasm } from '../tf';
 import { chartLabel, expectAccessible, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
@@ -280,7 +280,7 @@ describe('the grader, true success and where a step’s time goes', () => {
     expect(await page.locator('.episode-table .bug-note').count()).toBe(0);
     expect(await page.locator('.figure-notes').count()).toBe(0);
     expectClean(o);
-  });
+  }, 240_000);
 
   it('says where each step’s time goes under the curves, for the run on the charts', async () => {
     const o = await openFinished('index.html?steps=3&autorun=1&grader=trusts-tool&faulty=1');

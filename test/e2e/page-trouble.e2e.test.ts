@@ -3,8 +3,8 @@
 // in explain.e2e; axe runs there on a step's push and here in page-runs on a finished run.)
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watch } from '../../scripts/lib/browser/chromium';
-import { serve } from '../../scripts/lib/browser/site';
+import { watch } from '../browser/chromium';
+import { serve } from '../browser/site';
 import { expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
 
 const { browser, site, open, openFinished } = plateBrowser();
@@ -21,7 +21,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
       .workers()[0]!
       .evaluate(() => self.close())
       .catch(() => {}); // no error event, no more messages
-    await waitForStatus(page, 'Stopped', 20_000);
+    await waitForStatus(page, 'Stopped', 60_000); // the watchdog's silence: ~5 s, more on a slower machine
     expect(await page.locator('.status-error').innerText()).toMatch(
       /The training worker stopped: it sent nothing for \d+ s/,
     );

@@ -125,7 +125,7 @@ describe('the plate page', () => {
     await page.waitForFunction(
       () => [...document.querySelectorAll('.status-why')].map((e) => e.getAttribute('data-holder')).join() === 'reader',
       null,
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
     expect(await statusWord(page)).toBe('Paused');
     expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
@@ -156,7 +156,7 @@ describe('the plate page', () => {
             /step (\d+)/.exec(document.querySelector('[data-testid="status-step"]')?.textContent ?? '')?.[1] ?? -1,
           ) > k,
         at,
-        { timeout: 20_000 },
+        { timeout: 60_000 },
       );
     }
     expect(await page.locator('.status-why').count()).toBe(0);

@@ -2,8 +2,8 @@
 // every browser file, and serve the harness. Each file serves the page itself (some with headers
 // of their own, such as a Content-Security-Policy).
 import type { TestProject } from 'vitest/node';
-import { buildPage } from '../../scripts/lib/browser/page-site';
-import { buildSite, removeSite, serve } from '../../scripts/lib/browser/site';
+import { buildPage } from '../browser/page-site';
+import { buildSite, removeSite, serve } from '../browser/site';
 
 declare module 'vitest' {
   export interface ProvidedContext {

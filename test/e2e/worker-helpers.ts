@@ -6,7 +6,7 @@ import { GRPO } from '../../src/config';
 import { batchAdvantages } from '../../src/rl/advantages';
 import type { BackendName } from '../../src/protocol/backends';
 import type { GrpoStepView } from '../../src/protocol/episode-view';
-import { launch, openHarness, pageReuser, type Harness } from '../../scripts/lib/browser/chromium';
+import { launch, openHarness, pageReuser, type Harness } from '../browser/chromium';
 
 /** Registers the file's browser; `ready` opens the harness and waits for the worker to be ready (or to fail). */
 export function harnessBrowser() {
@@ -28,7 +28,8 @@ export function harnessBrowser() {
     browser: () => browser,
     async ready(query = ''): Promise<Harness> {
       const h = await openHarness(await reuse(), site, query);
-      await h.until((s) => s.status !== 'loading');
+      // ?calibrate=all races each software GPU's first forward pass: 41 s once on a busy machine.
+      await h.until((s) => s.status !== 'loading', 180_000);
       return h;
     },
     /** Keeps a run's per-step times for the line printed at the end. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { faultyCalculator, reliableCalculator } from '../../src/env/calculator';
-import { demonstrationFor, Episode, MAX_CALL_LENGTH, REWARD_CORRECT, REWARD_WRONG } from '../../src/env/episode';
+import { demonstrationFor, Episode, MAX_CALL_LENGTH } from '../../src/env/episode';
+import { REWARD_CORRECT, REWARD_WRONG } from '../../src/env/grader';
 import { createRng } from '../../src/lib/rng';
 
 /** Feeds the model's characters; returns what the environment appended. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCheckpoint, saveCheckpoint } from '../../scripts/lib/checkpoint-fs';
+import { loadCheckpoint, saveCheckpoint } from '../../src/node/checkpoint-fs';
 import { CheckpointError, MANIFEST_FILE, WEIGHTS_FILE } from '../../src/model/checkpoint';
 import { CharModel } from '../../src/model/gpt';
 import { TINY, useWasm } from '../tf';

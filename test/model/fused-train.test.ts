@@ -10,7 +10,7 @@ import { variableGrads } from '../../src/model/gradients';
 import { disposeBatch, makeTokenBatch, makeTokenBatches, supervisedLoss } from '../../src/model/supervised';
 import { shiftTokens } from '../../src/model/logprobs';
 import { clippedLoss } from '../../src/rl/loss';
-import { loadCheckpoint, SHIPPED } from '../../scripts/lib/checkpoint-fs';
+import { loadCheckpoint, SHIPPED } from '../../src/node/checkpoint-fs';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);

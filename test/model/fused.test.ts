@@ -6,7 +6,7 @@ import { DECODE_KERNEL } from '../../src/model/fused/decode';
 import { fusedModule, setFused } from '../../src/model/fused/module';
 import { cacheTensors, CharModel, type KvCache } from '../../src/model/gpt';
 import { encode } from '../../src/model/vocab';
-import { loadCheckpoint, SHIPPED } from '../../scripts/lib/checkpoint-fs';
+import { loadCheckpoint, SHIPPED } from '../../src/node/checkpoint-fs';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);

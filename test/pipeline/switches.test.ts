@@ -3,7 +3,7 @@
 // echoes. Break the plumbing the way a bug would (the pipeline passes the default GRPO
 // settings, the rollout ignores the temperature) and these fail.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { runWorkshop, type WorkshopOptions } from '../../scripts/lib/run-workshop';
+import { runWorkshop, type WorkshopOptions } from '../../src/node/run-workshop';
 import { copiesTool, GrpoStage, type GrpoRecord } from '../../src/rl/grpo';
 import { useWasm } from '../tf';
 

@@ -1,8 +1,8 @@
 // The grader on the real pipeline: a bug pays the training episodes, never the held-out ones;
 // the agent learns what the bug pays for; the exact grader's reward is the true success.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWorkshop } from '../../scripts/lib/run-workshop';
-import { loadCheckpoint, SHIPPED } from '../../scripts/lib/checkpoint-fs';
+import { runWorkshop } from '../../src/node/run-workshop';
+import { loadCheckpoint, SHIPPED } from '../../src/node/checkpoint-fs';
 import { GRPO, type GrpoConfig } from '../../src/config';
 import { faultyCalculator } from '../../src/env/calculator';
 import { Episode } from '../../src/env/episode';

@@ -6,7 +6,8 @@ import { SPLIT } from '../../src/env/sums';
 import { CharModel } from '../../src/model/gpt';
 import { trainedCount } from '../../src/rl/credit';
 import { GrpoStage, type GrpoRecord } from '../../src/rl/grpo';
-import { NonFiniteLossError, policyUpdate } from '../../src/rl/update';
+import { NonFiniteLossError } from '../../src/model/non-finite';
+import { policyUpdate } from '../../src/rl/update';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);

@@ -8,8 +8,8 @@ import { VOCAB } from '../../src/model/vocab';
 import { GrpoStage, type GrpoRecord } from '../../src/rl/grpo';
 import { METRIC_NAMES, stepMetrics } from '../../src/rl/metrics';
 import { entropyAt, rollout, type Policy } from '../../src/rl/rollout';
-import { loadCheckpoint, SHIPPED } from '../../scripts/lib/checkpoint-fs';
-import { runWorkshop } from '../../scripts/lib/run-workshop';
+import { loadCheckpoint, SHIPPED } from '../../src/node/checkpoint-fs';
+import { runWorkshop } from '../../src/node/run-workshop';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWorkshop } from '../../scripts/lib/run-workshop';
+import { runWorkshop } from '../../src/node/run-workshop';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);

@@ -4,7 +4,7 @@ import { faultyCalculator, reliableCalculator } from '../../src/env/calculator';
 import { createRng } from '../../src/lib/rng';
 import { evaluateGreedy } from '../../src/rl/evaluate';
 import { rollout } from '../../src/rl/rollout';
-import { loadCheckpoint } from '../../scripts/lib/checkpoint-fs';
+import { loadCheckpoint } from '../../src/node/checkpoint-fs';
 import type { CharModel } from '../../src/model/gpt';
 import { scriptedPolicy, useWasm } from '../tf';
 

@@ -2,7 +2,7 @@
 // policy update and the held-out evaluation. A batch shared by an evaluation and the next
 // step's sampling is split by rows; over a run the parts add up to the steps' wall time.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWorkshop } from '../../scripts/lib/run-workshop';
+import { runWorkshop } from '../../src/node/run-workshop';
 import { GRPO } from '../../src/config';
 import { SPLIT } from '../../src/env/sums';
 import { useWasm } from '../tf';

@@ -7,7 +7,8 @@ import { CharModel } from '../../src/model/gpt';
 import { shiftTokens, targetLogProbs } from '../../src/model/logprobs';
 import { disposeBatch, makeTokenBatch } from '../../src/model/supervised';
 import { clippedLoss } from '../../src/rl/loss';
-import { NonFiniteLossError, policyUpdate } from '../../src/rl/update';
+import { NonFiniteLossError } from '../../src/model/non-finite';
+import { policyUpdate } from '../../src/rl/update';
 import { TINY, useWasm } from '../tf';
 
 beforeAll(useWasm);

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseOptions } from '../../scripts/lib/args';
+import { parseOptions } from '../../src/node/args';
 
 const OPTIONS = {
   options: {

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FOLDER } from '../../src/ui/assets';
-import { launch } from '../../scripts/lib/browser/chromium';
-import { installSite } from '../../scripts/lib/browser/consumers';
-import { statusWord, visit } from '../../scripts/lib/browser/first-visit';
-import { removeSite, serve } from '../../scripts/lib/browser/site';
+import { launch } from '../browser/chromium';
+import { installSite } from '../browser/consumers';
+import { statusWord, visit } from '../browser/first-visit';
+import { removeSite, serve } from '../browser/site';
 
 const packed = inject('packed');
 const DOCS = 'docs/embedding.md, “Hosting the files yourself”';

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { launch } from '../../scripts/lib/browser/chromium';
+import { launch } from '../browser/chromium';
 import {
   buildSite,
   buildStandalone,
@@ -24,9 +24,9 @@ import {
   startServer,
   versions,
   type SiteKind,
-} from '../../scripts/lib/browser/consumers';
-import { statusWord, visit, type Visit } from '../../scripts/lib/browser/first-visit';
-import { removeSite, serve } from '../../scripts/lib/browser/site';
+} from '../browser/consumers';
+import { statusWord, visit, type Visit } from '../browser/first-visit';
+import { removeSite, serve } from '../browser/site';
 
 /** A first visit through the package may cost this much more JavaScript than the standalone page. */
 const FIRST_VISIT_SLACK = 1.1;

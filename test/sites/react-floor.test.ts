@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch } from '../../scripts/lib/browser/chromium';
-import { buildSite, installSite, ROOT, serveBuilt, versions, type Running } from '../../scripts/lib/browser/consumers';
-import { statusWord, visit } from '../../scripts/lib/browser/first-visit';
-import { removeSite } from '../../scripts/lib/browser/site';
+import { launch } from '../browser/chromium';
+import { buildSite, installSite, ROOT, serveBuilt, versions, type Running } from '../browser/consumers';
+import { statusWord, visit } from '../browser/first-visit';
+import { removeSite } from '../browser/site';
 
 const exec = promisify(execFile);
 const packed = inject('packed');

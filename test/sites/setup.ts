@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { pack, type Packed } from '../../scripts/lib/browser/consumers';
-import { removeSite } from '../../scripts/lib/browser/site';
+import { pack, type Packed } from '../browser/consumers';
+import { removeSite } from '../browser/site';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fromBytePlanes } from '../../src/model/byte-planes';
 import { FOLDER } from '../../src/ui/assets';
-import { FOLDER_NAME, ROOT } from '../../scripts/lib/browser/consumers';
-import { removeSite } from '../../scripts/lib/browser/site';
+import { FOLDER_NAME, ROOT } from '../browser/consumers';
+import { removeSite } from '../browser/site';
 
 const exec = promisify(execFile);
 const packed = inject('packed');

@@ -2,7 +2,7 @@
 // against the trainer's own advantages, the push's names and tones per character, the reader's
 // sum read from what they typed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWorkshop } from '../../scripts/lib/run-workshop';
+import { runWorkshop } from '../../src/node/run-workshop';
 import { GRPO } from '../../src/config';
 import { toView } from '../../src/protocol/episode-view';
 import { parseSum, sumKindText } from '../../src/ui/figure/parse-sum';

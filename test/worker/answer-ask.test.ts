@@ -2,7 +2,7 @@
 // decoded for the ask; a failure becomes an answer in words; no tensor outlives it either way.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readCheckpointFiles, SHIPPED } from '../../scripts/lib/checkpoint-fs';
+import { readCheckpointFiles, SHIPPED } from '../../src/node/checkpoint-fs';
 import { GRPO } from '../../src/config';
 import { createRng } from '../../src/lib/rng';
 import { decodeCheckpoint } from '../../src/model/checkpoint';

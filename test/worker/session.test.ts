@@ -16,7 +16,11 @@ afterEach(async () => {
   await tf.setBackend('wasm');
 });
 
-describe('a trainer session', () => {
+// Runs of a few steps each, some replayed on the CPU backend: 52 s once for one test with one core
+// held busy beside other jobs; the bound is for a session that never ends.
+const SESSION_RUNS = { timeout: 180_000 };
+
+describe('a trainer session', SESSION_RUNS, () => {
   it('loads the agent while the backend starts, then streams steps 0..N and a summary of them', async () => {
     const t = session();
     t.init();
@@ -30,14 +34,15 @@ describe('a trainer session', () => {
     expect(done.sftHeldOut).toBeNull();
   });
 
-  it('runs the fused kernels on WASM unless init asks for the unfused ones, says which in ready, and gives the same steps either way', async () => {
+  it('runs the fused kernels on WASM unless they are switched off (the bench’s unfused runs), says which in ready, and gives the same steps either way', async () => {
     const runs = [];
-    for (const kernels of [undefined, 'unfused'] as const) {
+    for (const kernels of ['fused', 'unfused'] as const) {
+      setFused(kernels === 'fused'); // what the worker's entry does for ?kernels=unfused
       const t = session();
-      t.init(kernels ? { kernels } : {});
+      t.init();
       t.s.handle({ type: 'start', config: config() });
       await t.until(has('done'));
-      expect(t.of('ready')[0]!.kernels).toBe(kernels ?? 'fused');
+      expect(t.of('ready')[0]!.kernels).toBe(kernels);
       runs.push(t.of('step').map((e) => (e.stage === 'grpo' ? [e.record.heldOut, e.record.meanReward] : [])));
     }
     expect(runs[1]).toEqual(runs[0]);
@@ -215,7 +220,7 @@ describe('a trainer session', () => {
 });
 
 // Each of these failed on the session of six flags this table replaced.
-describe('the races of the old session', () => {
+describe('the races of the old session', SESSION_RUNS, () => {
   it('a pause sent while a start waits does not outlive a reset: the next run is not paused', async () => {
     const t = session();
     t.init();
@@ -272,7 +277,7 @@ describe('the races of the old session', () => {
 // Each of these failed on the session before it (the figure could show a setting,
 // a step or a reset that the training never had). Commands are sent from inside a step by
 // wrapping the GRPO stage's own methods: "a step is in flight" is an event, not a sleep.
-describe('what the session reports is what trained', () => {
+describe('what the session reports is what trained', SESSION_RUNS, () => {
   /** Calls `act` once a call of GrpoStage[method] has begun, while its step is in flight. */
   function during(method: 'initial' | 'next', when: (stage: GrpoStage) => boolean, act: () => void) {
     const original = GrpoStage.prototype[method];
@@ -361,7 +366,7 @@ describe('what the session reports is what trained', () => {
     expect(t.of('error')).toMatchObject([{ kind: 'internal', runId: 1, message: 'Training stopped: boom' }]);
     expect(t.of('started').map((e) => e.config.seed)).toEqual([1, 2]);
     expect(t.of('done').map((e) => e.runId)).toEqual([2]);
-  }, 20_000);
+  });
 
   it('a reset followed at once by a setting change starts afresh, not from the cleared run', async () => {
     const t = session({

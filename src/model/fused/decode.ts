@@ -23,6 +23,7 @@ export type FusedCache = {
   length: number;
 };
 
+/** @internal A test seam: exported for the tests that count the kernels a call runs. */
 export const DECODE_KERNEL = 'MultiTurnRLDecode';
 
 /** Cache buffers → how many positions they hold; a buffer written further than a call's start is copied first. */

@@ -20,7 +20,9 @@ import {
 } from './forward';
 import { fusedModule, handOver, moduleOf, recording, type FusedModule, type KernelArgs } from './module';
 
+/** @internal A test seam: exported for the tests that count the kernels a step runs. */
 export const TRAIN_FORWARD_KERNEL = 'MultiTurnRLTrainForward';
+/** @internal A test seam: exported for the tests that count the kernels a step runs. */
 export const TRAIN_BACKWARD_KERNEL = 'MultiTurnRLTrainBackward';
 
 /** Whether the fused training kernels can run for this model here. */

@@ -38,6 +38,7 @@ interface Props {
 
 const DEFAULT_HEIGHT = 200;
 
+/** @internal A test seam: exported for its test. */
 export function chartLabel(
   name: string,
   steps: number,

@@ -12,7 +12,10 @@ interface Run {
   text: string;
 }
 
-/** Splits a transcript into runs of characters with the same author and the same `trained` flag. */
+/**
+ * Splits a transcript into runs of characters with the same author and the same `trained` flag.
+ * @internal A test seam: exported for its test.
+ */
 export function authorRuns(text: string, authors: string, trained = ''): Run[] {
   const runs: Run[] = [];
   for (let i = 0; i < text.length; i++) {

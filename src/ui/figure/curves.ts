@@ -28,7 +28,10 @@ export function position(run: RunView): { stage: Stage; step: number; steps: num
  */
 export type GrpoChart = ChartId | 'copy' | 'malformed' | 'truth';
 
-/** Held-out from step 0; the rest from step 1 (step 0 samples nothing). */
+/**
+ * Held-out from step 0; the rest from step 1 (step 0 samples nothing).
+ * @internal A test seam: exported for test/ui/curves.test.ts.
+ */
 export function points(steps: readonly GrpoStepView[], chart: GrpoChart): [number, number][] {
   if (chart === 'heldOut') return steps.map((r) => [r.step, r.heldOut]);
   const sampled = steps.filter((r) => r.meanReward !== null);
@@ -37,6 +40,7 @@ export function points(steps: readonly GrpoStepView[], chart: GrpoChart): [numbe
   return sampled.map((r) => [r.step, (chart === 'copy' ? r.copied : r.malformed) / Math.max(r.sampled, 1)]);
 }
 
+/** @internal A test seam: exported for test/ui/curves.test.ts. */
 export const dashOf = (c: RunConfig): Dash =>
   c.masking ? (c.advantage === 'raw' ? 'dotted' : 'solid') : c.advantage === 'raw' ? 'dashdot' : 'dashed';
 

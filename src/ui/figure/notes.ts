@@ -9,7 +9,10 @@ import type { RunSettings } from '../../pipeline/settings';
 import { pct } from '../format';
 import { curveOf, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from './reference';
 
-/** Means over the seeds of one configuration: held-out at the end; reward, true success, copies and malformed episodes over the last 5 steps. */
+/**
+ * Means over the seeds of one configuration: held-out at the end; reward, true success, copies and malformed episodes over the last 5 steps.
+ * @internal A test seam: exported for test/ui/grader-figure.test.ts.
+ */
 export interface ConfigFigures {
   seeds: number;
   /** The clip's region, mean over steps and seeds (null where the runs do not say). */
@@ -23,6 +26,7 @@ export interface ConfigFigures {
 
 const last5 = (xs: readonly number[]) => mean(xs.slice(-5)) ?? NaN;
 
+/** @internal A test seam: exported for test/ui/grader-figure.test.ts. */
 export function configFigures(runs: readonly ReferenceRun[]): ConfigFigures | null {
   if (runs.length === 0) return null;
   // A figure every run has a curve for, or null.

@@ -74,7 +74,10 @@ export interface ReferenceRuns {
 const isFractions = (xs: unknown, n: number): xs is number[] =>
   Array.isArray(xs) && xs.length === n && xs.every((v) => typeof v === 'number' && v >= 0 && v <= 1);
 
-/** Checks the file's shape; throws naming the first thing that is wrong. */
+/**
+ * Checks the file's shape; throws naming the first thing that is wrong.
+ * @internal A test seam: exported for the tests of the file's checks.
+ */
 export function parseReferenceRuns(json: unknown): ReferenceRuns {
   const r = json as Partial<ReferenceRuns> | null;
   if (typeof r !== 'object' || r === null) throw new Error('reference runs: not a JSON object');

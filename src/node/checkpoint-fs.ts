@@ -1,7 +1,7 @@
 // Reading and writing checkpoint folders from Node; the format itself lives in src/model/checkpoint.ts.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHECKPOINTS } from '../../src/config';
+import { CHECKPOINTS } from '../config';
 import {
   checkWeights,
   CheckpointError,
@@ -13,8 +13,8 @@ import {
   type CheckpointCard,
   type CheckpointFiles,
   type Manifest,
-} from '../../src/model/checkpoint';
-import type { CharModel } from '../../src/model/gpt';
+} from '../model/checkpoint';
+import type { CharModel } from '../model/gpt';
 
 /** The shipped checkpoints' folders, relative to the repository root. */
 export const SHIPPED = { agent: join('public', CHECKPOINTS.agent), pretrained: join('public', CHECKPOINTS.pretrained) };

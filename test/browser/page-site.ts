@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'vite';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
+const ROOT = resolve(import.meta.dirname, '../..');
 
 const EMBED_HOST = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Embedding host</title><link rel="icon" href="data:,"></head>

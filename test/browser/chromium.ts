@@ -1,9 +1,9 @@
 // Headless Chromium for the browser tests and the bench: Debian's /usr/bin/chromium through playwright-core
 // (no browser download), and helpers to open the harness page and wait on the hook's state.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { RunConfig } from '../../../src/pipeline/settings';
-import { PLATE_SETTINGS } from '../../../src/pipeline/settings';
-import type { WorkerState } from '../../../src/client/worker-state';
+import type { RunConfig } from '../../src/pipeline/settings';
+import { PLATE_SETTINGS } from '../../src/pipeline/settings';
+import type { WorkerState } from '../../src/client/worker-state';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { build } from 'vite';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
+const ROOT = resolve(import.meta.dirname, '../..');
 /** Served under a sub-path: nothing may assume the site sits at the host's root. */
 const SUB_PATH = '/some/sub/path/';
 const AGENT = join(ROOT, 'public/checkpoints/agent');
 /** index.html: the worker hook's harness; element.html: the custom element, from the source. */
-const HARNESS = join(ROOT, 'scripts/lib/browser/harness');
+const HARNESS = join(ROOT, 'test/browser/harness');
 
 /** `minify: false` keeps functions' names (for a profile). */
 export async function buildSite(opts: { minify?: boolean } = {}): Promise<string> {

@@ -1,11 +1,11 @@
 // One headless run of the plate's pipeline from the checkpoint folders on disk, shared by the
 // workshop, reference-runs and bench scripts and the pinned test: the same PipelineRun the
 // page's worker drives, a stage after another, every record handed to `onRecord`.
-import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../../src/config';
-import { PipelineRun, type PipelineSummary, type StageRecord } from '../../src/pipeline/run';
-import { stagesFrom } from '../../src/pipeline/stages';
-import { PLATE_SETTINGS, SETTING_KEYS, type RunConfig, type RunSettings } from '../../src/pipeline/settings';
-import type { GrpoRecord } from '../../src/rl/grpo';
+import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
+import { PipelineRun, type PipelineSummary, type StageRecord } from '../pipeline/run';
+import { stagesFrom } from '../pipeline/stages';
+import { PLATE_SETTINGS, SETTING_KEYS, type RunConfig, type RunSettings } from '../pipeline/settings';
+import type { GrpoRecord } from '../rl/grpo';
 import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
 
 /** A run's config; each setting defaults to the plate's (src/pipeline/settings.ts). */
