@@ -67,7 +67,7 @@ describe('the tarball', () => {
     for (const kind of ['agent', 'pretrained'] as const) {
       const file = readFileSync(shipped(`dist-lib/${FOLDER_NAME}/${FOLDER.checkpoints[kind]}weights.bin`));
       const plain = Buffer.from(
-        fromBytePlanes(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer),
+        fromBytePlanes(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer, 2), // float16
       );
       expect(plain.equals(readFileSync(join(ROOT, `public/${FOLDER.checkpoints[kind]}weights.bin`))), kind).toBe(true);
     }
