@@ -58,7 +58,10 @@ export function float16Value(h: number): number {
 export const isFiniteFloat16 = (h: number): boolean => (h & 0x7c00) !== 0x7c00;
 
 /** Every value's float16 bits; the index of the first value that has none, if any. */
-export function toFloat16(values: ArrayLike<number>): { bits: Uint16Array; unrepresentable: number | null } {
+export function toFloat16(values: ArrayLike<number>): {
+  bits: Uint16Array<ArrayBuffer>;
+  unrepresentable: number | null;
+} {
   const bits = new Uint16Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const h = float16Bits(values[i]!);
@@ -69,7 +72,7 @@ export function toFloat16(values: ArrayLike<number>): { bits: Uint16Array; unrep
 }
 
 /** float16 bits as float32 values. */
-export function fromFloat16(bits: Uint16Array): Float32Array {
+export function fromFloat16(bits: Uint16Array): Float32Array<ArrayBuffer> {
   const out = new Float32Array(bits.length);
   for (let i = 0; i < bits.length; i++) out[i] = float16Value(bits[i]!);
   return out;
