@@ -12,6 +12,7 @@ import type { AgentRecipe } from '../src/config';
 import { initialModel, runStage } from '../src/agent/train';
 import { SupervisedStage, worksheetAccuracy, type PhaseLog } from '../src/agent/stage';
 import { SPLIT, type Sum } from '../src/env/sums';
+import { roundToStored } from '../src/model/checkpoint';
 import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, intOption, parseOptions } from '../src/node/args';
@@ -86,7 +87,12 @@ async function pretrained(recipe: AgentRecipe, seed: number): Promise<CharModel>
   const { model: m, pretrain: p } = recipe;
   const name = `${p.format}-n${p.steps}-b${p.batch}-lr${p.lr}-L${m.layers}d${m.dModel}h${m.heads}c${m.context}-do${m.dropout}-seed${seed}`;
   const dir = join(a.cache!, name);
-  if (existsSync(join(dir, 'manifest.json'))) return loadCheckpoint(dir).model;
+  if (existsSync(join(dir, 'manifest.json'))) {
+    // A cache written before checkpoints held float16 holds float32: round it as the stage now ends.
+    const { model } = loadCheckpoint(dir);
+    await roundToStored(model);
+    return model;
+  }
   const model = initialModel(recipe, seed);
   const log = await runStage(model, recipe, 'pretrain', { seed });
   await saveCheckpoint(dir, model, { kind: 'pretrained', seed, recipe, pretrain: log });
@@ -108,7 +114,7 @@ async function fineTune(
       const { step } = await stage.next();
       if (traceEvery > 0 && step % traceEvery === 0) trace.push(await score(model, SPLIT.validation));
     }
-    return { log: stage.finish(), trace };
+    return { log: await stage.finish(), trace };
   } finally {
     stage.dispose();
   }

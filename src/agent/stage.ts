@@ -16,6 +16,7 @@ import { SPLIT } from '../env/sums';
 import { singleDigitSums, worksheetLine, worksheetRow } from '../env/worksheets';
 import { createRng, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
+import { roundToStored } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens } from '../model/logprobs';
 import { disposeBatch, makeTokenBatch, makeTokenBatches, supervisedStep, type TokenBatch } from '../model/supervised';
@@ -133,6 +134,9 @@ export class SupervisedStage {
     }
     if (step === 1) this.firstLoss = loss;
     this.lastLoss = loss;
+    // The stage ends with its weights as a checkpoint holds them (float16), measured so: the next
+    // stage starts from these bits whether it is handed them in memory or through a file.
+    if (step === this.steps) await roundToStored(this.model);
     const every = this.recipe.sft.selectEvery;
     if (this.stage === 'sft' && every > 0 && (step % every === 0 || step === this.steps))
       await this.best.consider(this.model, step);
@@ -144,12 +148,13 @@ export class SupervisedStage {
   }
 
   /**
-   * Ends the stage: with early stopping, puts the best weights on the validation sums back.
-   * Returns the stage's log; the optimiser is released.
+   * Ends the stage: with early stopping, puts the best weights on the validation sums back
+   * (rounded as a checkpoint holds them). Returns the stage's log; the optimiser is released.
    */
-  finish(): PhaseLog {
+  async finish(): Promise<PhaseLog> {
     const selected = this.best.restoreInto(this.model);
     this.dispose();
+    if (selected) await roundToStored(this.model);
     return {
       steps: this.stepIndex,
       firstLoss: this.firstLoss,

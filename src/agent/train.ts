@@ -35,7 +35,7 @@ export async function runStage(
       const record = await runner.next();
       opts.onRecord?.(record);
     }
-    return runner.finish();
+    return await runner.finish();
   } finally {
     runner.dispose();
   }

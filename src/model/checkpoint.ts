@@ -1,12 +1,20 @@
 /**
  * Checkpoints: a folder with `manifest.json` (model config, weight names/shapes/dtypes and a
- * card describing how the weights were made) and one binary file packed by tfjs's
- * `tf.io.encodeWeights`. Decoding validates everything and throws a CheckpointError that names
- * the file and what is wrong. Reading the files is the caller's job (fs in Node, fetch in the
+ * card describing how the weights were made) and one binary file, the weights one after another
+ * in the manifest's order (little-endian, as typed arrays lay them out on every platform the
+ * plate runs on). Weights are written as float16, half float32's bytes, and held as float32
+ * tensors in memory; a file of float32 weights (what the format held before, and still may hold)
+ * is read as it is. Decoding validates everything and throws a CheckpointError that names the
+ * file and what is wrong. Reading the files is the caller's job (fs in Node, fetch in the
  * worker), so this module runs anywhere.
+ *
+ * A stage hands its weights to the next through a checkpoint, in memory or on disk, and every
+ * supervised stage ends by rounding its weights to float16 (`roundToStored`): a run that goes on
+ * with the model in memory starts its next stage from the very bits a file would give back.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../config';
+import { fromFloat16, isFiniteFloat16, toFloat16 } from './float16';
 import { CharModel } from './gpt';
 import { paramShapes, type Params } from './params';
 import { VOCAB } from './vocab';
@@ -23,10 +31,18 @@ export interface CheckpointCard {
   [key: string]: unknown;
 }
 
+/** A weight's dtype in the file: float16 is written; float32 is still read. */
+export type StoredDtype = 'float16' | 'float32';
+
+/** Bytes per value of each dtype a weights file may hold. */
+export const BYTES_PER_VALUE: Record<StoredDtype, number> = { float16: 2, float32: 4 };
+
+const WRITTEN_DTYPE: StoredDtype = 'float16';
+
 interface WeightSpec {
   name: string;
   shape: number[];
-  dtype: 'float32';
+  dtype: StoredDtype;
 }
 
 export interface Manifest {
@@ -62,21 +78,54 @@ export class CheckpointError extends Error {
   }
 }
 
+/**
+ * The model's weights as float16, each rounded to nearest (ties to even). Throws, naming the
+ * weight, if one is not finite or lies beyond float16's ±65504 (a diverged model: no checkpoint).
+ */
 export async function encodeCheckpoint(
   model: CharModel,
   card: CheckpointCard,
 ): Promise<{ manifest: Manifest; weights: ArrayBuffer }> {
-  const named = Object.entries(model.params).map(([name, tensor]) => ({ name, tensor }));
-  const { data, specs } = await tf.io.encodeWeights(named);
+  const named = Object.entries(model.params);
+  const values = await Promise.all(named.map(([, v]) => v.data<'float32'>()));
+  const out = new Uint16Array(values.reduce((n, v) => n + v.length, 0));
+  let offset = 0;
+  named.forEach(([name], i) => {
+    out.set(float16Of(name, values[i]!), offset);
+    offset += values[i]!.length;
+  });
   const manifest: Manifest = {
     format: CHECKPOINT_FORMAT,
     model: model.config,
     weightsFile: WEIGHTS_FILE,
-    weights: specs.map((s) => ({ name: s.name, shape: s.shape, dtype: 'float32' })),
+    weights: named.map(([name, v]) => ({ name, shape: [...v.shape], dtype: WRITTEN_DTYPE })),
     card,
   };
-  return { manifest, weights: data };
+  return { manifest, weights: out.buffer };
 }
+
+/**
+ * Rounds the model's weights in place to the float16 values a checkpoint stores, so a stage
+ * continued in memory (npm run train:agent) and one handed its weights through a file (the
+ * page's pipeline) start from the same bits.
+ */
+export async function roundToStored(model: CharModel): Promise<void> {
+  for (const [name, v] of Object.entries(model.params)) {
+    const t = tf.tensor(fromFloat16(float16Of(name, await v.data<'float32'>())), v.shape, 'float32');
+    v.assign(t);
+    t.dispose();
+  }
+}
+
+/** A weight's float16 bits; throws, naming the weight, if a value is not finite or lies beyond float16's ±65504. */
+function float16Of(name: string, values: Float32Array): Uint16Array {
+  const { bits, unrepresentable: i } = toFloat16(values);
+  if (i !== null) throw new Error(`checkpoint: weight "${name}" holds ${values[i]}, which float16 cannot hold`);
+  return bits;
+}
+
+/** The dtype every weight of a manifest shares (checkManifest makes sure there is one). */
+export const storedDtype = (manifest: Manifest): StoredDtype => manifest.weights[0]?.dtype ?? WRITTEN_DTYPE;
 
 /**
  * What a manifest's model may be: whole numbers in these ranges (the dropout a rate in [0, 1)).
@@ -131,14 +180,22 @@ export function checkManifest(m: unknown, file: string): Manifest {
   for (const [name, shape] of Object.entries(expected)) {
     const spec = man.weights.find((w) => w.name === name);
     if (!spec) throw new CheckpointError(file, `lists no weight "${name}"`);
-    if (spec.dtype !== 'float32')
-      throw new CheckpointError(file, `weight "${name}" has dtype ${spec.dtype}, expected float32`);
+    if (!Object.hasOwn(BYTES_PER_VALUE, spec.dtype))
+      throw new CheckpointError(file, `weight "${name}" has dtype ${spec.dtype}, expected float16 or float32`);
     if (spec.shape.join(',') !== shape.join(',')) {
       throw new CheckpointError(file, `weight "${name}" has shape [${spec.shape}], the model config needs [${shape}]`);
     }
   }
   for (const name of names)
     if (!(name in expected)) throw new CheckpointError(file, `lists an unknown weight "${name}"`);
+  // One dtype per file: the worker regroups a file's bytes by the width of its values.
+  const [first, other] = [man.weights[0]!, man.weights.find((w) => w.dtype !== man.weights![0]!.dtype)];
+  if (other) {
+    throw new CheckpointError(
+      file,
+      `weight "${other.name}" has dtype ${other.dtype} and "${first.name}" ${first.dtype}: a checkpoint's weights share one dtype`,
+    );
+  }
   return man as Manifest;
 }
 
@@ -167,16 +224,30 @@ function checkWeightSpec(w: unknown, i: number, file: string): void {
   }
 }
 
-/** Builds a model from a validated manifest and the binary's bytes. */
+/** Builds a model from a validated manifest and the binary's bytes: float32 tensors, whatever the file's dtype. */
 export function decodeCheckpoint(manifest: Manifest, weights: ArrayBuffer, where = ''): CharModel {
   checkWeights(manifest, weights, where);
-  const tensors = tf.io.decodeWeights(weights, manifest.weights);
   const params: Params = {};
-  for (const [name, t] of Object.entries(tensors)) {
-    params[name] = tf.variable(t, true);
+  eachWeight(manifest, weights, (w, values) => {
+    const t = tf.tensor(w.dtype === 'float16' ? fromFloat16(values as Uint16Array) : values, w.shape, 'float32');
+    params[w.name] = tf.variable(t, true); // unnamed: tfjs names must be unique across models
     t.dispose();
-  }
+  });
   return new CharModel(manifest.model, params);
+}
+
+/** Each weight's values as a view of the file: Uint16Array bits for float16, Float32Array for float32. */
+function eachWeight(
+  manifest: Manifest,
+  weights: ArrayBuffer,
+  f: (w: WeightSpec, values: Uint16Array | Float32Array) => void,
+): void {
+  let offset = 0;
+  for (const w of manifest.weights) {
+    const size = w.shape.reduce((a, b) => a * b, 1);
+    f(w, w.dtype === 'float16' ? new Uint16Array(weights, offset, size) : new Float32Array(weights, offset, size));
+    offset += size * BYTES_PER_VALUE[w.dtype];
+  }
 }
 
 /** Throws a CheckpointError unless the binary holds exactly the manifest's weights, all finite. */
@@ -186,21 +257,21 @@ export function checkWeights(
   where = '',
   file = where + manifest.weightsFile,
 ): void {
-  const needed = manifest.weights.reduce((n, w) => n + 4 * w.shape.reduce((a, b) => a * b, 1), 0);
+  const needed = manifest.weights.reduce(
+    (n, w) => n + BYTES_PER_VALUE[w.dtype] * w.shape.reduce((a, b) => a * b, 1),
+    0,
+  );
   if (weights.byteLength !== needed) {
     throw new CheckpointError(
       file,
       `has ${weights.byteLength} bytes, the manifest needs ${needed} (${weights.byteLength < needed ? 'truncated' : 'too long'})`,
     );
   }
-  // Check the raw floats here, before any backend sees them (dataSync() is unreliable on WebGPU).
-  const floats = new Float32Array(weights);
-  let offset = 0;
-  for (const w of manifest.weights) {
-    const size = w.shape.reduce((a, b) => a * b, 1);
-    for (let i = offset; i < offset + size; i++) {
-      if (!Number.isFinite(floats[i]!)) throw new CheckpointError(file, `weight "${w.name}" holds a non-finite value`);
+  // Check the raw values here, before any backend sees them (dataSync() is unreliable on WebGPU).
+  eachWeight(manifest, weights, (w, values) => {
+    const finite = values instanceof Uint16Array ? isFiniteFloat16 : Number.isFinite;
+    for (let i = 0; i < values.length; i++) {
+      if (!finite(values[i]!)) throw new CheckpointError(file, `weight "${w.name}" holds a non-finite value`);
     }
-    offset += size;
-  }
+  });
 }

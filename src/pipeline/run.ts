@@ -188,7 +188,7 @@ export class PipelineRun {
     if (next === 'pretrain') return null;
     if (this.stageIndex < 0) return next === 'sft' ? this.sources.pretrained() : this.agent!;
     // Leaving a supervised stage: early stopping (if on) restores its best weights first.
-    (this.runner as SupervisedStage).finish();
+    await (this.runner as SupervisedStage).finish();
     const { manifest, weights } = await encodeCheckpoint(this.model!, {
       kind: next === 'sft' ? 'pretrained' : 'agent',
       seed: this.config.seed,

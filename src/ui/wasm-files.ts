@@ -4,7 +4,7 @@
  *
  * Only the SIMD build is shipped: every current browser runs WebAssembly SIMD, the plain build
  * would add 117 KB to the package (gzipped; its budget is 1 MB, of which the two checkpoints take
- * 712 KB), and the worker skips WASM with a reason where SIMD is missing (src/worker/backend-race.ts).
+ * 358 KB), and the worker skips WASM with a reason where SIMD is missing (src/worker/backend-race.ts).
  * setWasmPaths wants all three names (assets.ts's wasmFiles); the worker turns threads off, so the
  * threaded one is never fetched either.
  */

@@ -2,11 +2,13 @@
 // it. Every failure is a CheckpointError naming the file's URL; the checks live in model/.
 import { fromBytePlanes, isBytePlanes } from '../model/byte-planes';
 import {
+  BYTES_PER_VALUE,
   CheckpointError,
   checkManifest,
   checkWeights,
   MANIFEST_FILE,
   parseManifest,
+  storedDtype,
   weightsDigest,
   type CheckpointFiles,
   type Manifest,
@@ -55,11 +57,17 @@ async function get(url: string, fetchImpl: typeof fetch): Promise<Response> {
 
 /**
  * The weights as the manifest describes them: a file the library shipped in byte planes
- * (src/model/byte-planes.ts) is regrouped, and must then hold the very bits its card names.
+ * (src/model/byte-planes.ts) is regrouped by its values' width, and must then hold the very bits
+ * its card names.
  */
 function plain(manifest: Manifest, file: ArrayBuffer, url: string): ArrayBuffer {
   if (!isBytePlanes(file)) return file;
-  const weights = fromBytePlanes(file);
+  let weights: ArrayBuffer;
+  try {
+    weights = fromBytePlanes(file, BYTES_PER_VALUE[storedDtype(manifest)]);
+  } catch (e) {
+    throw new CheckpointError(url, `is a byte-planes file that does not fit the manifest (${(e as Error).message})`);
+  }
   const digest = manifest.card.weightsDigest;
   if (typeof digest === 'string' && weightsDigest(weights) !== digest) {
     throw new CheckpointError(url, `holds weights with digest ${weightsDigest(weights)}, the manifest names ${digest}`);

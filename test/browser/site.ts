@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { build } from 'vite';
+import { fromFloat16 } from '../../src/model/float16';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Served under a sub-path: nothing may assume the site sits at the host's root. */
@@ -48,26 +49,33 @@ function writeBrokenCheckpoints(dir: string): void {
   };
   folder('truncated', { 'manifest.json': manifest, 'weights.bin': weights.subarray(0, 1000) });
   folder('bad-json', { 'manifest.json': manifest.slice(0, 200), 'weights.bin': weights });
-  const m = JSON.parse(manifest) as { weights: { name: string; shape: number[] }[] };
+  const m = JSON.parse(manifest) as { weights: { name: string; shape: number[]; dtype: string }[] };
   m.weights.find((w) => w.name === 'wte')!.shape = [16, 32];
   folder('wrong-shape', { 'manifest.json': JSON.stringify(m), 'weights.bin': weights });
   folder('no-weights', { 'manifest.json': manifest });
-  folder('overflowing', {
-    'manifest.json': manifest,
-    'weights.bin': overflowing((JSON.parse(manifest) as typeof m).weights, weights),
-  });
+  folder('overflowing', overflowing(JSON.parse(manifest) as typeof m, weights));
 }
 
-/** The final layer norm's gain at 3e38: finite weights whose logits overflow to ±Inf, so the loss is NaN. */
-function overflowing(specs: { name: string; shape: number[] }[], weights: Buffer): Uint8Array {
-  const floats = new Float32Array(weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength));
+/**
+ * The agent with the final layer norm's gain at 3e38: finite weights whose logits overflow to
+ * ±Inf, so the loss is NaN. Float16 tops out at 65504, where the layer norms keep every logit
+ * finite, so this checkpoint holds float32 weights, which the format still reads.
+ */
+function overflowing(
+  m: { weights: { name: string; shape: number[]; dtype: string }[] },
+  weights: Buffer,
+): Record<string, string | Uint8Array> {
+  const floats = fromFloat16(
+    new Uint16Array(weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength)),
+  );
   let offset = 0;
-  for (const w of specs) {
+  for (const w of m.weights) {
     const size = w.shape.reduce((a, b) => a * b, 1);
     if (w.name === 'lnf.g') floats.fill(3e38, offset, offset + size);
     offset += size;
+    w.dtype = 'float32';
   }
-  return new Uint8Array(floats.buffer);
+  return { 'manifest.json': JSON.stringify(m), 'weights.bin': new Uint8Array(floats.buffer) };
 }
 
 const TYPES: Record<string, string> = {

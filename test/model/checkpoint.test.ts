@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint, saveCheckpoint } from '../../src/node/checkpoint-fs';
-import { CheckpointError, MANIFEST_FILE, WEIGHTS_FILE } from '../../src/model/checkpoint';
+import {
+  CheckpointError,
+  encodeCheckpoint,
+  MANIFEST_FILE,
+  roundToStored,
+  WEIGHTS_FILE,
+} from '../../src/model/checkpoint';
+import { float16Bits, float16Value } from '../../src/model/float16';
 import { CharModel } from '../../src/model/gpt';
 import { TINY, useWasm } from '../tf';
 
@@ -27,17 +34,78 @@ const errorOf = (fn: () => unknown): CheckpointError => {
   throw new Error('expected a CheckpointError');
 };
 
+/** A model's weights, by name, as plain arrays. */
+async function valuesOf(model: CharModel): Promise<Record<string, number[]>> {
+  const out: Record<string, number[]> = {};
+  for (const [name, v] of Object.entries(model.params)) out[name] = [...(await v.data())];
+  return out;
+}
+
+const rounded = (xs: number[]) => xs.map((x) => float16Value(float16Bits(x)));
+
 describe('a checkpoint', () => {
-  it('loads back bit-exact, with its config and card', async () => {
+  it('stores float16, 2 bytes a weight, and loads back each weight rounded to its nearest float16, with its config and card', async () => {
     const { dir, model } = await savedTiny();
     const { model: back, manifest } = loadCheckpoint(dir);
     expect(manifest.model).toEqual(TINY);
     expect(manifest.card.seed).toBe(11);
-    for (const [name, v] of Object.entries(model.params)) {
-      expect(Buffer.from((await back.params[name]!.data()).buffer)).toEqual(Buffer.from((await v.data()).buffer));
-    }
+    expect(new Set(manifest.weights.map((w) => w.dtype))).toEqual(new Set(['float16']));
+    const n = Object.values(model.params).reduce((k, v) => k + v.size, 0);
+    expect(readFileSync(join(dir, WEIGHTS_FILE)).length).toBe(2 * n);
+    const [original, loaded] = [await valuesOf(model), await valuesOf(back)];
+    for (const name of Object.keys(original)) expect(loaded[name], name).toEqual(rounded(original[name]!));
+    expect(loaded).not.toEqual(original); // the std-0.02 init is not float16: rounding moved it
     model.dispose();
     back.dispose();
+  });
+
+  it('rounded in memory holds what its file gives back, so saving it again writes the same bytes', async () => {
+    const { dir, model } = await savedTiny();
+    await roundToStored(model);
+    const { model: back } = loadCheckpoint(dir);
+    expect(await valuesOf(model)).toEqual(await valuesOf(back));
+    const again = await encodeCheckpoint(back, { kind: 'agent' });
+    expect(Buffer.from(again.weights).equals(readFileSync(join(dir, WEIGHTS_FILE)))).toBe(true);
+    model.dispose();
+    back.dispose();
+  });
+
+  it('of float32 weights, as the format held before, still loads bit-exact', async () => {
+    const { dir, model } = await savedTiny();
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
+    for (const w of m.weights) w.dtype = 'float32';
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
+    const original = await valuesOf(model);
+    const floats = new Float32Array(m.weights.flatMap((w: { name: string }) => original[w.name]!));
+    writeFileSync(join(dir, WEIGHTS_FILE), new Uint8Array(floats.buffer));
+    const { model: back } = loadCheckpoint(dir);
+    expect(await valuesOf(back)).toEqual(original);
+    model.dispose();
+    back.dispose();
+  });
+
+  it('is refused with a dtype it does not know or two dtypes at once, naming the weights', async () => {
+    const { dir } = await savedTiny();
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
+    m.weights[1].dtype = 'float64';
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
+    expect(errorOf(() => loadCheckpoint(dir)).problem).toBe(
+      `weight "${m.weights[1].name}" has dtype float64, expected float16 or float32`,
+    );
+    m.weights[1].dtype = 'float32';
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(m));
+    expect(errorOf(() => loadCheckpoint(dir)).problem).toBe(
+      `weight "${m.weights[1].name}" has dtype float32 and "${m.weights[0].name}" float16: a checkpoint's weights share one dtype`,
+    );
+  });
+
+  it('cannot be written from a weight float16 cannot hold, and says which', async () => {
+    const model = CharModel.create(TINY, 11);
+    model.params['lnf.g']!.assign(tf.fill([TINY.dModel], 70000));
+    await expect(encodeCheckpoint(model, { kind: 'agent' })).rejects.toThrow(
+      'checkpoint: weight "lnf.g" holds 70000, which float16 cannot hold',
+    );
+    model.dispose();
   });
 
   it('that is missing names the missing file', () => {
@@ -97,7 +165,7 @@ describe('a checkpoint', () => {
   it('with a NaN weight is refused', async () => {
     const { dir } = await savedTiny();
     const bin = readFileSync(join(dir, WEIGHTS_FILE));
-    bin.writeFloatLE(NaN, 8);
+    bin.writeUInt16LE(0x7e00, 8); // a float16 NaN
     writeFileSync(join(dir, WEIGHTS_FILE), bin);
     expect(errorOf(() => loadCheckpoint(dir)).problem).toMatch(/non-finite/);
   });

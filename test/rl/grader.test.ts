@@ -94,11 +94,17 @@ describe('the trusts-tool grader in GRPO', () => {
     model.dispose();
   });
 
-  it('moves the mean reward off true success by the lies it pays for and the true answers that contradict a lie (faulty calculator, seed 1)', async () => {
+  it('moves the mean reward off true success by the lies it pays for and the true answers that contradict the calculator (faulty calculator, seed 1)', async () => {
     const { records } = await runWorkshop({ start: 'agent', seed: 1, steps: 3, faulty: true, grader: 'trusts-tool' });
     for (const r of records.slice(1)) {
       const unpaidTruths = r.episodes.filter((e) => e.correct && e.reward === 0);
-      for (const e of unpaidTruths) expect(e.result?.lied, e.text).toBe(true);
+      // What the calculator said was a lie, or the true result of a call whose operand slipped
+      // (`^28+30=B27+30|57|58|` on step 3): either way not the true sum the agent answered.
+      for (const e of unpaidTruths) {
+        const [, a, b] = /B(\d+)\+(\d+)\|/.exec(e.text) ?? [];
+        const slipped = Number(a) !== e.sum.a || Number(b) !== e.sum.b;
+        expect(e.result!.lied || slipped, e.text).toBe(true);
+      }
       expect(r.rewardedByBug).toBeGreaterThan(0);
       expect(r.meanReward! - r.trueSuccess!).toBeCloseTo(
         (r.rewardedByBug - unpaidTruths.length) / r.episodes.length,

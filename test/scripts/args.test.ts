@@ -53,7 +53,9 @@ describe('a script’s options', () => {
         d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
       );
     const scripts = files('scripts');
-    expect(readFileSync(join('src', 'node', 'args.ts'), 'utf8')).toMatch(/import \{[^}]*\bparseArgs\b[^}]*\} from 'node:util'/);
+    expect(readFileSync(join('src', 'node', 'args.ts'), 'utf8')).toMatch(
+      /import \{[^}]*\bparseArgs\b[^}]*\} from 'node:util'/,
+    );
     const callers = scripts.filter((f) =>
       /import \{[^}]*\bparseArgs\b[^}]*\} from 'node:util'/.test(readFileSync(f, 'utf8')),
     );

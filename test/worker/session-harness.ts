@@ -10,6 +10,7 @@ import type { BackendName } from '../../src/protocol/backends';
 import type { RunConfig } from '../../src/pipeline/settings';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import type { BackendChoice, BackendRequest } from '../../src/worker/backend-race';
+import { fromFloat16 } from '../../src/model/float16';
 import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
 import { WorkerSession } from '../../src/worker/session';
 
@@ -35,7 +36,10 @@ export interface Options {
   onEvent?: (e: WorkerEvent, s: WorkerSession) => void;
   /** Called when the session asks for a backend (after a loss: `req.after` is set). */
   onSelect?: (req: BackendRequest, s: WorkerSession) => void;
-  /** Changes weights.bin's floats on the way in. */
+  /**
+   * Changes the weights' values on the way in: the checkpoint is then served as float32 (which
+   * the format reads), so a value beyond float16's 65504 can be set.
+   */
   edit?: (floats: Float32Array) => void;
   urls?: typeof CHECKPOINT_URLS;
   /** Warm the engine while idle, as the worker does (off unless a test asks). */
@@ -48,8 +52,15 @@ export function session(opts: Options = {}) {
   let lose: (cause: string) => void = () => {};
   const fileFetch: typeof fetch = async (url) => {
     const bytes = readFileSync(new URL(String(url)));
-    if (!opts.edit || !String(url).endsWith('.bin')) return new Response(bytes);
-    const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    if (!opts.edit) return new Response(bytes);
+    if (String(url).endsWith('manifest.json')) {
+      const manifest = JSON.parse(bytes.toString('utf8')) as { weights: { dtype: string }[] };
+      for (const w of manifest.weights) w.dtype = 'float32';
+      return new Response(JSON.stringify(manifest));
+    }
+    const floats = fromFloat16(
+      new Uint16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
+    );
     opts.edit(floats);
     return new Response(floats.buffer);
   };

@@ -89,8 +89,8 @@ export function settingNotes(s: RunSettings, ref: ReferenceRuns | null): string[
   if (s.temperature !== 1) {
     notes.push(
       s.temperature < 1
-        ? `Sampling at temperature ${s.temperature}: the episodes are close to greedy, so the sampled reward runs high (93–98% over the last five steps in our runs with the reliable calculator, against 81% at 1), and the episodes of a group often agree, which gives GRPO fewer differences to learn from; greedy held-out success ends about where it does at 1. The reference band is drawn at temperature 1 only, so it is hidden here.`
-        : `Sampling at temperature ${s.temperature}: more episodes go astray, so the sampled reward runs low (30–38% over the last five steps in our runs with the reliable calculator, against 81% at 1), while greedy held-out success ends as high as at 1 (90–97%) — sampled success is not what the agent does greedily. The reference band is drawn at temperature 1 only, so it is hidden here.`,
+        ? `Sampling at temperature ${s.temperature}: the episodes are close to greedy, so the sampled reward runs high (93–97% over the last five steps in our runs with the reliable calculator, against 78% at 1), and the episodes of a group often agree, which gives GRPO fewer differences to learn from; greedy held-out success ends about where it does at 1. The reference band is drawn at temperature 1 only, so it is hidden here.`
+        : `Sampling at temperature ${s.temperature}: more episodes go astray, so the sampled reward runs low (30–39% over the last five steps in our runs with the reliable calculator, against 78% at 1), while greedy held-out success ends about as high as at 1 (83–90%) — sampled success is not what the agent does greedily. The reference band is drawn at temperature 1 only, so it is hidden here.`,
     );
   }
   return notes;
