@@ -164,7 +164,7 @@ export const GRPO: GrpoConfig = {
  * chosen from the weights as shipped (docs/results.md, "The live run against the plate"). The
  * reader may draw another.
  */
-export const DEFAULT_SEED = 1;
+export const DEFAULT_SEED = 4;
 
 /** The reference runs' seeds: the bands' spread. */
 export const REFERENCE_SEEDS = [1, 2, 3, 4, 5] as const;

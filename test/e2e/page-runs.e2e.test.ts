@@ -8,6 +8,7 @@ import { pct } from '../../src/ui/format';
 import { useWasm } from '../tf';
 import { chartLabel, expectAccessible, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
 import { stepMetrics } from '../../src/rl/metrics';
+import { DEFAULT_SEED } from '../../src/config';
 
 const { open, openFinished } = plateBrowser();
 beforeAll(() => useWasm()); // the switch tests run the Node workshop beside the page
@@ -98,7 +99,7 @@ describe('the switches that break the terms', () => {
     ['temperature=1.5', { temperature: 1.5 }, /Sampling at temperature 1.5/, 'temperature 1.5'],
   ] as const) {
     it(`runs a short run with ${query} that trains as the Node workshop does with it, and says what to expect`, async () => {
-      const node = await runWorkshop({ start: 'agent', seed: 1, steps: 2, ...settings });
+      const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 2, ...settings });
       const o = await openFinished(`index.html?steps=2&autorun=1&${query}`);
       const { page } = o;
       expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 2 of 2: ${pct(node.heldOut[2]!)}`);
@@ -144,7 +145,7 @@ describe('the switches that break the terms', () => {
   });
 
   it('runs ?updates-per-batch=4: the clip acts as in the Node workshop, and the metrics go away as JSON Lines', async () => {
-    const node = await runWorkshop({ seed: 1, steps: 3, updatesPerBatch: 4 });
+    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, updatesPerBatch: 4 });
     const metrics = node.records.flatMap((r) => stepMetrics({ ...r, sampled: r.episodes.length }) ?? []);
     const o = await openFinished('index.html?steps=3&autorun=1&updates-per-batch=4');
     const { page } = o;
@@ -160,7 +161,7 @@ describe('the switches that break the terms', () => {
       page.waitForEvent('download'),
       page.getByRole('link', { name: /the GRPO metrics as JSON Lines/ }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe('plate-XXVI.3-run-agent-reliable-mu4-seed-1.metrics.jsonl');
+    expect(download.suggestedFilename()).toBe(`plate-XXVI.3-run-agent-reliable-mu4-seed-${DEFAULT_SEED}.metrics.jsonl`);
     const lines = readFileSync(await download.path(), 'utf8')
       .trimEnd()
       .split('\n');
@@ -305,7 +306,7 @@ describe('the grader, true success and where a step’s time goes', () => {
       page.waitForEvent('download'),
       page.getByRole('link', { name: /the run as JSON/ }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe('plate-XXVI.3-run-agent-faulty-trusts-tool-seed-1.json');
+    expect(download.suggestedFilename()).toBe(`plate-XXVI.3-run-agent-faulty-trusts-tool-seed-${DEFAULT_SEED}.json`);
     const run = JSON.parse(readFileSync(await download.path(), 'utf8'));
     expect(run.config.grader).toBe('trusts-tool');
     expect(run.grpo[3]).toMatchObject({

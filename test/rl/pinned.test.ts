@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runWorkshop } from '../../src/node/run-workshop';
+import { DEFAULT_SEED } from '../../src/config';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);
@@ -37,17 +38,40 @@ describe('the default run, 40 steps', () => {
     const reference = JSON.parse(
       readFileSync(resolve(import.meta.dirname, '../../public/reference-runs.json'), 'utf8'),
     );
-    const seed1 = reference.runs.find(
-      (r: { seed: number; faulty: boolean; masking: boolean; advantage: string }) =>
-        r.seed === 1 && !r.faulty && r.masking && r.advantage === 'group',
+    // The plate's settings: a run records only the settings that are not the plate's (and these three).
+    const plateRun = reference.runs.find(
+      (r: {
+        seed: number;
+        faulty: boolean;
+        masking: boolean;
+        advantage: string;
+        grader?: string;
+        updatesPerBatch?: number;
+      }) =>
+        r.seed === DEFAULT_SEED && !r.faulty && r.masking && r.advantage === 'group' && !r.grader && !r.updatesPerBatch,
     );
-    const { heldOut, meanReward } = await runWorkshop({ start: 'agent', seed: 1, steps: 40 });
+    const { heldOut, meanReward } = await runWorkshop({ seed: DEFAULT_SEED, steps: 40 });
     const r4 = (xs: number[]) => xs.map((x) => Math.round(x * 1e4) / 1e4); // as reference-runs.json stores them
     expect({ heldOut: r4(heldOut), meanReward: r4(meanReward) }).toEqual({
-      heldOut: seed1.heldOut,
-      meanReward: seed1.meanReward,
+      heldOut: plateRun.heldOut,
+      meanReward: plateRun.meanReward,
     });
-    // The plate's start, and where this seed ends (docs/results.md: 80% → 93%).
-    expect([heldOut[0], heldOut[40]]).toEqual([0.8, 28 / 30]);
+    // The default seed is the one nearest the plate: 80% → 83% (the plate's 77% → 83%), the
+    // reward over the last five steps within 5 points of its 81% (docs/results.md).
+    expect([heldOut[0], heldOut[40]]).toEqual([0.8, 25 / 30]);
+    expect(Math.abs(meanReward.slice(-5).reduce((s, x) => s + x, 0) / 5 - 0.81)).toBeLessThan(0.05);
+    // With the faulty calculator the same seed's reward stays capped (the plate: near 50%).
+    const faulty = reference.runs.find(
+      (r: {
+        seed: number;
+        faulty: boolean;
+        masking: boolean;
+        advantage: string;
+        grader?: string;
+        updatesPerBatch?: number;
+      }) =>
+        r.seed === DEFAULT_SEED && r.faulty && r.masking && r.advantage === 'group' && !r.grader && !r.updatesPerBatch,
+    );
+    expect(faulty.meanReward.slice(-5).reduce((s: number, x: number) => s + x, 0) / 5).toBeLessThanOrEqual(0.62);
   }, 120_000);
 });
