@@ -56,11 +56,15 @@ describe('a site on the oldest React the peer range claims', () => {
     await v.page.context().close();
   });
 
-  it('trains the custom element, and acts on an attribute changed later as on its switch', async () => {
+  it('trains the custom element, and takes an attribute changed after the run as its switch: waiting for Run', async () => {
     const v = await visit(browser, `${server.url}elements.html`, (p) => statusWord(p, 'Finished'));
     const { page } = v;
     expect(await page.locator('.chart-legend').innerText()).toContain('this run: faulty');
     await page.evaluate(() => document.querySelector('plate-multi-turn-rl')!.setAttribute('masking', 'off'));
+    // After a finished run, as with the switch, the setting waits for Run and says so.
+    await page.locator('.settings-wait').waitFor();
+    expect(await page.getByRole('switch', { name: /Observation masking/ }).isChecked()).toBe(false);
+    await page.getByRole('button', { name: 'Run' }).click();
     await page.waitForFunction(
       () => document.querySelector('.chart-legend')?.textContent?.includes('this run: faulty, masking off'),
       null,
