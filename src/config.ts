@@ -4,6 +4,7 @@
  * partial overrides of them) around; nothing else in the code base hard-codes a size.
  */
 import type { Grader } from './env/grader';
+import type { EpisodeKind } from './env/world';
 import { VOCAB } from './model/vocab';
 import type { Temperature } from './pipeline/stages';
 import type { Advantage, LossMask } from './rl/credit';
@@ -27,6 +28,14 @@ export const MODEL: ModelConfig = {
   heads: 4, // head size 16
   dropout: 0.1,
 };
+
+/**
+ * The agent's context in each world (env/world.ts): room for the longest transcript the episode
+ * rules allow, every segment at its longest (env/episode.ts's longestEpisode: 26 for one call, 43
+ * for two), so no episode is ever cut by the context. The two-call agent is the worksheet model
+ * (context 32) with its position table widened to 48 before fine-tuning (agent/widen.ts).
+ */
+export const AGENT_CONTEXT: Record<EpisodeKind, number> = { 'one-call': MODEL.context, 'two-calls': 48 };
 
 export type WorksheetFormat = 'plain' | 'restate';
 
@@ -52,13 +61,24 @@ interface SftConfig {
    * keep the best weights (ties go to the later step). 0 = keep the last step's weights.
    */
   selectEvery: number;
+  /**
+   * Two-call fine-tuning only: this many of the one-call world's demonstrations join every batch
+   * beside the two-call ones (absent: none).
+   */
+  oneCallDemonstrations?: number;
 }
 
 export interface AgentRecipe {
+  /**
+   * The world the agent is fine-tuned for: its demonstrations, validation sums and context
+   * (absent: the one-call world, so the shipped recipe and its checkpoint's card read as before).
+   */
+  episode?: EpisodeKind;
   /** Seeds the initial weights and pre-training (the shipped worksheet model). */
   seed: number;
   /** Seeds fine-tuning (the page's seed when a reader fine-tunes the shipped worksheet model). */
   sftSeed: number;
+  /** The worksheet model's shape; a two-call agent widens its context to AGENT_CONTEXT's. */
   model: ModelConfig;
   pretrain: PretrainConfig;
   sft: SftConfig;
@@ -81,6 +101,23 @@ export const AGENT_RECIPE: AgentRecipe = {
   model: MODEL,
   pretrain: { steps: 100, batch: 32, lr: 1e-3, format: 'plain' },
   sft: { steps: 200, lr: 1e-3, demonstrations: 30, weightDecay: 0.1, worksheetRows: 8, selectEvery: 0 },
+};
+
+/**
+ * The two-call world's agent (docs/results.md, "Two calls"): the shipped worksheet model, its
+ * context widened to 48, fine-tuned on the 30 two-call demonstrations. PLACEHOLDER until the sweep.
+ */
+export const AGENT_RECIPE_TWO_CALLS: AgentRecipe = {
+  ...AGENT_RECIPE,
+  episode: 'two-calls',
+  sftSeed: 1,
+  sft: { ...AGENT_RECIPE.sft, steps: 300, oneCallDemonstrations: 30 },
+};
+
+/** Each world's agent recipe. */
+export const AGENT_RECIPES: Record<EpisodeKind, AgentRecipe> = {
+  'one-call': AGENT_RECIPE,
+  'two-calls': AGENT_RECIPE_TWO_CALLS,
 };
 
 /**
@@ -131,6 +168,14 @@ export interface GrpoConfig {
    * The held-out evaluation is graded exactly whatever this says.
    */
   grader: Grader;
+  /** The world (env/world.ts): its sums, and how many calls an episode makes. */
+  episode: EpisodeKind;
+  /**
+   * How long the calculator takes to answer, in milliseconds; 0 = instantly (the plate's). At a
+   * lockstep position where some rows' calls are complete, the harness sends the batch's calls
+   * together and waits this long once (rl/rollout.ts), as an agent harness waits on a tool.
+   */
+  toolLatencyMs: number;
 }
 
 export const GRPO: GrpoConfig = {
@@ -148,6 +193,8 @@ export const GRPO: GrpoConfig = {
   advantage: 'group',
   shareBatch: true,
   grader: 'exact',
+  episode: 'one-call',
+  toolLatencyMs: 0,
 };
 
 /**
@@ -163,4 +210,6 @@ export const STAGE_EVAL_EVERY = 10;
 export const CHECKPOINTS = {
   agent: 'checkpoints/agent',
   pretrained: 'checkpoints/pretrained',
+  /** The two-call world's agent: the same worksheet model, widened and fine-tuned on two-call demonstrations. */
+  agentTwoCalls: 'checkpoints/agent-two-calls',
 } as const;

@@ -8,7 +8,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe, GrpoConfig } from '../config';
 import { SupervisedStage, type SupervisedRecord } from '../agent/stage';
-import { initialModel } from '../agent/train';
+import { fineTuningStart, initialModel } from '../agent/train';
 import { decodeCheckpoint, encodeCheckpoint, weightsDigest, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
 import { lossMaskFor } from '../rl/credit';
@@ -202,7 +202,8 @@ export class PipelineRun {
     const stage = this.stage;
     const seed = this.config.seed;
     const start = this.stageStart;
-    this.model = start ? decodeCheckpoint(start.manifest, start.weights, start.where) : initialModel(recipe, seed);
+    const model = start ? decodeCheckpoint(start.manifest, start.weights, start.where) : initialModel(recipe, seed);
+    this.model = stage === 'sft' ? fineTuningStart(model, recipe, seed) : model;
     // The one place a stage takes the run's settings: its records say so (builtWith).
     this.builtWith = this.config;
     this.runner =

@@ -26,12 +26,14 @@ import * as tf from '@tensorflow/tfjs';
 import type { GrpoConfig } from '../config';
 import { faultyCalculator, reliableCalculator, type Calculator } from '../env/calculator';
 import { rewardedByBug } from '../env/grader';
-import { SPLIT, type Sum } from '../env/sums';
+import type { Sum } from '../env/sums';
+import { WORLDS } from '../env/world';
 import { createRng, shuffled, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { groupStats } from './advantages';
 import { episodeAdvantages } from './credit';
+import { correctCallsPushedDown, zeroSpreadShare } from './figures';
 import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { transcriptLogProbs } from '../model/logprobs';
@@ -40,6 +42,7 @@ import { policyUpdate, updateRows } from './update';
 
 export interface GrpoStageOptions {
   model: CharModel;
+  /** Its `episode` names the world: the sums come from its split unless given here. */
   config: GrpoConfig;
   faulty: boolean;
   seed: number;
@@ -95,16 +98,22 @@ export interface GrpoRecord {
   /** Sampled episodes the grader paid for though their answer is not the true sum (0 with the exact grader). */
   rewardedByBug: number;
   rewardStd: number | null;
-  /** Fraction of groups whose 8 rewards were all equal (no gradient). */
+  /** Fraction of groups whose 8 rewards were all equal (no gradient; rl/figures.ts). */
   zeroSpreadGroups: number | null;
+  /**
+   * Of the sampled episodes whose first call was correct, the fraction given a negative
+   * advantage (rl/figures.ts): correct calls the update pushed down for what came after them.
+   */
+  correctCallsPushedDown: number | null;
   clipFraction: number | null;
   loss: number | null;
   modelChars: number;
   envChars: number;
   /** Characters the loss covered this step (rl/credit.ts: the model's; with masking off the calculator's too). */
   trainedChars: number;
-  /** Calculator calls that lied this step. */
+  /** Calculator calls that lied this step (every call of every sampled episode counts). */
   lies: number;
+  /** Calculator calls made this step. */
   calls: number;
   /** Sampled episodes whose answer is the calculator's result, lie or not (the agent copies the tool). */
   copied: number;
@@ -153,8 +162,13 @@ export class GrpoStage {
       ? faultyCalculator(createRng(opts.seed ^ 0x5eed), opts.config.faultyRate)
       : reliableCalculator;
     this.optimizer = adam(opts.config.lr);
-    this.trainSums = opts.trainSums ?? SPLIT.train;
-    this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
+    const world = WORLDS[opts.config.episode];
+    if (opts.model.config.context < world.context)
+      throw new Error(
+        `GrpoStage: the ${world.episode} world needs a model context of ${world.context}, this model's is ${opts.model.config.context} (an agent of another world?)`,
+      );
+    this.trainSums = opts.trainSums ?? world.split.train;
+    this.heldOutSums = opts.heldOutSums ?? world.split.heldOut;
     if (this.trainSums.length < opts.config.sumsPerStep)
       throw new Error(
         `GrpoStage: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`,
@@ -190,6 +204,7 @@ export class GrpoStage {
       rewardedByBug: 0,
       rewardStd: null,
       zeroSpreadGroups: null,
+      correctCallsPushedDown: null,
       clipFraction: null,
       loss: null,
       modelChars: 0,
@@ -214,7 +229,11 @@ export class GrpoStage {
     this.ahead = null;
     const episodes =
       ahead?.episodes ??
-      (await rolloutRows(this.model, this.sampleRows(), { temperature: c.temperature, rng: this.rng }));
+      (await rolloutRows(this.model, this.sampleRows(), {
+        temperature: c.temperature,
+        rng: this.rng,
+        toolLatencyMs: c.toolLatencyMs,
+      }));
     const t1 = now();
 
     const rewards = episodes.map((e) => e.reward);
@@ -251,6 +270,7 @@ export class GrpoStage {
       heldOutCorrect: ev.correct,
       heldOutN: ev.n,
       ...sampledFigures(episodes, c),
+      correctCallsPushedDown: correctCallsPushedDown(episodes, advantages),
       clipFraction: update.clipFraction,
       loss: update.loss,
       trainedChars: update.trainedChars,
@@ -310,6 +330,7 @@ export class GrpoStage {
     const episodes = await rolloutRows(this.model, [...held, ...ahead], {
       temperature: this.config.temperature,
       rng: this.rng,
+      toolLatencyMs: this.config.toolLatencyMs,
     });
     const ms = now() - t0;
     const share = held.length / (held.length + ahead.length);
@@ -324,23 +345,20 @@ export class GrpoStage {
 }
 
 /** What a step's sampled episodes did: their rewards, their groups' spread, who wrote what, the calculator's lies. */
-function sampledFigures(episodes: readonly EpisodeRecord[], c: Pick<GrpoConfig, 'episodesPerSum' | 'sumsPerStep'>) {
+function sampledFigures(episodes: readonly EpisodeRecord[], c: Pick<GrpoConfig, 'episodesPerSum'>) {
   const rewards = episodes.map((e) => e.reward);
   const all = groupStats(rewards);
-  let zeroSpread = 0;
-  for (let g = 0; g < rewards.length; g += c.episodesPerSum)
-    if (groupStats(rewards.slice(g, g + c.episodesPerSum)).zeroSpread) zeroSpread++;
   const count = (who: string) => episodes.reduce((n, e) => n + e.authors.filter((a) => a === who).length, 0);
   return {
     meanReward: all.mean,
     rewardStd: all.std,
     trueSuccess: episodes.filter((e) => e.correct).length / episodes.length,
     rewardedByBug: episodes.filter(rewardedByBug).length,
-    zeroSpreadGroups: zeroSpread / c.sumsPerStep,
+    zeroSpreadGroups: zeroSpreadShare(rewards, c.episodesPerSum),
     modelChars: count('model'),
     envChars: count('env'),
-    lies: episodes.filter((e) => e.result?.lied).length,
-    calls: episodes.filter((e) => e.result !== null).length,
+    lies: episodes.reduce((n, e) => n + e.results.filter((r) => r.lied).length, 0),
+    calls: episodes.reduce((n, e) => n + e.results.length, 0),
     copied: episodes.filter(copiesTool).length,
     malformed: episodes.filter((e) => e.reason !== 'answered').length,
   };

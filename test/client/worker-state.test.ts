@@ -26,6 +26,7 @@ const record = (step: number, totalMs = 500): GrpoStepView => ({
   rewardedByBug: 0,
   rewardStd: null,
   zeroSpreadGroups: null,
+  correctCallsPushedDown: null,
   clipFraction: null,
   loss: null,
   modelChars: 0,

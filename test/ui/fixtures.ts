@@ -39,6 +39,7 @@ export function record(
     rewardedByBug: 0,
     rewardStd: null,
     zeroSpreadGroups: null,
+    correctCallsPushedDown: null,
     clipFraction: null,
     loss: null,
     modelChars: 0,
