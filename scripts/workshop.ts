@@ -3,18 +3,22 @@
 //                     [--seed N] [--steps 40] [--backend wasm|cpu] [--checkpoint DIR] [--pretrained DIR] [--json]
 //                     [--pretrain-steps N] [--sft-steps N]   (shorter stages, for quick checks)
 //                     [--separate-batches]   (the evaluation and the next step's sampling apart, each timed on its own)
+//                     [--episode one-call|two-calls]   (the world: one call, the plate's, or two; its own shipped agent)
+//                     [--tool-latency-ms N]   (a calculator that takes N ms to answer a position's calls; 0, instant, the plate's)
 // The plate's pipeline, headless: from the shipped agent (default), or fine-tuning the shipped
 // worksheet model first, or pre-training from random weights first — then GRPO. One line per
 // GRPO step (and every 25 supervised steps), then the readouts. With --json the last line is one
 // JSON object with the whole run: the configuration, the readouts, the per-step curves (held-out,
-// mean reward, true success), and where a GRPO step's time goes (median ms per part, steps 1..n).
+// mean reward, true success, the share of zero-spread groups and of correct first calls pushed
+// down), and where a GRPO step's time goes (median ms per part, steps 1..n).
 import { parseArgs } from 'node:util';
 import { median } from 'd3';
-import { AGENT_RECIPE, GRPO, type AgentRecipe } from '../src/config';
+import { AGENT_RECIPES, GRPO, type AgentRecipe } from '../src/config';
 import { ADVANTAGES, GRADERS, STARTS, TEMPERATURES, type Temperature } from '../src/pipeline/stages';
 import { intOption, main, oneOf } from './lib/args';
+import { episodeOption } from './lib/recipe-options';
 import { setNodeBackend } from './lib/node-backend';
-import { SHIPPED } from './lib/checkpoint-fs';
+import { shippedFor } from './lib/checkpoint-fs';
 import { runWorkshop } from './lib/run-workshop';
 import type { StageRecord } from '../src/pipeline/run';
 import type { GrpoRecord } from '../src/rl/grpo';
@@ -28,11 +32,13 @@ const { values: a } = parseArgs({
     temperature: { type: 'string' },
     grader: { type: 'string' },
     'separate-batches': { type: 'boolean', default: false },
+    episode: { type: 'string' },
+    'tool-latency-ms': { type: 'string' },
     seed: { type: 'string' },
     steps: { type: 'string' },
     backend: { type: 'string' },
-    checkpoint: { type: 'string', default: SHIPPED.agent },
-    pretrained: { type: 'string', default: SHIPPED.pretrained },
+    checkpoint: { type: 'string' },
+    pretrained: { type: 'string' },
     json: { type: 'boolean', default: false },
     'pretrain-steps': { type: 'string' },
     'sft-steps': { type: 'string' },
@@ -61,7 +67,7 @@ function logRecord({ stage, record: r }: StageRecord): void {
     `step ${String(r.step).padStart(2)}  held-out ${pct(r.heldOut).padStart(4)}` +
       (r.meanReward === null
         ? ''
-        : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clipFraction!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
+        : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  correct calls pushed down ${pct(r.correctCallsPushedDown!).padStart(4)}  clip ${r.clipFraction!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
       `  ${t.total.toFixed(0)} ms (sample ${t.sample.toFixed(0)}, grad ${t.gradient.toFixed(0)}, eval ${t.evaluate.toFixed(0)}; ` +
       `its own: sampling ${w.sampling.toFixed(0)}, update ${w.update.toFixed(0)}, evaluation ${w.evaluation.toFixed(0)})`,
   );
@@ -75,6 +81,10 @@ function medianSplit(records: readonly GrpoRecord[]): Record<'sampling' | 'updat
   return { sampling: ms('sampling'), update: ms('update'), evaluation: ms('evaluation') };
 }
 
+/** A figure of every GRPO step 1..n, rounded as the reference runs store theirs. */
+const perStep = (records: readonly GrpoRecord[], k: 'zeroSpreadGroups' | 'correctCallsPushedDown'): number[] =>
+  records.slice(1).map((r) => Math.round(r[k]! * 1e4) / 1e4);
+
 await main(async () => {
   const start = oneOf('start', a.start, STARTS, 'agent');
   const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on');
@@ -83,21 +93,26 @@ await main(async () => {
   const grader = oneOf('grader', a.grader, GRADERS, 'exact');
   const seed = intOption('seed', a.seed, 1);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
+  const episode = episodeOption(a.episode);
+  const toolLatencyMs = intOption('tool-latency-ms', a['tool-latency-ms'], GRPO.toolLatencyMs);
   const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
   console.log(
     `workshop: from the ${start === 'agent' ? 'fine-tuned agent' : start === 'pretrained' ? 'worksheet model' : 'random weights'}, ${a.faulty ? 'faulty' : 'reliable'} calculator, ` +
       `masking ${masking}, ${advantage === 'group' ? 'group-relative' : 'raw-reward'} advantage, temperature ${temperature}, ${grader} grader, seed ${seed}, ${steps} steps, backend ${backend}` +
-      (a['separate-batches'] ? ', evaluation and sampling in separate batches' : ''),
+      (a['separate-batches'] ? ', evaluation and sampling in separate batches' : '') +
+      `, ${episode === 'one-call' ? 'one call' : 'two calls'}` +
+      (toolLatencyMs > 0 ? `, a calculator that takes ${toolLatencyMs} ms` : ''),
   );
-  const r0 = AGENT_RECIPE;
+  const r0 = AGENT_RECIPES[episode];
   const recipe: AgentRecipe = {
     ...r0,
     pretrain: { ...r0.pretrain, steps: intOption('pretrain-steps', a['pretrain-steps'], r0.pretrain.steps, 1) },
     sft: { ...r0.sft, steps: intOption('sft-steps', a['sft-steps'], r0.sft.steps, 1) },
   };
-  const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
+  const shipped = shippedFor(episode);
+  const checkpoints = { agent: a.checkpoint ?? shipped.agent, pretrained: a.pretrained ?? shipped.pretrained };
   const settings = { faulty: a.faulty!, masking: masking === 'on', advantage, temperature, grader };
-  const grpo = { ...GRPO, shareBatch: !a['separate-batches'] };
+  const grpo = { ...GRPO, shareBatch: !a['separate-batches'], episode, toolLatencyMs };
   const run = await runWorkshop({ start, seed, steps, checkpoints, recipe, grpo, ...settings }, logRecord);
   const g = run.grpo;
   const timeSplit = { ...medianSplit(run.records), sharedBatch: grpo.shareBatch };
@@ -115,6 +130,10 @@ await main(async () => {
     heldOut: run.heldOut,
     meanReward: run.meanReward,
     trueSuccess: run.trueSuccess,
+    episode,
+    toolLatencyMs,
+    zeroSpreadGroups: perStep(run.records, 'zeroSpreadGroups'),
+    correctCallsPushedDown: perStep(run.records, 'correctCallsPushedDown'),
     timeSplit,
     sftHeldOut: run.sftHeldOut,
     agentDigest: run.agentDigest,

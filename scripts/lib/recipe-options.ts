@@ -19,8 +19,7 @@ export const RECIPE_OPTIONS = {
 };
 
 /** --episode one-call|two-calls: the world an agent is made for (default: one call, the plate's). */
-export const episodeOption = (value: string | undefined): EpisodeKind =>
-  oneOf('episode', value, EPISODES, 'one-call');
+export const episodeOption = (value: string | undefined): EpisodeKind => oneOf('episode', value, EPISODES, 'one-call');
 
 export type RecipeArgs = Partial<Record<keyof typeof RECIPE_OPTIONS, string>>;
 

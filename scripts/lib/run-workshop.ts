@@ -1,16 +1,22 @@
 // One headless run of the plate's pipeline from the checkpoint folders on disk, shared by the
 // workshop, reference-runs and bench scripts and the pinned test: the same PipelineRun the
 // page's worker drives, a stage after another, every record handed to `onRecord`.
-import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../../src/config';
+import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../../src/config';
+import type { EpisodeKind } from '../../src/env/world';
 import { PipelineRun, type PipelineSummary, type StageRecord } from '../../src/pipeline/run';
 import { PLATE_SETTINGS, stagesFrom, type RunConfig } from '../../src/pipeline/stages';
 import type { GrpoRecord } from '../../src/rl/grpo';
-import { readCheckpointFiles, SHIPPED } from './checkpoint-fs';
+import { readCheckpointFiles, shippedFor } from './checkpoint-fs';
 
 /** A run's config; the GRPO settings default to the plate's (masking on, group-relative, temperature 1, the exact grader). */
 export interface WorkshopOptions
   extends Omit<RunConfig, keyof typeof PLATE_SETTINGS>, Partial<Pick<RunConfig, keyof typeof PLATE_SETTINGS>> {
-  /** Checkpoint folders; default: the shipped ones under public/. */
+  /**
+   * The world (default: `grpo`'s, else one call): its shipped agent and recipe are the defaults,
+   * and GRPO runs in it.
+   */
+  episode?: EpisodeKind;
+  /** Checkpoint folders; default: the world's shipped ones under public/. */
   checkpoints?: { agent: string; pretrained: string };
   grpo?: GrpoConfig;
   recipe?: AgentRecipe;
@@ -31,10 +37,11 @@ export interface WorkshopRun extends PipelineSummary {
 export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRecord) => void): Promise<WorkshopRun> {
   const { start, seed, steps } = opts;
   const settings = { ...PLATE_SETTINGS, ...pick(opts) };
-  const dirs = opts.checkpoints ?? SHIPPED;
+  const episode = opts.episode ?? opts.grpo?.episode ?? GRPO.episode;
+  const dirs = opts.checkpoints ?? shippedFor(episode);
   const sources = {
-    recipe: opts.recipe ?? AGENT_RECIPE,
-    grpo: opts.grpo ?? GRPO,
+    recipe: opts.recipe ?? AGENT_RECIPES[episode],
+    grpo: { ...(opts.grpo ?? GRPO), episode },
     evalEvery: opts.evalEvery ?? STAGE_EVAL_EVERY,
     agent: readCheckpointFiles(dirs.agent),
     pretrained: async () => readCheckpointFiles(dirs.pretrained),

@@ -200,20 +200,26 @@ export class SupervisedStage {
     return makeTokenBatches(rows, weight);
   }
 
-  /**
-   * The world's demonstrations (loss on the model's characters only), with two calls the one-call
-   * world's the recipe mixes in, and a few worksheet rows.
-   */
+  /** The demonstrations (loss on the model's characters only) and a few worksheet rows. */
   private sftBatch(): TokenBatch[] {
-    const { demonstrations, oneCallDemonstrations = 0 } = this.recipe.sft;
-    const mixed = this.world.episode === 'one-call' ? [] : SPLIT.demonstrations.slice(0, oneCallDemonstrations);
-    const demos = [...this.world.split.demonstrations.slice(0, demonstrations), ...mixed].map(demonstrationFor);
+    const demos = demonstrationsOf(this.recipe);
     const sheets = this.worksheetRows(this.recipe.sft.worksheetRows);
     const rows = [...demos.map((d) => d.text), ...sheets.rows];
     const weight = (row: number, j: number) =>
       row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : sheets.weight(row - demos.length, j);
     return makeTokenBatches(rows, weight);
   }
+}
+
+/**
+ * What fine-tuning for the recipe's world shows the model: that world's demonstrations, then —
+ * with two calls — as many of the one-call world's as the recipe mixes in.
+ */
+export function demonstrationsOf(recipe: AgentRecipe): ReturnType<typeof demonstrationFor>[] {
+  const world = WORLDS[recipe.episode ?? 'one-call'];
+  const { demonstrations, oneCallDemonstrations = 0 } = recipe.sft;
+  const mixed = world.episode === 'one-call' ? [] : SPLIT.demonstrations.slice(0, oneCallDemonstrations);
+  return [...world.split.demonstrations.slice(0, demonstrations), ...mixed].map(demonstrationFor);
 }
 
 /**

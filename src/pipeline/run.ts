@@ -17,6 +17,7 @@ import { GrpoStage, type GrpoRecord } from '../rl/grpo';
 import type { RunConfig, Stage } from './stages';
 
 export interface Sources {
+  /** Fine-tuning's recipe, for the world GRPO's config names (its `episode`). */
   recipe: AgentRecipe;
   grpo: GrpoConfig;
   /** Measure held-out (fine-tuning) or worksheet (pre-training) success every this many steps. */
@@ -68,6 +69,11 @@ export class PipelineRun {
     agent: CheckpointFiles | null,
   ) {
     this.agentWeights = agent;
+    const fineTunedFor = sources.recipe.episode ?? 'one-call';
+    if (fineTunedFor !== sources.grpo.episode)
+      throw new Error(
+        `PipelineRun: the agent recipe fine-tunes for the ${fineTunedFor} world, but GRPO's config is the ${sources.grpo.episode} world's`,
+      );
   }
 
   get stage(): Stage {

@@ -18,7 +18,8 @@ export function zeroSpreadShare(rewards: readonly number[], groupSize: number): 
   if (rewards.length === 0 || rewards.length % groupSize !== 0)
     throw new Error(`zeroSpreadShare: ${rewards.length} rewards do not make whole groups of ${groupSize}`);
   let zero = 0;
-  for (let g = 0; g < rewards.length; g += groupSize) if (groupStats(rewards.slice(g, g + groupSize)).zeroSpread) zero++;
+  for (let g = 0; g < rewards.length; g += groupSize)
+    if (groupStats(rewards.slice(g, g + groupSize)).zeroSpread) zero++;
   return zero / (rewards.length / groupSize);
 }
 

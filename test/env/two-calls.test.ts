@@ -172,7 +172,8 @@ describe('the faulty calculator over two calls', () => {
   it('lets a lie at the first call carry into the second call an agent that copies', () => {
     // Lies at the first call only (offset −10), tells the truth at the second.
     let call = 0;
-    const liesOnce: Calculator = (a, b) => (call++ === 0 ? { value: a + b - 10, lied: true } : reliableCalculator(a, b));
+    const liesOnce: Calculator = (a, b) =>
+      call++ === 0 ? { value: a + b - 10, lied: true } : reliableCalculator(a, b);
     const ep = new Episode(SUM, liesOnce, 'trusts-tool');
     expect(playCopying(ep)).toBe('^23+45+17=B23+45|58|B58+17|75|75|');
     expect(ep.results.map((r) => r.lied)).toEqual([true, false]);
