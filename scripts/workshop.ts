@@ -85,6 +85,29 @@ function medianSplit(records: readonly GrpoRecord[]): Record<'sampling' | 'updat
 const perStep = (records: readonly GrpoRecord[], k: 'zeroSpreadGroups' | 'correctCallsPushedDown'): number[] =>
   records.slice(1).map((r) => Math.round(r[k]! * 1e4) / 1e4);
 
+/** The world and the tool's latency: the options, their words in the header line, the checkpoints they default to. */
+function worldOptions() {
+  const episode = episodeOption(a.episode);
+  const toolLatencyMs = intOption('tool-latency-ms', a['tool-latency-ms'], GRPO.toolLatencyMs);
+  const shipped = shippedFor(episode);
+  return {
+    episode,
+    toolLatencyMs,
+    words:
+      `, ${episode === 'one-call' ? 'one call' : 'two calls'}` +
+      (toolLatencyMs > 0 ? `, a calculator that takes ${toolLatencyMs} ms` : ''),
+    checkpoints: { agent: a.checkpoint ?? shipped.agent, pretrained: a.pretrained ?? shipped.pretrained },
+  };
+}
+
+/** What the --json line adds for the two worlds: the world, the tool, and two figures per GRPO step. */
+const worldFigures = (records: readonly GrpoRecord[], w: ReturnType<typeof worldOptions>) => ({
+  episode: w.episode,
+  toolLatencyMs: w.toolLatencyMs,
+  zeroSpreadGroups: perStep(records, 'zeroSpreadGroups'),
+  correctCallsPushedDown: perStep(records, 'correctCallsPushedDown'),
+});
+
 await main(async () => {
   const start = oneOf('start', a.start, STARTS, 'agent');
   const masking = oneOf('masking', a.masking, ['on', 'off'] as const, 'on');
@@ -93,24 +116,21 @@ await main(async () => {
   const grader = oneOf('grader', a.grader, GRADERS, 'exact');
   const seed = intOption('seed', a.seed, 1);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
-  const episode = episodeOption(a.episode);
-  const toolLatencyMs = intOption('tool-latency-ms', a['tool-latency-ms'], GRPO.toolLatencyMs);
+  const world = worldOptions();
   const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
   console.log(
     `workshop: from the ${start === 'agent' ? 'fine-tuned agent' : start === 'pretrained' ? 'worksheet model' : 'random weights'}, ${a.faulty ? 'faulty' : 'reliable'} calculator, ` +
       `masking ${masking}, ${advantage === 'group' ? 'group-relative' : 'raw-reward'} advantage, temperature ${temperature}, ${grader} grader, seed ${seed}, ${steps} steps, backend ${backend}` +
       (a['separate-batches'] ? ', evaluation and sampling in separate batches' : '') +
-      `, ${episode === 'one-call' ? 'one call' : 'two calls'}` +
-      (toolLatencyMs > 0 ? `, a calculator that takes ${toolLatencyMs} ms` : ''),
+      world.words,
   );
-  const r0 = AGENT_RECIPES[episode];
+  const r0 = AGENT_RECIPES[world.episode];
   const recipe: AgentRecipe = {
     ...r0,
     pretrain: { ...r0.pretrain, steps: intOption('pretrain-steps', a['pretrain-steps'], r0.pretrain.steps, 1) },
     sft: { ...r0.sft, steps: intOption('sft-steps', a['sft-steps'], r0.sft.steps, 1) },
   };
-  const shipped = shippedFor(episode);
-  const checkpoints = { agent: a.checkpoint ?? shipped.agent, pretrained: a.pretrained ?? shipped.pretrained };
+  const { checkpoints, episode, toolLatencyMs } = world;
   const settings = { faulty: a.faulty!, masking: masking === 'on', advantage, temperature, grader };
   const grpo = { ...GRPO, shareBatch: !a['separate-batches'], episode, toolLatencyMs };
   const run = await runWorkshop({ start, seed, steps, checkpoints, recipe, grpo, ...settings }, logRecord);
@@ -130,10 +150,7 @@ await main(async () => {
     heldOut: run.heldOut,
     meanReward: run.meanReward,
     trueSuccess: run.trueSuccess,
-    episode,
-    toolLatencyMs,
-    zeroSpreadGroups: perStep(run.records, 'zeroSpreadGroups'),
-    correctCallsPushedDown: perStep(run.records, 'correctCallsPushedDown'),
+    ...worldFigures(run.records, world),
     timeSplit,
     sftHeldOut: run.sftHeldOut,
     agentDigest: run.agentDigest,
