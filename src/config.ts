@@ -106,16 +106,16 @@ export const AGENT_RECIPE: AgentRecipe = {
 /**
  * The two-call world's agent (docs/results.md, "Two calls: the agent"): the shipped worksheet
  * model, its context widened to 48, fine-tuned 400 steps — twice the one-call recipe's: at 200
- * the two-call demonstrations are not learnt yet (validation 0–2%, every seed) — on the 30
- * two-call demonstrations with the 30 one-call ones mixed in (they narrow the seeds' spread and
- * speed the crossing: validation at step 400, seeds 1–10, 60–85% mixed against 32–78% without).
+ * the two-call episode is not learnt yet (validation 2–25%, median 7%) — on the 30 two-call
+ * demonstrations with the 30 one-call ones mixed in (they speed the crossing and narrow the seeds'
+ * spread: validation at step 400, seeds 1–10, 60–85% (median 71%) mixed, 30–78% (53%) without).
  * Chosen on the 40 validation sums only.
  */
 export const AGENT_RECIPE_TWO_CALLS: AgentRecipe = {
   ...AGENT_RECIPE,
   episode: 'two-calls',
   // Of fine-tuning seeds 1–5 from the shipped worksheet model, the one whose validation success
-  // is the median (65%), as for the one-call agent.
+  // is the median (65%: seeds 4 and 5; the lower), as for the one-call agent.
   sftSeed: 4,
   sft: { ...AGENT_RECIPE.sft, steps: 400, oneCallDemonstrations: 30 },
 };

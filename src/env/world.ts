@@ -6,7 +6,7 @@
  * needs no world to play a sum.
  */
 import { AGENT_CONTEXT, CHECKPOINTS } from '../config';
-import { callsFor, longestEpisode } from './episode';
+import { callsFor } from './episode';
 import { SPLIT, TWO_CALL_SPLIT, type Sum, type SumSplit } from './sums';
 
 export type EpisodeKind = 'one-call' | 'two-calls';
@@ -20,7 +20,7 @@ export interface World {
   example: string;
   /** Its 100 sums: training (demonstrations and validation) and held-out. */
   split: SumSplit;
-  /** The agent's context: at least the longest transcript its rules allow (longestEpisode). */
+  /** The agent's context: at least the longest transcript its rules allow (env/episode.ts's longestEpisode; a test checks it). */
   context: number;
   /** Where its fine-tuned agent ships, under the asset base (as CHECKPOINTS spells it). */
   agent: string;
@@ -47,6 +47,3 @@ export const WORLDS: Record<EpisodeKind, World> = {
 
 /** The world a sum belongs to, by its number of terms. */
 export const worldOf = (s: Sum): EpisodeKind => (callsFor(s) === 1 ? 'one-call' : 'two-calls');
-
-/** The context needed to play every episode of `world` to its end. */
-export const contextNeed = (world: World): number => longestEpisode(world.calls);
