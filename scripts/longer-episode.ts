@@ -28,6 +28,8 @@ interface Figures {
   zeroSpread: number;
   allFail: number;
   pushedDown: number;
+  /** The same over the groups with reward spread only (a zero-spread group pushes nothing), pooled over the steps. */
+  pushedDownWithSpread: number;
   /** Of the correct first calls pushed down, the share whose episode held a lie. */
   pushedDownWithLie: number;
   heldOutStart: number;
@@ -45,6 +47,18 @@ function allFailGroups(r: GrpoRecord): number {
   return n / (r.episodes.length / size);
 }
 
+function pushedDownWithSpread(steps: readonly GrpoRecord[]): number {
+  const size = GRPO.episodesPerSum;
+  const inSpread = steps.flatMap((r) =>
+    r.episodes.filter((_, i) => {
+      const group = r.episodes.slice(i - (i % size), i - (i % size) + size);
+      return group.some((e) => e.reward !== group[0]!.reward);
+    }),
+  );
+  const correct = inSpread.filter(firstCallCorrect);
+  return correct.length === 0 ? 0 : correct.filter((e) => e.advantage < 0).length / correct.length;
+}
+
 function pushedDownWithLie(steps: readonly GrpoRecord[]): number {
   const down = steps.flatMap((r) => r.episodes.filter((e) => firstCallCorrect(e) && e.advantage < 0));
   return down.length === 0 ? 0 : down.filter((e) => e.results.some((x) => x.lied)).length / down.length;
@@ -60,6 +74,7 @@ async function figures(episode: EpisodeKind, faulty: boolean, seed: number, step
     zeroSpread: avg(stepped.map((s) => s.zeroSpreadGroups!)),
     allFail: avg(stepped.map(allFailGroups)),
     pushedDown: avg(stepped.map((s) => s.correctCallsPushedDown!)),
+    pushedDownWithSpread: pushedDownWithSpread(stepped),
     pushedDownWithLie: pushedDownWithLie(stepped),
     heldOutStart: r.grpo.heldOutStart,
     heldOutEnd: r.grpo.heldOutEnd,
@@ -75,7 +90,7 @@ function row(episode: EpisodeKind, faulty: boolean, runs: Figures[]): string {
   const m = (k: keyof Figures) => pct(avg(runs.map((f) => f[k])));
   return (
     `| ${episode === 'one-call' ? 'one call' : 'two calls'} | ${faulty ? 'faulty' : 'reliable'} | ${m('rewardFirst5')} → ${m('rewardLast5')} | ` +
-    `${m('zeroSpread')} (all fail: ${m('allFail')}) | ${m('pushedDown')}${faulty ? ` (a lie in ${m('pushedDownWithLie')})` : ''} | ` +
+    `${m('zeroSpread')} (all fail: ${m('allFail')}) | ${m('pushedDown')} (in groups with spread: ${m('pushedDownWithSpread')}${faulty ? `; a lie in ${m('pushedDownWithLie')}` : ''}) | ` +
     `${m('heldOutStart')} → ${m('heldOutEnd')} (${runs.map((f) => pct(f.heldOutEnd)).join(' ')}) | ${m('samplingShare')} |`
   );
 }

@@ -1,5 +1,6 @@
-// `npm run bench -- episodes [--pairs N] [--steps N] [--tool-latency-ms MS]`: the two worlds' GRPO
-// steps in one process, from each world's shipped agent (seed 1, reliable calculator), run in
+// `npm run bench -- episodes [--pairs N] [--steps N] [--tool-latency-ms MS] [--faulty]`: the two worlds'
+// GRPO steps in one process, from each world's shipped agent (seed 1, the reliable calculator or
+// with --faulty the faulty one: more groups with spread, so more rows in the update), run in
 // interleaved pairs — one call then two calls, then two calls then one call, … — so a shared
 // machine's load falls on both alike. Per world: a step's median time and where it goes
 // (sampling's share of the step's own work, TimeSplit), and the ratio two calls ÷ one call per
@@ -21,6 +22,7 @@ interface WorldSteps {
 
 export interface EpisodesBench {
   steps: number;
+  faulty: boolean;
   pairs: number;
   toolLatencyMs: number;
   /** Per world: the median step (ms) and the median sampling share, instant calculator. */
@@ -37,11 +39,12 @@ const share = (r: GrpoRecord): number => {
   return sampling / (sampling + update + evaluation);
 };
 
-async function grpoSteps(episode: EpisodeKind, steps: number, toolLatencyMs: number): Promise<WorldSteps> {
+async function grpoSteps(episode: EpisodeKind, steps: number, toolLatencyMs: number, faulty: boolean): Promise<WorldSteps> {
   const { records } = await runWorkshop({
     start: 'agent',
     seed: 1,
     steps,
+    faulty,
     episode,
     grpo: { ...GRPO, episode, toolLatencyMs },
   });
@@ -49,7 +52,7 @@ async function grpoSteps(episode: EpisodeKind, steps: number, toolLatencyMs: num
   return { totals: stepped.map((r) => r.timings.total), samplingShares: stepped.map(share) };
 }
 
-export async function benchEpisodes(opts: { steps: number; pairs: number; toolLatencyMs: number }): Promise<EpisodesBench> {
+export async function benchEpisodes(opts: { steps: number; pairs: number; toolLatencyMs: number; faulty: boolean }): Promise<EpisodesBench> {
   await setNodeBackend('wasm');
   const all: Record<EpisodeKind, WorldSteps> = {
     'one-call': { totals: [], samplingShares: [] },
@@ -60,7 +63,7 @@ export async function benchEpisodes(opts: { steps: number; pairs: number; toolLa
     const order = p % 2 === 0 ? EPISODES : [...EPISODES].reverse();
     const pair: Partial<Record<EpisodeKind, number>> = {};
     for (const episode of order) {
-      const s = await grpoSteps(episode, opts.steps, 0);
+      const s = await grpoSteps(episode, opts.steps, 0, opts.faulty);
       all[episode].totals.push(...s.totals);
       all[episode].samplingShares.push(...s.samplingShares);
       pair[episode] = median(s.totals);
@@ -71,10 +74,11 @@ export async function benchEpisodes(opts: { steps: number; pairs: number; toolLa
   const slowSteps = Math.min(opts.steps, 10);
   const slow = {} as EpisodesBench['slow'];
   for (const episode of EPISODES)
-    slow[episode] = { steps: slowSteps, ...of(await grpoSteps(episode, slowSteps, opts.toolLatencyMs)) };
+    slow[episode] = { steps: slowSteps, ...of(await grpoSteps(episode, slowSteps, opts.toolLatencyMs, opts.faulty)) };
   const instant = { 'one-call': of(all['one-call']), 'two-calls': of(all['two-calls']) };
   return {
     steps: opts.steps,
+    faulty: opts.faulty,
     pairs: opts.pairs,
     toolLatencyMs: opts.toolLatencyMs,
     instant,
@@ -89,7 +93,7 @@ export function episodesLines(b: EpisodesBench): string[] {
   const row = (name: string, x: { stepMs: number; samplingShare: number }) =>
     `| ${name} | ${x.stepMs.toFixed(0)} ms | ${pct(x.samplingShare)} |`;
   return [
-    `GRPO from each world's shipped agent, seed 1, ${b.steps} steps × ${b.pairs} interleaved pairs (Node, wasm)`,
+    `GRPO from each world's shipped agent, seed 1, ${b.faulty ? 'faulty' : 'reliable'} calculator, ${b.steps} steps × ${b.pairs} interleaved pairs (Node, wasm)`,
     '| world, calculator | a step (median) | sampling’s share of a step |',
     '| --- | --- | --- |',
     row('one call, instant', b.instant['one-call']),

@@ -13,7 +13,8 @@
 //   kernels   the fused WebAssembly kernels against the unfused tfjs ops, paired (--pairs N, 2):
 //             per phase, kernel counts, each phase against its floor, the peer; Node, Chromium, Firefox
 //   episodes  a GRPO step in the one-call and the two-call world, interleaved (--pairs N, 3): their
-//             ratio, sampling's share of a step with an instant calculator and a slow one (--tool-latency-ms, 50)
+//             ratio, sampling's share of a step with an instant calculator and a slow one (--tool-latency-ms, 50);
+//             --faulty: with the faulty calculator
 //   all       every mode above, one after another, each saved as its own file
 // Options: --steps N (GRPO steps, default the plate's 40), --cpu-steps N (3), --soak N (200),
 // --supervised-steps N (30), --runs N (targets: runs per page, 1; sitting: runs, 5), --peer FILE (targets: the
@@ -47,6 +48,7 @@ const { values: a, positionals } = parseArgs({
     runs: { type: 'string' },
     pairs: { type: 'string' },
     'tool-latency-ms': { type: 'string' },
+    faulty: { type: 'boolean', default: false },
     peer: { type: 'string' },
     out: { type: 'string' },
   },
@@ -92,7 +94,7 @@ const run: Record<Mode, () => Promise<{ figures: unknown; lines: string[] }>> = 
     return { figures, lines: kernelsLines(figures) };
   },
   async episodes() {
-    const figures = await benchEpisodes({ steps, pairs: intOption('pairs', a.pairs, 3, 1), toolLatencyMs: intOption('tool-latency-ms', a['tool-latency-ms'], 50, 1) });
+    const figures = await benchEpisodes({ steps, pairs: intOption('pairs', a.pairs, 3, 1), toolLatencyMs: intOption('tool-latency-ms', a['tool-latency-ms'], 50, 1), faulty: a.faulty! });
     return { figures, lines: episodesLines(figures) };
   },
 };
