@@ -1,39 +1,50 @@
-// npm run eval -- [--checkpoint DIR] [--backend wasm|cpu] [--json]
-// Greedy held-out success of a checkpoint on the 30 held-out sums, reliable calculator.
-import { SPLIT } from '../src/env/sums';
+// npm run eval -- [--episode one-call|two-calls] [--checkpoint DIR] [--backend wasm|cpu] [--json] [--verbose]
+// Greedy held-out success of a checkpoint on the world's 30 held-out sums, reliable calculator
+// (default: the world's shipped agent).
+import { WORLDS } from '../src/env/world';
 import { countParams } from '../src/model/params';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, oneOf, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
-import { loadCheckpoint, SHIPPED } from '../src/node/checkpoint-fs';
+import { loadCheckpoint, shippedFor } from '../src/node/checkpoint-fs';
+import { episodeOption } from './lib/recipe-options';
 
 const { values: a } = parseOptions({
   options: {
-    checkpoint: { type: 'string', default: SHIPPED.agent },
+    episode: { type: 'string' },
+    checkpoint: { type: 'string' },
     backend: { type: 'string' },
     json: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
 });
+const episode = episodeOption(a.episode);
+const world = WORLDS[episode];
+const checkpoint = a.checkpoint ?? shippedFor(episode).agent;
 await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 let loaded;
 try {
-  loaded = loadCheckpoint(a.checkpoint!);
+  loaded = loadCheckpoint(checkpoint);
 } catch (e) {
   fail((e as Error).message);
 }
 const { model, manifest } = loaded;
-const ev = await evaluateGreedy(model, SPLIT.heldOut);
+if (model.config.context < world.context)
+  fail(
+    `${checkpoint} has a context of ${model.config.context}; the ${episode} world needs ${world.context} (an agent of another world?)`,
+  );
+const ev = await evaluateGreedy(model, world.split.heldOut);
 const demos = (manifest.card as { demonstrations?: unknown[] }).demonstrations?.length ?? null;
 if (a.verbose)
   for (const e of ev.episodes) console.log(`${e.reward ? '✓' : '✗'} ${e.text}${e.reward ? '' : `  (${e.reason})`}`);
 console.log(
-  `held-out success ${(100 * ev.success).toFixed(1)}% (${ev.correct} of ${ev.n}), checkpoint ${a.checkpoint}`,
+  `held-out success ${(100 * ev.success).toFixed(1)}% (${ev.correct} of ${ev.n}), ${episode === 'one-call' ? 'one call' : 'two calls'}, checkpoint ${checkpoint}`,
 );
 if (a.json) {
   const c = model.config;
   console.log(
     JSON.stringify({
+      episode,
       heldOut: ev.success,
       correct: ev.correct,
       n: ev.n,

@@ -1,5 +1,5 @@
 // npm run reference-runs -- [--seeds 1,2,3,4,5] [--steps 40] [--sft-seeds 1,2,3,4,5] [--only plate|bugs|dials|all]
-//                           [--checkpoint DIR] [--pretrained DIR] [--out FILE]
+//                           [--checkpoint DIR] [--pretrained DIR] [--out FILE] [--episode one-call|two-calls]
 // The page's precomputed bands, made by the Node workshop: GRPO from the shipped agent for every
 // configuration the figure offers at temperature 1 (2 calculators × masking on/off × group-
 // relative/raw advantage with the exact grader, each grader bug with the plate's credit and both
@@ -9,18 +9,24 @@
 // public/reference-runs.json; the page labels what it draws from it as precomputed.
 // --only bugs (or dials) runs the grader bugs (or μ = 2, 4) alone and merges them into --out: the file's other runs are
 // kept as they are (a full run remakes them with the same curves but new seconds).
+// --episode two-calls: the two-call world's runs from its shipped agent (the credit switches with
+// the exact grader, no bugs: --only all means those), written to public/reference-runs-two-calls.json,
+// a file of its own that the page fetches only for that world; each run also keeps, per step, the
+// share of zero-spread groups and of correct first calls pushed down.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mean } from 'd3';
-import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY } from '../src/config';
+import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY } from '../src/config';
 import { ADVANTAGES, type Advantage } from '../src/config';
 import type { Grader } from '../src/env/grader';
 import type { RunSummary } from '../src/rl/summary';
 import { intOption, main, oneOf, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
-import { SHIPPED } from '../src/node/checkpoint-fs';
+import { shippedFor } from '../src/node/checkpoint-fs';
 import { runWorkshop } from '../src/node/run-workshop';
 import { stepMetrics } from '../src/rl/metrics';
 import type { RunSettings } from '../src/pipeline/settings';
+import { episodeOption } from './lib/recipe-options';
+import type { EpisodeKind } from '../src/env/episode';
 
 const { values: a } = parseOptions({
   options: {
@@ -28,9 +34,10 @@ const { values: a } = parseOptions({
     'sft-seeds': { type: 'string', default: '1,2,3,4,5' },
     steps: { type: 'string' },
     only: { type: 'string' },
-    checkpoint: { type: 'string', default: SHIPPED.agent },
-    pretrained: { type: 'string', default: SHIPPED.pretrained },
-    out: { type: 'string', default: 'public/reference-runs.json' },
+    checkpoint: { type: 'string' },
+    pretrained: { type: 'string' },
+    out: { type: 'string' },
+    episode: { type: 'string' },
   },
 });
 
@@ -72,11 +79,19 @@ interface Done extends Omit<Config, 'grader'> {
   trueSuccess?: number[];
   copyRate: number[];
   malformed: number[];
+  /** Per step, the share of zero-spread groups and of correct first calls pushed down (rl/figures.ts). */
+  zeroSpreadGroups: number[];
+  correctCallsPushedDown: number[];
   summary: RunSummary;
 }
 
 type Only = 'plate' | 'bugs' | 'dials' | 'all';
 type Checkpoints = { agent: string; pretrained: string };
+/** Where a world's reference runs are written. */
+const OUT: Record<EpisodeKind, string> = {
+  'one-call': 'public/reference-runs.json',
+  'two-calls': 'public/reference-runs-two-calls.json',
+};
 
 /**
  * --only plate: the plate's own two configurations (a quick check); bugs: each grader bug with the
@@ -84,9 +99,11 @@ type Checkpoints = { agent: string; pretrained: string };
  * result of a slipped call; a crash pays whatever the calculator does); all: both, and the credit
  * switches with the exact grader; dials: the plate's configuration at μ = 2 and 4 (all has them too).
  */
-function configsFor(only: Only): Config[] {
+function configsFor(only: Only, episode: EpisodeKind): Config[] {
   const configs: Config[] = [];
-  if (only === 'dials' || only === 'all')
+  if (episode === 'two-calls' && (only === 'bugs' || only === 'dials'))
+    throw new Error(`--only ${only}: the two-call world has no ${only === 'bugs' ? 'bug' : 'μ'} runs`);
+  if (episode === 'one-call' && (only === 'dials' || only === 'all'))
     for (const updatesPerBatch of [2, 4] as const)
       for (const faulty of [false, true])
         configs.push({ faulty, masking: true, advantage: 'group', grader: 'exact', updatesPerBatch });
@@ -98,17 +115,23 @@ function configsFor(only: Only): Config[] {
       }
     }
   }
-  if (only !== 'plate')
+  if (only !== 'plate' && episode === 'one-call')
     for (const grader of ['crash-pass', 'trusts-tool'] as const)
       for (const faulty of [false, true]) configs.push({ faulty, masking: true, advantage: 'group', grader });
   return configs;
 }
 
 /** One configuration over the seeds, as the file holds its runs. */
-async function runConfig(config: Config, seeds: number[], steps: number, checkpoints: Checkpoints): Promise<Done[]> {
+async function runConfig(
+  config: Config,
+  seeds: number[],
+  steps: number,
+  checkpoints: Checkpoints,
+  episode: EpisodeKind,
+): Promise<Done[]> {
   const done: Done[] = [];
   for (const seed of seeds) {
-    const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1 });
+    const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1, episode });
     const grpo = r.records.slice(1);
     const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
     const { grader, updatesPerBatch, ...credit } = config;
@@ -133,6 +156,8 @@ async function runConfig(config: Config, seeds: number[], steps: number, checkpo
       ...(grader !== 'exact' && { trueSuccess: r.trueSuccess.map(round) }),
       copyRate: share('copied').map(round),
       malformed: share('malformed').map(round),
+      zeroSpreadGroups: grpo.map((s) => round(s.zeroSpreadGroups!)),
+      correctCallsPushedDown: grpo.map((s) => round(s.correctCallsPushedDown!)),
       summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
     });
   }
@@ -192,18 +217,18 @@ function mergeInto(out: string, runs: Done[]): void {
 }
 
 /** Fine-tuning the shipped worksheet model per seed: held-out success where measured, the loss per step. */
-async function sftReferenceRuns(seeds: number[], checkpoints: Checkpoints) {
+async function sftReferenceRuns(seeds: number[], checkpoints: Checkpoints, episode: EpisodeKind) {
   const runs = [];
   for (const seed of seeds) {
     const heldOut: number[] = [];
     const loss: number[] = [];
-    const r = await runWorkshop({ start: 'pretrained', seed, steps: 1, checkpoints }, ({ stage, record }) => {
+    const r = await runWorkshop({ start: 'pretrained', seed, steps: 1, checkpoints, episode }, ({ stage, record }) => {
       if (stage !== 'sft') return;
       if (record.heldOut) heldOut.push(round(record.heldOut.success));
       if (record.loss !== null) loss.push(round(record.loss));
     });
     console.log(
-      `fine-tuning the shipped worksheet model, seed ${seed}: held-out ${pct(r.sftHeldOut!)} after ${AGENT_RECIPE.sft.steps} steps`,
+      `fine-tuning the shipped worksheet model, seed ${seed}: held-out ${pct(r.sftHeldOut!)} after ${AGENT_RECIPES[episode].sft.steps} steps`,
     );
     runs.push({ seed, heldOut, loss });
   }
@@ -214,30 +239,34 @@ await main(async () => {
   const seeds = seedList('seeds', a.seeds!);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   const only = oneOf('only', a.only, ['plate', 'bugs', 'dials', 'all'] as const, 'all');
+  const episode = episodeOption(a.episode);
   const backend = await setNodeBackend('wasm');
-  const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
+  const shipped = shippedFor(episode);
+  const checkpoints = { agent: a.checkpoint ?? shipped.agent, pretrained: a.pretrained ?? shipped.pretrained };
+  const out = a.out ?? OUT[episode];
   const runs: Done[] = [];
   for (const l of TABLE_HEAD) console.log(l);
   const dials: string[] = [];
-  for (const config of configsFor(only)) {
-    const done = await runConfig(config, seeds, steps, checkpoints);
+  for (const config of configsFor(only, episode)) {
+    const done = await runConfig(config, seeds, steps, checkpoints, episode);
     console.log(tableRow(config, done));
     if (config.masking && config.advantage === 'group' && config.grader === 'exact') dials.push(dialsRow(config, done));
     runs.push(...done);
   }
   for (const l of [...DIALS_HEAD, ...dials]) console.log(l);
-  if (only === 'bugs' || only === 'dials') return mergeInto(a.out!, runs);
-  const sftRuns = await sftReferenceRuns(seedList('sft-seeds', a['sft-seeds']!), checkpoints);
+  if (only === 'bugs' || only === 'dials') return mergeInto(out, runs);
+  const sftRuns = await sftReferenceRuns(seedList('sft-seeds', a['sft-seeds']!), checkpoints, episode);
   writeFileSync(
-    a.out!,
+    out,
     JSON.stringify({
-      note: 'Precomputed reference runs (scripts/reference-runs.ts, Node, wasm backend): GRPO from the shipped agent per configuration, and fine-tuning of the shipped worksheet model. Not live.',
-      checkpoint: a.checkpoint,
+      note: `Precomputed reference runs (scripts/reference-runs.ts, Node, wasm backend): GRPO from the shipped agent per configuration, and fine-tuning of the shipped worksheet model${episode === 'two-calls' ? ', in the two-call world' : ''}. Not live.`,
+      ...(episode === 'two-calls' && { episode }),
+      checkpoint: checkpoints.agent,
       backend,
       steps,
       runs,
-      sft: { steps: AGENT_RECIPE.sft.steps, every: STAGE_EVAL_EVERY, runs: sftRuns },
+      sft: { steps: AGENT_RECIPES[episode].sft.steps, every: STAGE_EVAL_EVERY, runs: sftRuns },
     }) + '\n',
   );
-  console.log(`wrote ${a.out}`);
+  console.log(`wrote ${out}`);
 });

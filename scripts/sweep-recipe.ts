@@ -1,17 +1,21 @@
-// npm run sweep -- --seeds 1-10 --results FILE [--pretrain-seed N] [--cache DIR] [--label NAME] [--trace-every N] [recipe overrides]
-// How one recipe (AGENT_RECIPE with train-agent's overrides) spreads over seeds. For each seed:
+// npm run sweep -- --seeds 1-10 --results FILE [--episode one-call|two-calls] [--pretrain-seed N] [--cache DIR]
+//                  [--label NAME] [--trace-every N] [recipe overrides]
+// How one recipe (the world's, AGENT_RECIPE by default, with train-agent's overrides) spreads over seeds. For each seed:
 // pre-train (or load the weights cached for this pre-training config and seed), fine-tune, and
 // append one JSON line to FILE with validation, held-out and demonstration success. With
 // --pretrain-seed N every run fine-tunes seed N's pre-trained model and only the fine-tuning
 // stream changes (as when a reader fine-tunes the shipped worksheet model with their own seed).
-// Runs already in FILE are skipped, so an interrupted sweep picks up where it stopped.
+// Runs already in FILE are skipped, so an interrupted sweep picks up where it stopped. With
+// --episode two-calls the worksheet model is widened to the two-call context before fine-tuning
+// (agent/train.ts's fineTuningStart) and every score is on the two-call world's sums.
 // Choose recipes on validation only; held-out is recorded, never selected on.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentRecipe } from '../src/config';
-import { initialModel, runStage } from '../src/agent/train';
+import { AGENT_RECIPES, type AgentRecipe } from '../src/config';
+import { fineTuningStart, initialModel, runStage } from '../src/agent/train';
 import { SupervisedStage, worksheetAccuracy, type PhaseLog } from '../src/agent/stage';
-import { SPLIT, type Sum } from '../src/env/sums';
+import type { Sum } from '../src/env/sums';
+import { WORLDS } from '../src/env/world';
 import { roundToStored } from '../src/model/checkpoint';
 import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
@@ -19,7 +23,7 @@ import { fail, intOption, parseOptions } from '../src/node/args';
 import { median } from './bench/stats';
 import { setNodeBackend } from './lib/node-backend';
 import { loadCheckpoint, saveCheckpoint } from '../src/node/checkpoint-fs';
-import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
+import { episodeOption, RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseOptions({
   options: {
@@ -29,6 +33,7 @@ const { values: a } = parseOptions({
     cache: { type: 'string', default: '/tmp/sweep-recipe-cache' },
     label: { type: 'string', default: '' },
     'trace-every': { type: 'string', default: '0' },
+    episode: { type: 'string' },
     ...RECIPE_OPTIONS,
   },
 });
@@ -50,9 +55,17 @@ function parseSeeds(text: string): number[] {
 const seeds = parseSeeds(a.seeds!);
 const traceEvery = intOption('trace-every', a['trace-every'], 0);
 const fixedPretrainSeed = a['pretrain-seed'] === undefined ? null : intOption('pretrain-seed', a['pretrain-seed'], 0);
-const base = recipeFrom(a, 0);
+const base = recipeFrom(a, 0, AGENT_RECIPES[episodeOption(a.episode)]);
+const { split } = WORLDS[base.episode ?? 'one-call'];
+/** The recipe as the results file keys it: all but its seeds (a one-call recipe names no world, as before). */
+const recipeOf = (r: AgentRecipe): Omit<AgentRecipe, 'seed' | 'sftSeed'> => ({
+  ...(r.episode && { episode: r.episode }),
+  model: r.model,
+  pretrain: r.pretrain,
+  sft: r.sft,
+});
 /** What identifies a run in the results file: the whole recipe but its seed, and both seeds. */
-const recipeKey = JSON.stringify({ model: base.model, pretrain: base.pretrain, sft: base.sft });
+const recipeKey = JSON.stringify(recipeOf(base));
 const runKey = (pretrainSeed: number, sftSeed: number) => `${recipeKey}|${pretrainSeed}|${sftSeed}`;
 
 interface RunLine {
@@ -112,7 +125,7 @@ async function fineTune(
   try {
     while (!stage.finished) {
       const { step } = await stage.next();
-      if (traceEvery > 0 && step % traceEvery === 0) trace.push(await score(model, SPLIT.validation));
+      if (traceEvery > 0 && step % traceEvery === 0) trace.push(await score(model, split.validation));
     }
     return { log: await stage.finish(), trace };
   } finally {
@@ -122,18 +135,19 @@ async function fineTune(
 
 async function run(pretrainSeed: number, sftSeed: number): Promise<RunLine> {
   const recipe = { ...base, seed: sftSeed, sftSeed };
-  const model = await pretrained(recipe, pretrainSeed);
+  const worksheetModel = await pretrained(recipe, pretrainSeed);
+  const worksheetBefore = (await worksheetAccuracy(worksheetModel, recipe.pretrain.format)).success;
+  const model = fineTuningStart(worksheetModel, recipe, sftSeed);
   try {
-    const worksheetBefore = (await worksheetAccuracy(model, recipe.pretrain.format)).success;
     const { log, trace } = await fineTune(model, recipe, sftSeed);
     return {
       label: a.label!,
-      recipe: { model: base.model, pretrain: base.pretrain, sft: base.sft },
+      recipe: recipeOf(base),
       pretrainSeed,
       sftSeed,
-      validation: await score(model, SPLIT.validation),
-      heldOut: await score(model, SPLIT.heldOut),
-      demonstrations: await score(model, SPLIT.demonstrations),
+      validation: await score(model, split.validation),
+      heldOut: await score(model, split.heldOut),
+      demonstrations: await score(model, split.demonstrations),
       worksheetBefore,
       ...(log.selected && { selected: log.selected }),
       ...(traceEvery > 0 && { trace }),

@@ -1,20 +1,27 @@
-// npm run train:agent -- [--seed N] [--out DIR] [--backend wasm|cpu] [recipe overrides]
+// npm run train:agent -- [--episode one-call|two-calls] [--seed N] [--sft-seed M] [--out DIR] [--backend wasm|cpu] [recipe overrides]
 // Pre-trains on single-digit worksheets, fine-tunes on exactly 30 demonstrations, evaluates,
-// and writes DIR/pretrained and DIR/agent (default: public/checkpoints).
-import { join } from 'node:path';
-import { AGENT_RECIPE, type AgentRecipe } from '../src/config';
+// and writes DIR/pretrained and DIR/agent (default: public/checkpoints). With --episode
+// two-calls it fine-tunes the same worksheet model for the two-call world (its positions widened
+// to that world's context; AGENT_RECIPE_TWO_CALLS) and writes DIR/agent-two-calls only: the
+// worksheet model is the one-call run's, bit for bit (its digest is printed to compare).
+import { basename, join } from 'node:path';
+import { AGENT_RECIPES, CHECKPOINTS, type AgentRecipe } from '../src/config';
+import { demonstrationsOf } from '../src/agent/stage';
 import { trainAgent, type SupervisedRecord } from '../src/agent/train';
-import { SPLIT } from '../src/env/sums';
+import { sumKey } from '../src/env/sums';
+import { WORLDS } from '../src/env/world';
+import { encodeCheckpoint, weightsDigest } from '../src/model/checkpoint';
 import type { CharModel } from '../src/model/gpt';
 import { countParams } from '../src/model/params';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { intOption, oneOf, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
 import { saveCheckpoint } from '../src/node/checkpoint-fs';
-import { RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
+import { episodeOption, RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseOptions({
   options: {
+    episode: { type: 'string' },
     seed: { type: 'string' },
     out: { type: 'string', default: 'public/checkpoints' },
     backend: { type: 'string' },
@@ -23,14 +30,18 @@ const { values: a } = parseOptions({
     quiet: { type: 'boolean', default: false },
   },
 });
+const episode = episodeOption(a.episode);
+const world = WORLDS[episode];
+const shipped = AGENT_RECIPES[episode];
 // --seed N seeds every stage; without options, the shipped recipe's own two seeds.
-const seed = intOption('seed', a.seed, AGENT_RECIPE.seed);
+const seed = intOption('seed', a.seed, shipped.seed);
 const recipe: AgentRecipe = recipeFrom(
   a,
   seed,
-  AGENT_RECIPE,
-  intOption('sft-seed', a['sft-seed'], a.seed === undefined ? AGENT_RECIPE.sftSeed : seed),
+  shipped,
+  intOption('sft-seed', a['sft-seed'], a.seed === undefined ? shipped.sftSeed : seed),
 );
+const twoCalls = episode === 'two-calls';
 
 const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 const pct = (x: number) => `${Math.round(100 * x)}%`;
@@ -44,21 +55,23 @@ const onRecord = (r: SupervisedRecord) => {
   console.log(`${r.stage} ${r.step}/${r.steps} loss ${r.loss!.toFixed(4)}${score}`);
 };
 
+const { split } = world;
 const success = async (m: CharModel) => ({
-  heldOut: (await evaluateGreedy(m, SPLIT.heldOut)).success,
-  validation: (await evaluateGreedy(m, SPLIT.validation)).success,
-  demonstrations: (await evaluateGreedy(m, SPLIT.demonstrations)).success,
+  heldOut: (await evaluateGreedy(m, split.heldOut)).success,
+  validation: (await evaluateGreedy(m, split.validation)).success,
+  demonstrations: (await evaluateGreedy(m, split.demonstrations)).success,
 });
 
 console.log(
-  `training the agent: pre-training seed ${recipe.seed}, fine-tuning seed ${recipe.sftSeed}, backend ${backend}, ${countParams(recipe.model)} parameters`,
+  `training the agent${twoCalls ? ' for two calls' : ''}: pre-training seed ${recipe.seed}, fine-tuning seed ${recipe.sftSeed}, backend ${backend}, ${countParams({ ...recipe.model, context: world.context })} parameters`,
 );
 const common = {
+  ...(twoCalls && { episode }),
   seed: recipe.seed,
   sftSeed: recipe.sftSeed,
   backend,
   recipe,
-  split: { seed: SPLIT.seed, train: SPLIT.train.length, heldOut: SPLIT.heldOut.length },
+  split: { seed: split.seed, train: split.train.length, heldOut: split.heldOut.length },
 };
 const {
   agent: model,
@@ -67,16 +80,23 @@ const {
 } = await trainAgent(recipe, {
   evalEvery: 25,
   onRecord,
-  afterPretrain: (m, log) =>
-    saveCheckpoint(join(a.out!, 'pretrained'), m, { kind: 'pretrained', ...common, pretrain: log }),
+  afterPretrain: async (m, log) => {
+    if (!twoCalls)
+      return saveCheckpoint(join(a.out!, 'pretrained'), m, { kind: 'pretrained', ...common, pretrain: log });
+    const { weights } = await encodeCheckpoint(m, { kind: 'pretrained' });
+    console.log(`the worksheet model: digest ${weightsDigest(weights)} (not written; the one-call run writes it)`);
+  },
 });
 const t0 = performance.now();
 const scores = await success(model);
 const evalSeconds = (performance.now() - t0) / 1000;
-await saveCheckpoint(join(a.out!, 'agent'), model, {
+const agentDir = join(a.out!, basename(twoCalls ? CHECKPOINTS.agentTwoCalls : CHECKPOINTS.agent));
+await saveCheckpoint(agentDir, model, {
   kind: 'agent',
   ...common,
-  demonstrations: SPLIT.demonstrations.slice(0, recipe.sft.demonstrations).map((s) => `${s.a}+${s.b}`),
+  demonstrations: twoCalls
+    ? demonstrationsOf(recipe).map((d) => d.text.slice(1, d.text.indexOf('=')))
+    : split.demonstrations.slice(0, recipe.sft.demonstrations).map(sumKey),
   pretrain: pre,
   sft,
   success: scores,
@@ -85,10 +105,11 @@ console.log(
   `pre-train ${pre.seconds.toFixed(1)} s (loss ${pre.firstLoss.toFixed(3)} → ${pre.lastLoss.toFixed(3)}), fine-tune ${sft.seconds.toFixed(1)} s (loss ${sft.firstLoss.toFixed(3)} → ${sft.lastLoss.toFixed(3)}), eval ${evalSeconds.toFixed(1)} s`,
 );
 console.log(
-  `held-out ${pct(scores.heldOut)}, validation ${pct(scores.validation)}, demonstrations ${pct(scores.demonstrations)} → ${a.out}`,
+  `held-out ${pct(scores.heldOut)}, validation ${pct(scores.validation)}, demonstrations ${pct(scores.demonstrations)} → ${agentDir}`,
 );
 console.log(
   JSON.stringify({
+    ...(twoCalls && { episode }),
     seed: recipe.seed,
     sftSeed: recipe.sftSeed,
     ...scores,

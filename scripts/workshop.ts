@@ -1,5 +1,6 @@
-// npm run workshop -- [--start agent|pretrained|scratch] [--faulty] [--masking on|off]
+// npm run workshop -- [--episode one-call|two-calls] [--start agent|pretrained|scratch] [--faulty] [--masking on|off]
 //                     [--advantage group|raw] [--temperature 0.5|1|1.5] [--grader exact|crash-pass|trusts-tool]
+//                     [--updates-per-batch 1|2|4] [--tool-latency-ms 0|50|200]
 //                     (the reader's settings, as src/pipeline/settings.ts lists them and the URL writes them)
 //                     [--seed N] [--steps 40] [--backend wasm|cpu] [--checkpoint DIR] [--pretrained DIR] [--json]
 //                     [--pretrain-steps N] [--sft-steps N]   (shorter stages, for quick checks)
@@ -8,15 +9,16 @@
 // worksheet model first, or pre-training from random weights first — then GRPO. One line per
 // GRPO step (and every 25 supervised steps), then the readouts. With --json the last line is one
 // JSON object with the whole run: the configuration, the readouts, the per-step curves (held-out,
-// mean reward, true success), where a GRPO step's time goes (median ms per part, steps 1..n), and
-// per step the metrics under TRL's names (`metrics`).
+// mean reward, true success), where a GRPO step's time goes (median ms per part, steps 1..n), per
+// step the metrics under TRL's names (`metrics`), and per step the share of zero-spread groups and
+// of correct first calls pushed down (`zeroSpreadGroups`, `correctCallsPushedDown`).
 import { median } from 'd3';
-import { AGENT_RECIPE, DEFAULT_SEED, GRPO, type AgentRecipe } from '../src/config';
+import { AGENT_RECIPES, DEFAULT_SEED, GRPO, type AgentRecipe } from '../src/config';
 import { PLATE_SETTINGS, settingsLabel, SETTINGS, type RunSettings } from '../src/pipeline/settings';
 import { intOption, main, oneOf, parseOptions } from '../src/node/args';
 import { SETTING_OPTIONS, settingsAsWritten, settingsGiven } from './lib/setting-options';
 import { setNodeBackend } from './lib/node-backend';
-import { SHIPPED } from '../src/node/checkpoint-fs';
+import { shippedFor } from '../src/node/checkpoint-fs';
 import { runWorkshop } from '../src/node/run-workshop';
 import type { StageRecord } from '../src/pipeline/run';
 import type { GrpoRecord } from '../src/rl/grpo';
@@ -29,8 +31,8 @@ const { values: a } = parseOptions({
     seed: { type: 'string' },
     steps: { type: 'string' },
     backend: { type: 'string' },
-    checkpoint: { type: 'string', default: SHIPPED.agent },
-    pretrained: { type: 'string', default: SHIPPED.pretrained },
+    checkpoint: { type: 'string' },
+    pretrained: { type: 'string' },
     json: { type: 'boolean', default: false },
     'pretrain-steps': { type: 'string' },
     'sft-steps': { type: 'string' },
@@ -59,7 +61,7 @@ function logRecord({ stage, record: r }: StageRecord): void {
     `step ${String(r.step).padStart(2)}  held-out ${pct(r.heldOut).padStart(4)}` +
       (r.meanReward === null
         ? ''
-        : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  clip ${r.clip!.region.toFixed(2)}  entropy ${r.entropy!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
+        : `  reward ${pct(r.meanReward).padStart(4)}  true ${pct(r.trueSuccess!).padStart(4)}  zero-spread ${pct(r.zeroSpreadGroups!).padStart(4)}  correct calls pushed down ${pct(r.correctCallsPushedDown!).padStart(4)}  clip ${r.clip!.region.toFixed(2)}  entropy ${r.entropy!.toFixed(2)}  lies ${r.lies}/${r.calls}  copies ${r.copied}  malformed ${r.malformed}`) +
       `  ${t.total.toFixed(0)} ms (sample ${t.sample.toFixed(0)}, grad ${t.gradient.toFixed(0)}, eval ${t.evaluate.toFixed(0)}; ` +
       `its own: sampling ${w.sampling.toFixed(0)}, update ${w.update.toFixed(0)}, evaluation ${w.evaluation.toFixed(0)})`,
   );
@@ -73,6 +75,16 @@ function medianSplit(records: readonly GrpoRecord[]): Record<'sampling' | 'updat
   return { sampling: ms('sampling'), update: ms('update'), evaluation: ms('evaluation') };
 }
 
+/** A figure of every GRPO step 1..n, rounded as the reference runs store theirs. */
+const perStep = (records: readonly GrpoRecord[], k: 'zeroSpreadGroups' | 'correctCallsPushedDown'): number[] =>
+  records.slice(1).map((r) => Math.round(r[k]! * 1e4) / 1e4);
+
+/** Two figures per GRPO step that show what grows with the episode (src/rl/figures.ts). */
+const worldFigures = (records: readonly GrpoRecord[]) => ({
+  zeroSpreadGroups: perStep(records, 'zeroSpreadGroups'),
+  correctCallsPushedDown: perStep(records, 'correctCallsPushedDown'),
+});
+
 await main(async () => {
   const settings: RunSettings = { ...PLATE_SETTINGS, ...settingsGiven(a) };
   const seed = intOption('seed', a.seed, DEFAULT_SEED);
@@ -82,13 +94,14 @@ await main(async () => {
     `workshop: from ${SETTINGS.start.choiceLabels[settings.start]}, ${settingsLabel({ ...settings, start: 'agent' })}, seed ${seed}, ${steps} steps, backend ${backend}` +
       (a['separate-batches'] ? ', evaluation and sampling in separate batches' : ''),
   );
-  const r0 = AGENT_RECIPE;
+  const r0 = AGENT_RECIPES[settings.episode];
   const recipe: AgentRecipe = {
     ...r0,
     pretrain: { ...r0.pretrain, steps: intOption('pretrain-steps', a['pretrain-steps'], r0.pretrain.steps, 1) },
     sft: { ...r0.sft, steps: intOption('sft-steps', a['sft-steps'], r0.sft.steps, 1) },
   };
-  const checkpoints = { agent: a.checkpoint!, pretrained: a.pretrained! };
+  const shipped = shippedFor(settings.episode);
+  const checkpoints = { agent: a.checkpoint ?? shipped.agent, pretrained: a.pretrained ?? shipped.pretrained };
   const grpo = { ...GRPO, shareBatch: !a['separate-batches'] };
   const run = await runWorkshop({ ...settings, seed, steps, checkpoints, recipe, grpo }, logRecord);
   const g = run.grpo;
@@ -102,6 +115,7 @@ await main(async () => {
     heldOut: run.heldOut,
     meanReward: run.meanReward,
     trueSuccess: run.trueSuccess,
+    ...worldFigures(run.records),
     timeSplit,
     // Per GRPO step, TRL's names for what a practitioner reads (src/rl/metrics.ts).
     metrics: run.records.flatMap((r) => stepMetrics({ ...r, sampled: r.episodes.length }) ?? []),

@@ -1,4 +1,4 @@
-// npm run bench -- <node|browser|package|explain|targets|sitting|kernels|all> [options]: the project's one bench.
+// npm run bench -- <node|browser|package|explain|targets|sitting|kernels|episodes|all> [options]: the project's one bench.
 // Figures, not pass/fail: nothing here is a test. Each mode prints its figures and writes them, as
 // JSON, to bench/<mode>.json (git-ignored; `--out FILE` for another place).
 //   node      the workshop on Node per phase (wasm, and cpu for --cpu-steps), supervised steps,
@@ -12,6 +12,9 @@
 //   sitting   the plate page over --runs N runs (5) on one page: the page's heap after GC per run
 //   kernels   the fused WebAssembly kernels against the unfused tfjs ops, paired (--pairs N, 2):
 //             per phase, kernel counts, each phase against its floor, the peer; Node, Chromium, Firefox
+//   episodes  a GRPO step in the one-call and the two-call world, interleaved (--pairs N, 3): their
+//             ratio, sampling's share of a step with an instant calculator and a slow one (--tool-latency-ms 50|200, 50);
+//             --faulty: with the faulty calculator
 //   all       every mode above, one after another, each saved as its own file
 // Options: --steps N (GRPO steps, default the plate's 40), --cpu-steps N (3), --soak N (200),
 // --supervised-steps N (30), --runs N (targets: runs per page, 1; sitting: runs, 5), --peer FILE (targets: the
@@ -22,15 +25,20 @@ import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { GRPO } from '../../src/config';
 import { fail, intOption, main, parseOptions } from '../../src/node/args';
+import { settingsGiven } from '../lib/setting-options';
 import { benchBrowser, benchPipeline, browserLines, chunkSizes } from './browser';
 import { benchExplain, explainLines } from './explain';
 import { benchKernels, kernelsLines } from './kernels';
 import { benchNodeMode, nodeLines } from './node';
+import { benchEpisodes, episodesLines } from './episodes';
 import { benchPackage, formatPackageBench } from './package';
 import { benchSitting, sittingLines } from './sitting';
 import { benchTargets, targetLines } from './targets';
 
-const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting', 'kernels'] as const;
+/** --tool-latency-ms: one of the reader's setting's choices other than instant (default 50). */
+const toolLatency = (text: string | undefined) => settingsGiven({ 'tool-latency-ms': text ?? '50' }).toolLatencyMs!;
+
+const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting', 'kernels', 'episodes'] as const;
 type Mode = (typeof MODES)[number];
 
 const { values: a, positionals } = parseOptions({
@@ -42,6 +50,8 @@ const { values: a, positionals } = parseOptions({
     'supervised-steps': { type: 'string' },
     runs: { type: 'string' },
     pairs: { type: 'string' },
+    'tool-latency-ms': { type: 'string' },
+    faulty: { type: 'boolean', default: false },
     peer: { type: 'string' },
     out: { type: 'string' },
   },
@@ -85,6 +95,10 @@ const run: Record<Mode, () => Promise<{ figures: unknown; lines: string[] }>> = 
     const opts = { steps, pairs: intOption('pairs', a.pairs, 2, 1), supervisedSteps: intOption('supervised-steps', a['supervised-steps'], 30, 3), peer: a.peer ?? null };
     const figures = await benchKernels(opts);
     return { figures, lines: kernelsLines(figures) };
+  },
+  async episodes() {
+    const figures = await benchEpisodes({ steps, pairs: intOption('pairs', a.pairs, 3, 1), toolLatencyMs: toolLatency(a['tool-latency-ms']), faulty: a.faulty! });
+    return { figures, lines: episodesLines(figures) };
   },
 };
 

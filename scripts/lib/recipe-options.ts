@@ -1,6 +1,7 @@
 // The agent recipe's command-line overrides, shared by train-agent and sweep-recipe: the
-// parseArgs option specs and one function that lays them over AGENT_RECIPE.
+// parseArgs option specs and one function that lays them over a world's recipe (AGENT_RECIPE's by default).
 import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../../src/config';
+import { EPISODES, type EpisodeKind } from '../../src/env/episode';
 import { intOption, numberOption, oneOf } from '../../src/node/args';
 
 const str = { type: 'string' } as const;
@@ -14,13 +15,18 @@ export const RECIPE_OPTIONS = {
   'worksheet-rows': str,
   dropout: str,
   'select-every': str,
+  'one-call-demos': str,
 };
+
+/** --episode one-call|two-calls: the world an agent is made for (default: one call, the plate's). */
+export const episodeOption = (value: string | undefined): EpisodeKind => oneOf('episode', value, EPISODES, 'one-call');
 
 export type RecipeArgs = Partial<Record<keyof typeof RECIPE_OPTIONS, string>>;
 
 /** AGENT_RECIPE with the given overrides; exits with a one-line error on a bad value. */
 export function recipeFrom(a: RecipeArgs, seed: number, r: AgentRecipe = AGENT_RECIPE, sftSeed = seed): AgentRecipe {
   return {
+    ...(r.episode !== undefined && { episode: r.episode }),
     seed,
     sftSeed,
     model: { ...r.model, dropout: numberOption('dropout', a.dropout, r.model.dropout) },
@@ -36,6 +42,9 @@ export function recipeFrom(a: RecipeArgs, seed: number, r: AgentRecipe = AGENT_R
       weightDecay: numberOption('weight-decay', a['weight-decay'], r.sft.weightDecay),
       worksheetRows: intOption('worksheet-rows', a['worksheet-rows'], r.sft.worksheetRows),
       selectEvery: intOption('select-every', a['select-every'], r.sft.selectEvery),
+      ...(r.episode === 'two-calls' && {
+        oneCallDemonstrations: intOption('one-call-demos', a['one-call-demos'], r.sft.oneCallDemonstrations ?? 0),
+      }),
     },
   };
 }

@@ -12,7 +12,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe, WorksheetFormat } from '../config';
 import { demonstrationFor } from '../env/episode';
-import { SPLIT } from '../env/sums';
+import { SPLIT, type Sum } from '../env/sums';
+import { WORLDS, type World } from '../env/world';
 import { singleDigitSums, worksheetLine, worksheetRow } from '../env/worksheets';
 import { createRng, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
@@ -25,8 +26,11 @@ import { evaluateGreedy } from '../rl/evaluate';
 
 export type SupervisedStageName = 'pretrain' | 'sft';
 
-/** Salts that give each stage its own stream from one seed (and the initial weights another). */
-const SALT = { init: 0, pretrain: 0x70726574, sft: 0x73667421 } as const;
+/**
+ * Salts that give each stage its own stream from one seed (and the initial weights another, and
+ * the position rows a two-call agent adds to the worksheet model another).
+ */
+const SALT = { init: 0, pretrain: 0x70726574, sft: 0x73667421, widen: 0x77696465 } as const;
 
 export const stageRng = (seed: number, stage: keyof typeof SALT): Rng => createRng((seed ^ SALT[stage]) >>> 0);
 
@@ -43,7 +47,7 @@ export interface SupervisedRecord {
   steps: number;
   /** Loss on this step's batch before the update; null at step 0. */
   loss: number | null;
-  /** Fine-tuning: greedy held-out success, every `evalEvery` steps and at both ends; else null. */
+  /** Fine-tuning: greedy held-out success in its world, every `evalEvery` steps and at both ends; else null. */
   heldOut: Score | null;
   /** Pre-training: teacher-forced exact answers on the 100 single-digit sums, same cadence. */
   worksheet: Score | null;
@@ -61,7 +65,9 @@ export interface PhaseLog {
 }
 
 export interface StageOptions {
+  /** Fine-tuning a two-call agent: already widened to its world's context (agent/train.ts's fineTuningStart). */
   model: CharModel;
+  /** Its `episode` names the world fine-tuning demonstrates and is scored in. */
   recipe: AgentRecipe;
   stage: SupervisedStageName;
   seed: number;
@@ -79,7 +85,8 @@ export class SupervisedStage {
   private readonly rng: Rng;
   private readonly optimizer: tf.Optimizer;
   private readonly evalEvery: number;
-  private readonly best = new BestOnValidation();
+  private readonly world: World;
+  private readonly best: BestOnValidation;
   private stepIndex = 0;
   private disposed = false;
   private firstLoss = NaN;
@@ -91,6 +98,12 @@ export class SupervisedStage {
     this.model = opts.model;
     this.recipe = opts.recipe;
     this.evalEvery = opts.evalEvery;
+    this.world = WORLDS[opts.recipe.episode ?? 'one-call'];
+    if (opts.stage === 'sft' && opts.model.config.context < this.world.context)
+      throw new Error(
+        `SupervisedStage: fine-tuning for the ${this.world.episode} world needs a context of ${this.world.context}, the model's is ${opts.model.config.context}`,
+      );
+    this.best = new BestOnValidation(this.world.split.validation);
     this.rng = stageRng(opts.seed, opts.stage);
     const r = opts.recipe;
     this.steps = opts.stage === 'pretrain' ? r.pretrain.steps : r.sft.steps;
@@ -173,7 +186,7 @@ export class SupervisedStage {
 
   private async measure(): Promise<Pick<SupervisedRecord, 'heldOut' | 'worksheet'>> {
     if (this.stage === 'sft') {
-      const { success, correct, n } = await evaluateGreedy(this.model, SPLIT.heldOut);
+      const { success, correct, n } = await evaluateGreedy(this.model, this.world.split.heldOut);
       return { heldOut: { success, correct, n }, worksheet: null };
     }
     return { heldOut: null, worksheet: await worksheetAccuracy(this.model, this.recipe.pretrain.format) };
@@ -194,13 +207,24 @@ export class SupervisedStage {
 
   /** The demonstrations (loss on the model's characters only) and a few worksheet rows. */
   private sftBatch(): TokenBatch[] {
-    const demos = SPLIT.demonstrations.slice(0, this.recipe.sft.demonstrations).map(demonstrationFor);
+    const demos = demonstrationsOf(this.recipe);
     const sheets = this.worksheetRows(this.recipe.sft.worksheetRows);
     const rows = [...demos.map((d) => d.text), ...sheets.rows];
     const weight = (row: number, j: number) =>
       row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : sheets.weight(row - demos.length, j);
     return makeTokenBatches(rows, weight);
   }
+}
+
+/**
+ * What fine-tuning for the recipe's world shows the model: that world's demonstrations, then —
+ * with two calls — as many of the one-call world's as the recipe mixes in.
+ */
+export function demonstrationsOf(recipe: AgentRecipe): ReturnType<typeof demonstrationFor>[] {
+  const world = WORLDS[recipe.episode ?? 'one-call'];
+  const { demonstrations, oneCallDemonstrations = 0 } = recipe.sft;
+  const mixed = world.episode === 'one-call' ? [] : SPLIT.demonstrations.slice(0, oneCallDemonstrations);
+  return [...world.split.demonstrations.slice(0, demonstrations), ...mixed].map(demonstrationFor);
 }
 
 /**
@@ -237,8 +261,10 @@ class BestOnValidation {
   private weights: tf.Tensor[] | null = null;
   private best = { step: 0, validation: -1 };
 
+  constructor(private readonly validation: readonly Sum[]) {}
+
   async consider(model: CharModel, step: number): Promise<void> {
-    const { success } = await evaluateGreedy(model, SPLIT.validation);
+    const { success } = await evaluateGreedy(model, [...this.validation]);
     if (success < this.best.validation) return;
     tf.dispose(this.weights ?? []);
     this.weights = model.trainable.map((v) => tf.clone(v));

@@ -4,7 +4,9 @@
  * stage.ts, as the page's worker runs them one step at a time.
  */
 import type { AgentRecipe } from '../config';
+import { WORLDS } from '../env/world';
 import { CharModel } from '../model/gpt';
+import { widenContext } from '../model/widen';
 import { stageRng, SupervisedStage, type PhaseLog, type SupervisedRecord, type SupervisedStageName } from './stage';
 
 export type { PhaseLog, SupervisedRecord, SupervisedStageName } from './stage';
@@ -12,6 +14,14 @@ export type { PhaseLog, SupervisedRecord, SupervisedStageName } from './stage';
 /** Fresh weights for a run from random weights: their own stream of the seed. */
 export const initialModel = (recipe: AgentRecipe, seed = recipe.seed): CharModel =>
   CharModel.create(recipe.model, stageRng(seed, 'init').seed());
+
+/**
+ * The model fine-tuning starts from: the worksheet model itself, or — for a world that needs a
+ * longer context (two calls) — the worksheet model with its position table widened to it, the
+ * new rows drawn from the fine-tuning seed's own stream. Consumes `model` when it widens it.
+ */
+export const fineTuningStart = (model: CharModel, recipe: AgentRecipe, sftSeed: number): CharModel =>
+  widenContext(model, WORLDS[recipe.episode ?? 'one-call'].context, stageRng(sftSeed, 'widen').seed());
 
 /** Runs one stage to its end on `model` (which it changes in place). */
 export async function runStage(
@@ -59,6 +69,7 @@ export async function trainAgent(
   const opts = { evalEvery: hooks.evalEvery, onRecord: hooks.onRecord };
   const pretrainLog = await runStage(model, recipe, 'pretrain', opts);
   await hooks.afterPretrain?.(model, pretrainLog);
-  const sftLog = await runStage(model, recipe, 'sft', { ...opts, seed: recipe.sftSeed });
-  return { agent: model, pretrainLog, sftLog };
+  const agent = fineTuningStart(model, recipe, recipe.sftSeed);
+  const sftLog = await runStage(agent, recipe, 'sft', { ...opts, seed: recipe.sftSeed });
+  return { agent, pretrainLog, sftLog };
 }

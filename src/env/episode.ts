@@ -1,27 +1,37 @@
 /**
- * The episode rules of the tool world, as a per-row state machine fed one character at a time.
+ * The episode rules of the tool worlds, as a per-row state machine fed one character at a time.
+ * One call (the plate's world), a sum of two terms:
  *
- *   prompt   ^23+45=          written by the harness (PROMPT_LENGTH characters)
+ *   prompt   ^23+45=          written by the harness
  *   call     B23+45|          written by the model
  *   result   68|              appended by the environment (the calculator)
  *   answer   68|              written by the model; graded against the true sum
  *
+ * Two calls, a sum of three terms: `^23+45+17=`, then `B23+45|` `68|`, then `B68+17|` `85|`,
+ * then the answer `85|`. An episode makes one call per term after the first; every call follows
+ * the same rules, and so does the answer.
+ *
  * A malformed call or answer, an over-long segment, or a full context ends the episode with a
- * reason; the episode still counts. Whatever way it ends, its grader (env/grader.ts) decides
- * the reward: the plate's pays 1 for an exact answer only.
+ * reason; the episode still counts. A call that does not start with `B` — the first or a later
+ * one — ends it as 'no call'. Whatever way it ends, its grader (env/grader.ts) decides the
+ * reward: the plate's pays 1 for an exact answer only.
  */
 import { CALL, END, START } from '../model/vocab';
 import type { Calculator } from './calculator';
-import { grade, isTrueAnswer, REWARD_WRONG, type EndReason, type Grader } from './grader';
+import { grade, isTrueAnswer, REWARD_WRONG, type EndReason, type Grader, type Outcome } from './grader';
 
 export type { EndReason } from './grader';
-import type { Sum } from './sums';
+import { terms, type Sum } from './sums';
 
 export { REWARD_CORRECT } from './grader';
 
-/** `^` + two 2-digit operands + `+` + `=`. */
+/** The tool worlds, by their episodes (env/world.ts describes each): one call, the plate's, or two. */
+export type EpisodeKind = 'one-call' | 'two-calls';
+export const EPISODES: readonly EpisodeKind[] = ['one-call', 'two-calls'];
+
+/** `^` + two 2-digit operands + `+` + `=`: a one-call prompt (a two-call one is 3 longer). */
 export const PROMPT_LENGTH = 7;
-/** Operands in a call may have up to 3 digits (the model may slip); more is over-long. */
+/** Operands in a call may have up to 3 digits (the model may slip, and 99 + 99 = 198); more is over-long. */
 const MAX_OPERAND_DIGITS = 3;
 /**
  * `B` + 3 digits + `+` + 3 digits + `|`.
@@ -30,26 +40,56 @@ const MAX_OPERAND_DIGITS = 3;
 export const MAX_CALL_LENGTH = 2 + 2 * MAX_OPERAND_DIGITS + 1;
 /** Up to 4 digits (999 + 999 = 1998) + `|`. */
 const MAX_ANSWER_LENGTH = 5;
+/** A result: up to 4 digits (1998, or a faulty calculator's 2008) + `|`. */
+const MAX_RESULT_LENGTH = 5;
+
+/**
+ * The longest transcript an episode of `calls` calls can reach before its rules end it, every
+ * segment at its longest (26 for one call, 43 for two): a context at least this long never cuts one.
+ * @internal A test seam: exported for test/env/two-calls.test.ts (a world's context fits its longest episode)
+ */
+export const longestEpisode = (calls: number): number =>
+  PROMPT_LENGTH + 3 * (calls - 1) + calls * (MAX_CALL_LENGTH + MAX_RESULT_LENGTH) + MAX_ANSWER_LENGTH;
 
 export type Author = 'prompt' | 'model' | 'env' | 'pad';
-/** Which part of its transcript an episode is in: the model's call, its answer, or over. */
+/** Which part of its transcript an episode is in: one of the model's calls, its answer, or over. */
 export type Segment = 'call' | 'answer' | 'done';
 
-export const promptFor = (s: Sum): string => `${START}${s.a}+${s.b}=`;
+/** What one calculator call returned. */
+export interface CallResult {
+  value: number;
+  lied: boolean;
+}
 
-/** The ideal transcript of a sum with a reliable calculator: what a demonstration shows. */
+export const promptFor = (s: Sum): string => `${START}${terms(s).join('+')}=`;
+
+/**
+ * The calls an episode of this sum makes: one per term after the first.
+ * @internal A test seam: exported for test/env/two-calls.test.ts
+ */
+export const callsFor = (s: Sum): number => terms(s).length - 1;
+
+/**
+ * The ideal transcript of a sum with a reliable calculator: what a demonstration shows. Each
+ * call adds the next term to the result so far (`B23+45|68|B68+17|85|`), and the answer copies
+ * the last result.
+ */
 export function demonstrationFor(s: Sum): { text: string; authors: Author[] } {
-  const prompt = promptFor(s);
-  const call = `${CALL}${s.a}+${s.b}${END}`;
-  const result = `${s.a + s.b}${END}`;
-  const answer = result;
-  const authors: Author[] = [
-    ...Array<Author>(prompt.length).fill('prompt'),
-    ...Array<Author>(call.length).fill('model'),
-    ...Array<Author>(result.length).fill('env'),
-    ...Array<Author>(answer.length).fill('model'),
-  ];
-  return { text: prompt + call + result + answer, authors };
+  const [first, ...rest] = terms(s);
+  let text = promptFor(s);
+  const authors: Author[] = Array<Author>(text.length).fill('prompt');
+  const write = (segment: string, who: Author) => {
+    text += segment;
+    authors.push(...Array<Author>(segment.length).fill(who));
+  };
+  let acc = first!;
+  for (const t of rest) {
+    write(`${CALL}${acc}+${t}${END}`, 'model');
+    acc += t;
+    write(`${acc}${END}`, 'env');
+  }
+  write(`${acc}${END}`, 'model');
+  return { text, authors };
 }
 
 const CALL_PATTERN = new RegExp(`^${CALL}(\\d{1,${MAX_OPERAND_DIGITS}})\\+(\\d{1,${MAX_OPERAND_DIGITS}})\\${END}$`);
@@ -60,32 +100,40 @@ export class Episode {
   segment: Segment = 'call';
   reason: EndReason | null = null;
   reward = REWARD_WRONG;
+  /** The call being written, or the last one written. */
   call = '';
   answer = '';
-  result: { value: number; lied: boolean } | null = null;
+  /** Every call's result, in call order. */
+  readonly results: CallResult[] = [];
+  /** The calls this episode makes before its answer. */
+  readonly calls: number;
 
   constructor(
     readonly sum: Sum,
     private readonly calculator: Calculator,
     private readonly grader: Grader = 'exact',
-  ) {}
+  ) {
+    this.calls = callsFor(sum);
+  }
 
   get done(): boolean {
     return this.segment === 'done';
   }
 
+  /** The last call's result: the one an answer that copies the tool copies (null before any call). */
+  get result(): CallResult | null {
+    return this.results[this.results.length - 1] ?? null;
+  }
+
   /** The final answer is the true sum (whatever the grader paid). */
   get correct(): boolean {
-    return (
-      this.reason !== null &&
-      isTrueAnswer({ sum: this.sum, reason: this.reason, answer: this.answer, result: this.result })
-    );
+    return this.reason !== null && isTrueAnswer(this.outcome(this.reason));
   }
 
   feed(ch: string): string {
     if (this.segment === 'call') return this.feedCall(ch);
     if (this.segment === 'answer') return this.feedAnswer(ch);
-    throw new Error(`Episode.feed: the episode for ${this.sum.a}+${this.sum.b} is already over (${this.reason})`);
+    throw new Error(`Episode.feed: the episode for ${terms(this.sum).join('+')} is already over (${this.reason})`);
   }
 
   /** The harness ran out of context before the episode ended. */
@@ -103,9 +151,11 @@ export class Episode {
     }
     const m = CALL_PATTERN.exec(this.call);
     if (!m) return this.finish('malformed call');
-    this.result = this.calculator(Number(m[1]), Number(m[2]));
-    this.segment = 'answer';
-    return `${this.result.value}${END}`;
+    const result = this.calculator(Number(m[1]), Number(m[2]));
+    this.results.push(result);
+    if (this.results.length < this.calls) this.call = '';
+    else this.segment = 'answer';
+    return `${result.value}${END}`;
   }
 
   private feedAnswer(ch: string): string {
@@ -119,10 +169,14 @@ export class Episode {
     return '';
   }
 
+  private outcome(reason: EndReason): Outcome {
+    return { sum: this.sum, reason, answer: this.answer, result: this.result };
+  }
+
   private finish(reason: EndReason): string {
     this.segment = 'done';
     this.reason = reason;
-    this.reward = grade(this.grader, { sum: this.sum, reason, answer: this.answer, result: this.result });
+    this.reward = grade(this.grader, this.outcome(reason));
     return '';
   }
 }

@@ -1,16 +1,31 @@
 /**
- * The sums of the tool world. 100 distinct two-digit sums, drawn once with a fixed seed and
- * committed as `sums.json`, so the page, the scripts and the tests all use the same ones:
- * 70 training sums (30 of them the demonstrations, the other 40 the validation set for every
- * choice we make) and 30 held-out sums that nothing is ever selected on.
+ * The sums of the tool worlds. Per world, 100 distinct sums of two-digit operands, drawn once
+ * with a fixed seed and committed as JSON, so the page, the scripts and the tests all use the
+ * same ones: 70 training sums (30 of them the demonstrations, the other 40 the validation set for
+ * every choice we make) and 30 held-out sums that nothing is ever selected on. The one-call
+ * world's are `a + b` (`sums.json`), the two-call world's `a + b + c` (`sums-two-calls.json`).
  */
 import { createRng, shuffled } from '../lib/rng';
 import data from './sums.json';
+import twoCallData from './sums-two-calls.json';
 
+/**
+ * A sum of two terms, or of three in the two-call world. The third term is optional rather than
+ * a list of terms, so a one-call sum, its JSON and everything that reads one stay as they were;
+ * code that works in both worlds reads `terms(s)`.
+ */
 export interface Sum {
   a: number;
   b: number;
+  /** The third term: the two-call world's sums have one, the one-call world's do not. */
+  c?: number;
 }
+
+/** A sum's terms in order: [a, b] or [a, b, c]. */
+export const terms = (s: Sum): number[] => (s.c === undefined ? [s.a, s.b] : [s.a, s.b, s.c]);
+
+/** What the sum adds up to: what the exact grader pays for. */
+export const total = (s: Sum): number => terms(s).reduce((x, y) => x + y, 0);
 
 export interface SumSplit {
   seed: number;
@@ -26,16 +41,20 @@ export const OPERAND_MIN = 10;
 export const OPERAND_MAX = 99;
 const SPLIT_SIZES = { total: 100, train: 70, heldOut: 30, demonstrations: 30 } as const;
 
-export const sumKey = (s: Sum): string => `${s.a}+${s.b}`;
+export const sumKey = (s: Sum): string => terms(s).join('+');
 
-/** The generator behind sums.json (kept so the data can be checked and remade). */
-export function drawSplit(seed: number): SumSplit {
+/**
+ * The generator behind the committed splits (kept so the data can be checked and remade):
+ * `termCount` 2 for the one-call world, 3 for the two-call world.
+ */
+export function drawSplit(seed: number, termCount: 2 | 3 = 2): SumSplit {
   const rng = createRng(seed);
   const seen = new Set<string>();
   const all: Sum[] = [];
   const span = OPERAND_MAX - OPERAND_MIN + 1;
   while (all.length < SPLIT_SIZES.total) {
-    const s = { a: OPERAND_MIN + rng.int(span), b: OPERAND_MIN + rng.int(span) };
+    const s: Sum = { a: OPERAND_MIN + rng.int(span), b: OPERAND_MIN + rng.int(span) };
+    if (termCount === 3) s.c = OPERAND_MIN + rng.int(span);
     if (seen.has(sumKey(s))) continue;
     seen.add(sumKey(s));
     all.push(s);
@@ -52,7 +71,10 @@ export function drawSplit(seed: number): SumSplit {
   };
 }
 
+/** The one-call world's split. */
 export const SPLIT: SumSplit = data as SumSplit;
+/** The two-call world's split: three-term sums. */
+export const TWO_CALL_SPLIT: SumSplit = twoCallData as SumSplit;
 
 /** Where a sum stands in the split: one of the 70 training sums, the 30 held-out ones, or neither. */
 export function sumKind(
@@ -65,6 +87,6 @@ export function sumKind(
   return { kind, demonstration: has(split.demonstrations) };
 }
 
-/** A sum of the world's range (two operands from OPERAND_MIN to OPERAND_MAX). */
+/** A sum of the worlds' range (every term from OPERAND_MIN to OPERAND_MAX). */
 export const inRange = (s: Sum): boolean =>
-  [s.a, s.b].every((x) => Number.isInteger(x) && x >= OPERAND_MIN && x <= OPERAND_MAX);
+  terms(s).every((x) => Number.isInteger(x) && x >= OPERAND_MIN && x <= OPERAND_MAX);

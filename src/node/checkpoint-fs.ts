@@ -15,9 +15,21 @@ import {
   type Manifest,
 } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
+import type { EpisodeKind } from '../env/episode';
+import { WORLDS } from '../env/world';
 
 /** The shipped checkpoints' folders, relative to the repository root. */
-export const SHIPPED = { agent: join('public', CHECKPOINTS.agent), pretrained: join('public', CHECKPOINTS.pretrained) };
+export const SHIPPED = {
+  agent: join('public', CHECKPOINTS.agent),
+  pretrained: join('public', CHECKPOINTS.pretrained),
+  agentTwoCalls: join('public', CHECKPOINTS.agentTwoCalls),
+};
+
+/** A world's shipped checkpoints: its agent, and the one worksheet model both worlds fine-tune. */
+export const shippedFor = (episode: EpisodeKind): { agent: string; pretrained: string } => ({
+  agent: join('public', WORLDS[episode].agent),
+  pretrained: SHIPPED.pretrained,
+});
 
 export async function saveCheckpoint(dir: string, model: CharModel, card: CheckpointCard): Promise<void> {
   const { manifest, weights } = await encodeCheckpoint(model, card);

@@ -8,7 +8,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe, GrpoConfig } from '../config';
 import { SupervisedStage, type SupervisedRecord, type SupervisedStageName } from '../agent/stage';
-import { initialModel } from '../agent/train';
+import { fineTuningStart, initialModel } from '../agent/train';
 import { decodeCheckpoint, encodeCheckpoint, weightsDigest, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
 import { summarise, type RunSummary } from '../rl/summary';
@@ -17,6 +17,7 @@ import { grpoConfigOf, type RunConfig } from './settings';
 import type { Stage } from './stages';
 
 export interface Sources {
+  /** Fine-tuning's recipe, for the run's world (its `episode`). */
   recipe: AgentRecipe;
   grpo: GrpoConfig;
   /** Measure held-out (fine-tuning) or worksheet (pre-training) success every this many steps. */
@@ -68,6 +69,11 @@ export class PipelineRun {
     agent: CheckpointFiles | null,
   ) {
     this.agentWeights = agent;
+    const fineTunedFor = sources.recipe.episode ?? 'one-call';
+    if (fineTunedFor !== config.episode)
+      throw new Error(
+        `PipelineRun: the agent recipe fine-tunes for the ${fineTunedFor} world, but the run is in the ${config.episode} world`,
+      );
   }
 
   get stage(): Stage {
@@ -202,7 +208,8 @@ export class PipelineRun {
     const stage = this.stage;
     const seed = this.config.seed;
     const start = this.stageStart;
-    this.model = start ? decodeCheckpoint(start.manifest, start.weights, start.where) : initialModel(recipe, seed);
+    const model = start ? decodeCheckpoint(start.manifest, start.weights, start.where) : initialModel(recipe, seed);
+    this.model = stage === 'sft' ? fineTuningStart(model, recipe, seed) : model;
     // The one place a stage takes the run's settings: its records say so (builtWith).
     this.builtWith = this.config;
     this.runner =

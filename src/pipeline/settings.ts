@@ -11,6 +11,7 @@
  * row here, a line in grpoConfigOf, its control and the words about it.
  */
 import { ADVANTAGES, GRPO, type GrpoConfig } from '../config';
+import { EPISODES } from '../env/episode';
 import { GRADERS } from '../env/grader';
 import { STARTS } from './stages';
 
@@ -59,6 +60,18 @@ const TEMPERATURES = [0.5, 1, 1.5] as const;
 export type Temperature = (typeof TEMPERATURES)[number];
 
 export const SETTINGS = {
+  episode: row({
+    choices: EPISODES,
+    plate: 'one-call',
+    name: 'episode',
+    label: 'Episode',
+    hint: 'the same algorithm, a longer episode',
+    choiceLabels: { 'one-call': 'one call (the plate’s)', 'two-calls': 'two calls (three-term sums)' },
+    runLabel: (e) => (e === 'two-calls' ? 'two calls' : ''),
+    fileLabel: (e) => (e === 'two-calls' ? 'two-calls' : ''),
+    doc: 'the episode: one call (default, the plate’s: `^23+45=B23+45|68|68|`) or two calls on three-term sums (`^23+45+17=B23+45|68|B68+17|85|85|`), each world with its own agent',
+    restarts: 'run',
+  }),
   start: row({
     choices: STARTS,
     plate: 'agent',
@@ -152,6 +165,18 @@ export const SETTINGS = {
     doc: 'policy updates per sampled batch, μ: 1 (default, the plate’s; the ratio is exactly 1 and the clip never acts), 2 or 4 (the batch is reused, the sampling policy’s log-probabilities frozen, the ratio clipped at 1 ± ε)',
     restarts: 'grpo',
   }),
+  toolLatencyMs: row({
+    choices: [0, 50, 200],
+    plate: 0,
+    name: 'tool-latency-ms',
+    label: 'Calculator latency',
+    hint: 'a slow tool: the batch’s pending calls answered together',
+    choiceLabels: { 0: 'instant (the plate’s)', 50: '50 ms a call', 200: '200 ms a call' },
+    runLabel: (ms) => (ms === 0 ? '' : `a ${ms} ms tool`),
+    fileLabel: (ms) => (ms === 0 ? '' : `tool${ms}ms`),
+    doc: 'how long the calculator takes to answer, in ms: 0 (default, the plate’s: instant), 50 or 200 (a slow tool; a batch’s pending calls are answered together, as a harness would)',
+    restarts: 'grpo',
+  }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -182,7 +207,7 @@ export interface RunConfig extends RunSettings {
   steps: number;
 }
 
-/** The plate's own settings: start from the fine-tuned agent, the reliable calculator, masking on, group-relative, temperature 1, the exact grader. */
+/** The plate's own settings: the one-call episode, start from the fine-tuned agent, the reliable calculator, masking on, group-relative, temperature 1, the exact grader, one update per batch, an instant calculator. */
 export const PLATE_SETTINGS = Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].plate])) as RunSettings;
 
 /** How the URL and the attribute write a choice: the first text the row gives it. */
@@ -251,5 +276,7 @@ export function grpoConfigOf(base: GrpoConfig, run: RunConfig): GrpoConfig {
     temperature: run.temperature,
     grader: run.grader,
     updatesPerBatch: run.updatesPerBatch,
+    episode: run.episode,
+    toolLatencyMs: run.toolLatencyMs,
   };
 }

@@ -29,7 +29,7 @@ export interface EpisodeView {
   /** The final answer is the true sum (what the exact grader pays for): reward without it is a bug's. */
   correct: boolean;
   advantage: number;
-  /** The calculator lied in this episode. */
+  /** The calculator lied in this episode (at any of its calls). */
   lied: boolean;
   reason: EndReason;
   /**
@@ -53,7 +53,8 @@ export interface EpisodeLike {
   authors: readonly Author[];
   reward: number;
   correct: boolean;
-  result: { lied: boolean } | null;
+  /** Every call's result, in call order. */
+  results: readonly { lied: boolean }[];
   reason: EndReason;
   logp?: { before: ArrayLike<number>; after: ArrayLike<number> };
 }
@@ -72,7 +73,7 @@ export function toView(e: EpisodeLike, advantage: number, mask: LossMask): Episo
     reward: e.reward,
     correct: e.correct,
     advantage,
-    lied: e.result?.lied ?? false,
+    lied: e.results.some((r) => r.lied),
     reason: e.reason,
   };
   // Float32Array: compact in the page's memory (40 steps × 64 episodes) and in postMessage.
@@ -86,7 +87,7 @@ export const askView = (e: Omit<EpisodeLike, 'logp'>): AskEpisode => ({
   text: e.text,
   authors: codes(e.authors),
   reward: e.reward,
-  lied: e.result?.lied ?? false,
+  lied: e.results.some((r) => r.lied),
   reason: e.reason,
 });
 

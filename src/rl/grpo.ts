@@ -26,12 +26,14 @@ import * as tf from '@tensorflow/tfjs';
 import type { GrpoConfig } from '../config';
 import { calculatorFor, type Calculator } from '../env/calculator';
 import { rewardedByBug } from '../env/grader';
-import { SPLIT, type Sum } from '../env/sums';
+import type { Sum } from '../env/sums';
+import { WORLDS } from '../env/world';
 import { createRng, shuffled, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { groupStats } from './advantages';
 import { episodeAdvantages } from './credit';
+import { correctCallsPushedDown, zeroSpreadShare } from './figures';
 import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { transcriptLogProbs } from '../model/logprobs';
@@ -40,6 +42,7 @@ import { policyUpdate, updateRows, type ClipFractions } from './update';
 
 export interface GrpoStageOptions {
   model: CharModel;
+  /** Its `episode` names the world: the sums come from its split unless given here. */
   config: GrpoConfig;
   seed: number;
   trainSums?: Sum[];
@@ -98,8 +101,13 @@ export interface GrpoRecord {
    * std: divided by n − 1, where the advantage's is by n).
    */
   rewardStd: number | null;
-  /** Fraction of groups whose 8 rewards were all equal (no gradient): TRL's `frac_reward_zero_std`. */
+  /** Fraction of groups whose 8 rewards were all equal (no gradient; rl/figures.ts): TRL's `frac_reward_zero_std`. */
   zeroSpreadGroups: number | null;
+  /**
+   * Of the sampled episodes whose first call was correct, the fraction given a negative
+   * advantage (rl/figures.ts): correct calls the update pushed down for what came after them.
+   */
+  correctCallsPushedDown: number | null;
   /** Where the ratio's clip acted, over the model's characters, mean over the step's updates (rl/update.ts). */
   clip: ClipFractions | null;
   /** The policy's entropy per character it sampled, in nats (at most ln 16): TRL's `entropy`. */
@@ -109,9 +117,9 @@ export interface GrpoRecord {
   envChars: number;
   /** Characters the loss covered this step (rl/credit.ts: the model's; with masking off the calculator's too). */
   trainedChars: number;
-  /** Calculator calls that lied this step. */
+  /** Calculator calls that lied this step (every call of every sampled episode counts). */
   lies: number;
-  /** Calculator calls the model made well-formed (the calculator answered them). */
+  /** Calculator calls the model made well-formed (the calculator answered them), every call of every episode. */
   calls: number;
   /** Calls the model began (`B`) and botched: malformed or over-long, so the calculator never ran. */
   failedCalls: number;
@@ -169,8 +177,13 @@ export class GrpoStage {
     // The calculator draws from its own stream, so switching it on does not reshuffle the sums.
     this.calculator = calculatorFor(opts.config.calculator, createRng(opts.seed ^ 0x5eed), opts.config.faultyRate);
     this.optimizer = adam(opts.config.lr);
-    this.trainSums = opts.trainSums ?? SPLIT.train;
-    this.heldOutSums = opts.heldOutSums ?? SPLIT.heldOut;
+    const world = WORLDS[opts.config.episode];
+    if (opts.model.config.context < world.context)
+      throw new Error(
+        `GrpoStage: the ${world.episode} world needs a model context of ${world.context}, this model's is ${opts.model.config.context} (an agent of another world?)`,
+      );
+    this.trainSums = opts.trainSums ?? world.split.train;
+    this.heldOutSums = opts.heldOutSums ?? world.split.heldOut;
     if (this.trainSums.length < opts.config.sumsPerStep)
       throw new Error(
         `GrpoStage: ${this.trainSums.length} training sums cannot fill ${opts.config.sumsPerStep} groups`,
@@ -206,6 +219,7 @@ export class GrpoStage {
       rewardedByBug: 0,
       rewardStd: null,
       zeroSpreadGroups: null,
+      correctCallsPushedDown: null,
       clip: null,
       entropy: null,
       loss: null,
@@ -232,7 +246,11 @@ export class GrpoStage {
     this.ahead = null;
     const episodes =
       ahead?.episodes ??
-      (await rolloutRows(this.model, this.sampleRows(), { temperature: c.temperature, rng: this.rng }));
+      (await rolloutRows(this.model, this.sampleRows(), {
+        temperature: c.temperature,
+        rng: this.rng,
+        toolLatencyMs: c.toolLatencyMs,
+      }));
     const t1 = now();
 
     const rewards = episodes.map((e) => e.reward);
@@ -269,6 +287,7 @@ export class GrpoStage {
       heldOutCorrect: ev.correct,
       heldOutN: ev.n,
       ...sampledFigures(episodes, c),
+      correctCallsPushedDown: correctCallsPushedDown(episodes, advantages),
       clip: update.clip,
       loss: update.loss,
       trainedChars: update.trainedChars,
@@ -328,6 +347,7 @@ export class GrpoStage {
     const episodes = await rolloutRows(this.model, [...held, ...ahead], {
       temperature: this.config.temperature,
       rng: this.rng,
+      toolLatencyMs: this.config.toolLatencyMs,
     });
     const ms = now() - t0;
     const share = held.length / (held.length + ahead.length);
@@ -353,14 +373,14 @@ function sampledFigures(episodes: readonly EpisodeRecord[], c: Pick<GrpoConfig, 
   return {
     meanReward: groupStats(rewards).mean,
     rewardStd: mean(groups.map((g) => groupStats(g).std * Math.sqrt(n / Math.max(n - 1, 1)))),
-    zeroSpreadGroups: groups.filter((g) => groupStats(g).zeroSpread).length / c.sumsPerStep,
+    zeroSpreadGroups: zeroSpreadShare(rewards, c.episodesPerSum),
     entropy: episodes.reduce((h, e) => h + e.modelEntropy, 0) / Math.max(modelChars, 1),
     trueSuccess: episodes.filter((e) => e.correct).length / episodes.length,
     rewardedByBug: episodes.filter(rewardedByBug).length,
     modelChars,
     envChars: count('env'),
-    lies: episodes.filter((e) => e.result?.lied).length,
-    calls: episodes.filter((e) => e.result !== null).length,
+    lies: episodes.reduce((k, e) => k + e.results.filter((r) => r.lied).length, 0),
+    calls: episodes.reduce((k, e) => k + e.results.length, 0),
     failedCalls: episodes.filter(failedCall).length,
     copied: episodes.filter(copiesTool).length,
     malformed: episodes.filter((e) => e.reason !== 'answered').length,

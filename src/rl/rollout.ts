@@ -11,10 +11,15 @@
  * held-out evaluation and the next step's sampling can share one batch. Sampled rows draw from
  * the rng in row order at each position, and calculators are called in row order, exactly as
  * they would in a batch of their own.
+ *
+ * A tool that takes time (`toolLatencyMs`): the calls completed at one position — any number of
+ * rows, any of their calls — are answered together, as a harness sends a batch's pending tool
+ * calls at once and waits for them, so the rollout waits once per position that has a call. The
+ * results themselves are the same as an instant tool's; only the time differs.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Calculator } from '../env/calculator';
-import { Episode, promptFor, type Author, type EndReason } from '../env/episode';
+import { Episode, promptFor, type Author, type CallResult, type EndReason } from '../env/episode';
 import type { Grader } from '../env/grader';
 import type { Sum } from '../env/sums';
 import type { Rng } from '../lib/rng';
@@ -31,6 +36,8 @@ export interface RolloutOptions {
   greedy: boolean;
   /** Draws the sampled characters; unused when greedy. */
   rng?: Rng;
+  /** Milliseconds the calculator takes to answer a position's calls (0 or absent: instantly). */
+  toolLatencyMs?: number;
 }
 
 /** One row of a mixed batch. */
@@ -49,7 +56,10 @@ export interface EpisodeRecord {
   text: string;
   /** Who wrote each character of `text`. */
   authors: Author[];
-  result: { value: number; lied: boolean } | null;
+  /** Every calculator call's result, in call order (one per call the model completed). */
+  results: CallResult[];
+  /** The last call's result (null if none): the one an answer that copies the tool copies. */
+  result: CallResult | null;
   answer: string;
   /** What the row's grader paid. */
   reward: number;
@@ -85,7 +95,7 @@ export function rollout(model: Policy, sums: readonly Sum[], opts: RolloutOption
 export async function rolloutRows(
   model: Policy,
   rows: readonly RolloutRow[],
-  opts: { temperature: number; rng?: Rng },
+  opts: Pick<RolloutOptions, 'temperature' | 'rng' | 'toolLatencyMs'>,
 ): Promise<EpisodeRecord[]> {
   if (rows.some((r) => !r.greedy) && !opts.rng) throw new Error('rollout: sampling needs an rng');
   const B = rows.length;
@@ -116,6 +126,7 @@ export async function rolloutRows(
       for (let pos = start, withModel = true; ; pos++, withModel = false) {
         if (!withModel && batch.needsModel()) break;
         batch.decide(withModel ? p : null, opts.rng).forEach((id, r) => chunk[r]!.push(id));
+        if (batch.takeCalled() && opts.toolLatencyMs) await delay(opts.toolLatencyMs);
         if (!batch.active() || pos + 1 >= context) {
           batch.stopAtContextLimit();
           return batch.records();
@@ -142,6 +153,8 @@ class Transcripts {
   private readonly owed: string[];
   private readonly owedBy: Author[];
   private readonly entropy: number[];
+  /** Some row completed a calculator call since takeCalled() last asked. */
+  private called = false;
 
   constructor(private readonly rows: readonly RolloutRow[]) {
     const prompts = rows.map((r) => promptFor(r.sum));
@@ -186,10 +199,18 @@ class Transcripts {
         this.authors[r]!.push('model');
         this.owed[r] = ep.feed(ch);
         this.owedBy[r] = 'env';
+        this.called ||= this.owed[r] !== '';
       }
       this.texts[r] += ch;
       return ch === PAD ? PAD_ID : encode(ch)[0]!;
     });
+  }
+
+  /** Whether some row completed a call since the last time this was asked. */
+  takeCalled(): boolean {
+    const called = this.called;
+    this.called = false;
+    return called;
   }
 
   stopAtContextLimit(): void {
@@ -201,6 +222,7 @@ class Transcripts {
       sum: ep.sum,
       text: this.texts[r]!,
       authors: this.authors[r]!,
+      results: [...ep.results],
       result: ep.result,
       answer: ep.answer,
       reward: ep.reward,
@@ -241,6 +263,8 @@ export function entropyAt(p: ArrayLike<number>, offset: number, n: number): numb
   }
   return h;
 }
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function argmax(p: ArrayLike<number>, offset: number, n: number): number {
   let best = 0;

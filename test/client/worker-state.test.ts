@@ -25,6 +25,7 @@ const record = (step: number, totalMs = 500): GrpoStepView => ({
   rewardedByBug: 0,
   rewardStd: null,
   zeroSpreadGroups: null,
+  correctCallsPushedDown: null,
   clip: null,
   entropy: null,
   loss: null,

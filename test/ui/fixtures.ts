@@ -45,6 +45,7 @@ export function record(
     zeroSpreadGroups: step === 0 ? null : 0.25,
     clip: step === 0 ? null : { low: 0, high: 0, region: 0 },
     entropy: step === 0 ? null : 0.4 - step / 200,
+    correctCallsPushedDown: step === 0 ? null : 0.1,
     loss: null,
     modelChars: step === 0 ? 0 : 64 * 13,
     envChars: 0,

@@ -1,0 +1,43 @@
+/**
+ * The tool worlds: one call (the plate's), or two — the same algorithm, a longer episode. What
+ * differs between them is data, here, and everything else reads it from here: how many calls an
+ * episode makes, its sums, the context its agent needs and where that agent ships. The episode
+ * rules themselves (env/episode.ts) read the number of calls off the sum's terms, so a rollout
+ * needs no world to play a sum.
+ */
+import { AGENT_CONTEXT, CHECKPOINTS } from '../config';
+import type { EpisodeKind } from './episode';
+import { SPLIT, TWO_CALL_SPLIT, type SumSplit } from './sums';
+
+export interface World {
+  episode: EpisodeKind;
+  /** Calculator calls per episode, one per term after the first. */
+  calls: number;
+  /** An episode played right, as a demonstration shows it. */
+  example: string;
+  /** Its 100 sums: training (demonstrations and validation) and held-out. */
+  split: SumSplit;
+  /** The agent's context: at least the longest transcript its rules allow (env/episode.ts's longestEpisode; a test checks it). */
+  context: number;
+  /** Where its fine-tuned agent ships, under the asset base (as CHECKPOINTS spells it). */
+  agent: string;
+}
+
+export const WORLDS: Record<EpisodeKind, World> = {
+  'one-call': {
+    episode: 'one-call',
+    calls: 1,
+    example: '^23+45=B23+45|68|68|',
+    split: SPLIT,
+    context: AGENT_CONTEXT['one-call'],
+    agent: CHECKPOINTS.agent,
+  },
+  'two-calls': {
+    episode: 'two-calls',
+    calls: 2,
+    example: '^23+45+17=B23+45|68|B68+17|85|85|',
+    split: TWO_CALL_SPLIT,
+    context: AGENT_CONTEXT['two-calls'],
+    agent: CHECKPOINTS.agentTwoCalls,
+  },
+};

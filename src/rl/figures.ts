@@ -1,0 +1,57 @@
+/**
+ * Two figures of a GRPO step that show what grows with the episode (the plate's closing claims),
+ * computed from the step's sampled episodes and the advantages the update gave them:
+ *
+ *   zeroSpreadGroups        the share of groups whose rewards are all equal: every advantage in
+ *                           them is 0, so they teach nothing (TRL's frac_reward_zero_std)
+ *   correctCallsPushedDown  of the episodes whose first call was correct, the share whose
+ *                           advantage was negative: the update pushed a right decision down
+ *                           because of what came after it (credit spread over every action)
+ */
+import { promptFor } from '../env/episode';
+import { terms, type Sum } from '../env/sums';
+import { CALL, END } from '../model/vocab';
+import { groupStats } from './advantages';
+
+/** The share of the consecutive groups of `groupSize` rewards whose rewards are all equal. */
+export function zeroSpreadShare(rewards: readonly number[], groupSize: number): number {
+  if (rewards.length === 0 || rewards.length % groupSize !== 0)
+    throw new Error(`zeroSpreadShare: ${rewards.length} rewards do not make whole groups of ${groupSize}`);
+  let zero = 0;
+  for (let g = 0; g < rewards.length; g += groupSize)
+    if (groupStats(rewards.slice(g, g + groupSize)).zeroSpread) zero++;
+  return zero / (rewards.length / groupSize);
+}
+
+/**
+ * The episode's first call is the right one: its transcript goes on from the prompt with exactly
+ * `B` + the sum's first two terms + `|` (`^23+45+17=B23+45|…`; `^23+45=B23+45|…` with one call),
+ * whatever the calculator then answered and whatever the model did next.
+ */
+export function firstCallCorrect(e: { sum: Sum; text: string }): boolean {
+  const [a, b] = terms(e.sum);
+  return e.text.startsWith(`${promptFor(e.sum)}${CALL}${a}+${b}${END}`);
+}
+
+/**
+ * Of the episodes whose first call was correct (firstCallCorrect), the share whose advantage was
+ * negative: the policy loss lowers the log-probability of every character the model wrote in such
+ * an episode, the correct call's included. 0 when no episode's first call was correct. With one
+ * call a correct call is pushed down when its answer fails; with two, also when the second call
+ * does; with the raw reward as advantage nothing is ever negative.
+ */
+export function correctCallsPushedDown(
+  episodes: readonly { sum: Sum; text: string }[],
+  advantages: readonly number[],
+): number {
+  if (episodes.length !== advantages.length)
+    throw new Error(`correctCallsPushedDown: ${episodes.length} episodes but ${advantages.length} advantages`);
+  let correct = 0;
+  let pushedDown = 0;
+  episodes.forEach((e, i) => {
+    if (!firstCallCorrect(e)) return;
+    correct++;
+    if (advantages[i]! < 0) pushedDown++;
+  });
+  return correct === 0 ? 0 : pushedDown / correct;
+}
