@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { PLATE_SETTINGS } from '../src/pipeline/settings';
 import { isCommand } from '../src/protocol/guards';
 
-const checkpoints = { agent: 'https://x/checkpoints/agent/', pretrained: 'https://x/checkpoints/pretrained/' };
+const checkpoints = {
+  agent: 'https://x/checkpoints/agent/',
+  pretrained: 'https://x/checkpoints/pretrained/',
+  agentTwoCalls: 'https://x/checkpoints/agent-two-calls/',
+};
 const config = { ...PLATE_SETTINGS, seed: 1, steps: 40 };
 const wasm = {
   'tfjs-backend-wasm.wasm': 'https://x/a.wasm',
@@ -17,7 +21,11 @@ describe('isCommand', () => {
       { type: 'init', checkpoints, wasm, backend: 'wasm' },
       {
         type: 'init',
-        checkpoints: { agent: { manifest: { format: 'f' }, weights: 'https://x/w.bin' }, pretrained: 'https://x/p/' },
+        checkpoints: {
+          agent: { manifest: { format: 'f' }, weights: 'https://x/w.bin' },
+          pretrained: 'https://x/p/',
+          agentTwoCalls: 'https://x/a2/',
+        },
         wasm,
       },
       { type: 'start', config },

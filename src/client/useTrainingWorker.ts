@@ -114,7 +114,7 @@ const stepMs = (e: WorkerEvent): number | undefined =>
 
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
   const { checkpoints, backend, calibrate, wasm, worker: source, backends, workerUrl, enabled = true } = options;
-  const { agent, pretrained } = checkpoints;
+  const { agent, pretrained, agentTwoCalls } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
   /**
@@ -143,7 +143,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     setState(folded.current);
     const init: Command = {
       type: 'init',
-      checkpoints: { agent, pretrained },
+      checkpoints: { agent, pretrained, agentTwoCalls },
       backend,
       calibrate,
       race: loadRace(),
@@ -156,7 +156,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       wired.stop();
       dispatchRef.current = between;
     };
-  }, [agent, pretrained, backend, calibrate, wasm, source, backends, workerUrl, enabled, generation, between]);
+  }, [agent, pretrained, agentTwoCalls, backend, calibrate, wasm, source, backends, workerUrl, enabled, generation, between]);
 
   const actions = useMemo(
     () =>

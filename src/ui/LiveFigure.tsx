@@ -44,6 +44,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
     enabled: near,
   });
   const reference = useReferenceRuns(near ? assets.referenceRuns : null);
+  const referenceTwoCalls = useReferenceRuns(near ? assets.referenceRunsTwoCalls : null);
   usePageHolds(box, worker.hold, worker.release);
   const controls = useReaderControls(worker, options);
   const asked = useRef(0);
@@ -58,6 +59,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
         settings={controls.settings}
         totalSteps={GRPO.steps}
         reference={reference}
+        referenceTwoCalls={referenceTwoCalls}
         notes={controls.restartNote ? [...notes, controls.restartNote] : notes}
         onRun={controls.onRun}
         onPause={worker.pause}

@@ -1,11 +1,12 @@
 /**
- * Where the plate's files are: the two checkpoints, the precomputed reference runs, tfjs's .wasm,
+ * Where the plate's files are: the checkpoints, the precomputed reference runs, tfjs's .wasm,
  * and how the training worker starts. By default the ones that come with the plate
  * (src/ui/bundled-assets.ts: this page's own bundle, or in the package its prebuilt folder,
  * dist-lib/plate-<version>/). With `assetBase`, a copy of that folder, laid out as FOLDER says
  * (public/ here has the same layout for the data files):
  *   training.worker.mjs  tfjs-backend-{wasm,webgl,webgpu}.mjs  tfjs-backend-wasm-simd.wasm
- *   checkpoints/agent/{manifest.json,weights.bin}  checkpoints/pretrained/…  reference-runs.json
+ *   checkpoints/agent/{manifest.json,weights.bin}  checkpoints/pretrained/…  checkpoints/agent-two-calls/…
+ *   reference-runs.json  reference-runs-two-calls.json
  */
 import { CHECKPOINTS } from '../config';
 import type { WorkerSource } from '../client/useTrainingWorker';
@@ -15,6 +16,8 @@ export interface PlateAssets {
   checkpoints: CheckpointUrls;
   /** URL of reference-runs.json. */
   referenceRuns: string;
+  /** URL of reference-runs-two-calls.json: fetched only when the reader picks the two-call world. */
+  referenceRunsTwoCalls: string;
   wasm: WasmFiles;
   worker: WorkerSource;
   /** The backends' modules, which a prebuilt worker imports by URL; absent where the worker bundles its own (the page). */
@@ -27,8 +30,13 @@ export const FOLDER = {
   backends: { wasm: 'tfjs-backend-wasm.mjs', webgl: 'tfjs-backend-webgl.mjs', webgpu: 'tfjs-backend-webgpu.mjs' },
   /** The SIMD build serves for all three of tfjs's names (src/ui/wasm-files.ts says why). */
   wasm: 'tfjs-backend-wasm-simd.wasm',
-  checkpoints: { agent: `${CHECKPOINTS.agent}/`, pretrained: `${CHECKPOINTS.pretrained}/` },
+  checkpoints: {
+    agent: `${CHECKPOINTS.agent}/`,
+    pretrained: `${CHECKPOINTS.pretrained}/`,
+    agentTwoCalls: `${CHECKPOINTS.agentTwoCalls}/`,
+  },
   referenceRuns: 'reference-runs.json',
+  referenceRunsTwoCalls: 'reference-runs-two-calls.json',
   /** The custom element with React, for a page with no bundler, and its stylesheet. */
   element: 'plate-multi-turn-rl.js',
   stylesheet: 'plate-multi-turn-rl.css',
@@ -54,8 +62,13 @@ export function assetsAt(base: string, documentUrl: string, bundled: PlateAssets
   const prebuilt = 'url' in bundled.worker;
   const sameOrigin = root.origin === new URL(documentUrl).origin;
   return {
-    checkpoints: { agent: at(FOLDER.checkpoints.agent), pretrained: at(FOLDER.checkpoints.pretrained) },
+    checkpoints: {
+      agent: at(FOLDER.checkpoints.agent),
+      pretrained: at(FOLDER.checkpoints.pretrained),
+      agentTwoCalls: at(FOLDER.checkpoints.agentTwoCalls),
+    },
     referenceRuns: at(FOLDER.referenceRuns),
+    referenceRunsTwoCalls: at(FOLDER.referenceRunsTwoCalls),
     wasm: wasmFiles(at(FOLDER.wasm)),
     worker: prebuilt && sameOrigin ? { url: at(FOLDER.worker) } : bundled.worker,
     ...(bundled.backends && {

@@ -5,7 +5,9 @@
  * never lands in the middle of a step. Events go out through `post`.
  */
 import * as tf from '@tensorflow/tfjs';
-import { AGENT_RECIPE, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
+import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
+import type { EpisodeKind } from '../env/episode';
+import { checkAgentWorld } from '../pipeline/agent-world';
 import { CheckpointError } from '../model/checkpoint';
 import { fusedModule } from '../model/fused/module';
 import { NonFiniteLossError } from '../model/non-finite';
@@ -36,6 +38,7 @@ export interface SessionDeps {
   /** Lets queued messages through between steps (a macrotask in the worker). */
   yieldToMessages?(): Promise<void>;
   grpo?: GrpoConfig;
+  /** The one-call world's recipe (a test's shorter stages); the two-call world's is always its own. */
   recipe?: AgentRecipe;
   /**
    * Warm the engine while idle between Ready and the first thing to do (worker/warm-up.ts), on WASM:
@@ -78,11 +81,14 @@ function macrotask(): Promise<void> {
 export class WorkerSession {
   private state = INITIAL;
   private readonly grpo: GrpoConfig;
-  private readonly recipe: AgentRecipe;
+  private readonly recipes: Record<EpisodeKind, AgentRecipe>;
   private urls: CheckpointUrls | null = null;
   /** Where the backends' files are (the init command's), for a switch after a lost device too. */
   private files: Pick<BackendRequest, 'wasm' | 'modules'> | null = null;
+  /** The one-call world's agent, loaded before Ready: the plate's, and the asks'. */
   private agent: CheckpointFiles | null = null;
+  /** The two-call world's agent: fetched when a run first needs it, never before. */
+  private agentTwoCalls: Promise<CheckpointFiles> | null = null;
   private pretrained: Promise<CheckpointFiles> | null = null;
   private backend: BackendName | null = null;
   /** Who takes over after a lost device, fastest measured first (the backend race's ranking). */
@@ -102,7 +108,7 @@ export class WorkerSession {
 
   constructor(private readonly deps: SessionDeps) {
     this.grpo = deps.grpo ?? GRPO;
-    this.recipe = deps.recipe ?? AGENT_RECIPE;
+    this.recipes = { ...AGENT_RECIPES, ...(deps.recipe && { 'one-call': deps.recipe }) };
   }
 
   handle(cmd: Command): void {
@@ -160,6 +166,7 @@ export class WorkerSession {
       this.ranking = choice.ranking;
       post({ type: 'loading', stage: 'checkpoint', message: 'Loading the agent checkpoint…' });
       this.agent = await fetched;
+      checkAgentWorld(this.agent, 'one-call');
       const heldOut = (this.agent.manifest.card.success as { heldOut?: unknown } | undefined)?.heldOut;
       const { backend, reason, skipped, race } = choice;
       const kernels = fusedModule() ? 'fused' : 'unfused';
@@ -281,7 +288,6 @@ export class WorkerSession {
         this.input({ type: 'took', reuse: agent !== null });
         const run = this.state.run!;
         this.dropWork();
-        this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(), agent);
         this.deps.post({
           type: 'started',
           runId: run.id,
@@ -290,6 +296,9 @@ export class WorkerSession {
           from: agent ? job.from : null,
           begin: job.begin,
         });
+        const shipped = await this.shippedAgent(run.config.episode);
+        if (shipped === null) return;
+        this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(run.config.episode, shipped), agent);
         return;
       }
       default:
@@ -297,12 +306,33 @@ export class WorkerSession {
     }
   }
 
-  private sources() {
+  /**
+   * The world's shipped agent: the one-call one is loaded; the two-call one is fetched the first
+   * time a run needs it (its 210 KB only for a reader who picks that world). On a failure the run
+   * fails, saying which file, and null comes back; a later run tries again.
+   */
+  private async shippedAgent(episode: EpisodeKind): Promise<CheckpointFiles | null> {
+    if (episode === 'one-call') return this.agent!;
+    try {
+      this.agentTwoCalls ??= this.deps.fetchCheckpoint(this.urls!.agentTwoCalls).then((files) => {
+        checkAgentWorld(files, 'two-calls');
+        return files;
+      });
+      return await this.agentTwoCalls;
+    } catch (e) {
+      this.agentTwoCalls = null;
+      const why = e instanceof CheckpointError ? e.message : `${(e as Error).message}`;
+      this.fail('checkpoint', `The two-call agent could not be loaded: ${why}`);
+      return null;
+    }
+  }
+
+  private sources(episode: EpisodeKind, agent: CheckpointFiles) {
     return {
-      recipe: this.recipe,
+      recipe: this.recipes[episode],
       grpo: this.grpo,
       evalEvery: STAGE_EVAL_EVERY,
-      agent: this.agent!,
+      agent,
       pretrained: () =>
         (this.pretrained ??= this.deps.fetchCheckpoint(this.urls!.pretrained).catch((e) => {
           this.pretrained = null; // a later run may try again

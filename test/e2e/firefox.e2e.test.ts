@@ -71,6 +71,37 @@ describe('a second browser engine', () => {
   }, 240_000);
 });
 
+describe('the two-call world in Firefox', () => {
+  it('trains ?episode=two-calls&steps=3 to the readouts Chromium ends it with, and logs no error', async () => {
+    const path = 'index.html?episode=two-calls&steps=3&autorun=1&backend=wasm';
+    const origin = new URL(site.url).origin;
+    const context = await chromium.newContext({ viewport: { width: 1280, height: 900 } });
+    const cPage = await context.newPage();
+    const cWatched = watch(context, cPage, origin);
+    await cPage.goto(site.url + path);
+    await cPage.locator('.plate-figure').scrollIntoViewIfNeeded();
+    await cPage.waitForFunction(statusIs, 'Finished', { timeout: 120_000, polling: 100 });
+    const inChromium = await cPage.evaluate(endState);
+    await context.close();
+
+    const fPage = await firefox.newPage();
+    const fWatched = watchFirefox(fPage, origin);
+    await fPage.goto(site.url + path);
+    await fPage.evaluate(() => document.querySelector('.plate-figure')!.scrollIntoView());
+    await fPage.waitForFunction(statusIs, { timeout: 120_000, polling: 100 }, 'Finished');
+    const inFirefox = await fPage.evaluate(endState);
+    const legend = await text(fPage, '.chart-legend');
+    await fPage.close();
+
+    expect(inFirefox.readouts).toEqual(inChromium.readouts);
+    expect(inFirefox.charts).toEqual(inChromium.charts);
+    expect(inFirefox.charts[0]).toMatch(/^Held-out success, step 3 of 3: \d+%$/);
+    expect(legend).toContain('this run: two calls, reliable');
+    expect({ errors: fWatched.errors, foreign: fWatched.foreign }).toEqual({ errors: [], foreign: [] });
+    expect({ errors: cWatched.errors, foreign: cWatched.foreign }).toEqual({ errors: [], foreign: [] });
+  }, 240_000);
+});
+
 const text = (page: Page, sel: string) => page.$eval(sel, (e) => e.textContent ?? '');
 const until = (page: Page, f: (arg: string) => boolean, arg: string) =>
   page.waitForFunction(f, { timeout: 90_000, polling: 50 }, arg);

@@ -170,6 +170,39 @@ describe('the switches that break the terms', () => {
     expectClean(o);
   });
 
+  it('runs ?episode=two-calls: the two-call agent trains as in the Node workshop, both calls told apart, the plate’s marks left off', async () => {
+    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'two-calls' });
+    const o = await openFinished('index.html?steps=3&autorun=1&episode=two-calls');
+    const { page } = o;
+    expect(await page.getByRole('radio', { name: /two calls/ }).isChecked()).toBe(true);
+    expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
+    expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 3 of 3: ${pct(node.meanReward[2]!)}`);
+    expect(await page.locator('.chart-legend').innerText()).toContain('this run: two calls, reliable');
+    // The plate's numbers are the one-call world's: no mark on this world's charts.
+    expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker').count()).toBe(0);
+    // The viewer's episodes: each prompt has three terms; an episode played through has two calls,
+    // each answered by the environment, its characters told apart from the model's.
+    const transcripts = await page
+      .locator('.episode-table .transcript')
+      .evaluateAll((codes) =>
+        codes.map((c) =>
+          [...c.querySelectorAll('[data-author]')].map((e) => [e.getAttribute('data-author'), e.textContent]),
+        ),
+      );
+    expect(transcripts.length).toBeGreaterThan(0);
+    for (const t of transcripts) expect(t[0]).toEqual(['p', expect.stringMatching(/^\^\d+\+\d+\+\d+=$/)]);
+    expect(transcripts.some((t) => t.filter(([who]) => who === 'e').length === 2)).toBe(true);
+    const pushed = node.records[3]!.correctCallsPushedDown!;
+    expect(await page.locator('[data-testid="pushed-down-chart"] svg[role="img"]').getAttribute('aria-label')).toBe(
+      `Correct first calls pushed down, step 3 of 3: ${pct(pushed)}`,
+    );
+    expect(await page.getByTestId('episode-note').innerText()).toMatch(
+      /^Two calls: the difficulties grow with the episode/,
+    );
+    expect(await page.getByTestId('claims').innerText()).toMatch(/correct first calls pushed down/);
+    expectClean(o);
+  });
+
   it('lets the reader take the run away as JSON and CSV, with a link that sets it up again', async () => {
     const o = await openFinished('index.html?steps=2&autorun=1&masking=off&seed=3');
     const { page } = o;

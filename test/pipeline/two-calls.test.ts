@@ -65,25 +65,34 @@ describe('the scripts in the two-call world', () => {
   it('evaluate the shipped two-call agent on the two-call held-out sums, and refuse a one-call agent there', () => {
     const e = tsx('eval', '--episode', 'two-calls', '--json');
     expect(e.code, e.err).toBe(0);
-    expect(lastJson(e.out)).toMatchObject({ episode: 'two-calls', heldOut: 0.7, n: 30, model: { context: 48 } });
+    const card = readCheckpointFiles(SHIPPED.agentTwoCalls).manifest.card.success as { heldOut: number };
+    expect(lastJson(e.out)).toMatchObject({
+      episode: 'two-calls',
+      heldOut: card.heldOut,
+      n: 30,
+      model: { context: 48 },
+    });
     const wrong = tsx('eval', '--episode', 'two-calls', '--checkpoint', SHIPPED.agent);
     expect(wrong.code).toBe(1);
     expect(wrong.err).toMatch(/has a context of 32; the two-calls world needs 48/);
   });
 
   it('run the workshop with --episode and --tool-latency-ms, naming both in the JSON line with the per-step figures', () => {
-    const w = tsx('workshop', '--episode', 'two-calls', '--tool-latency-ms', '5', '--steps', '2', '--json');
+    const w = tsx('workshop', '--episode', 'two-calls', '--tool-latency-ms', '50', '--steps', '2', '--json');
     expect(w.code, w.err).toBe(0);
     const j = lastJson(w.out);
-    expect(j).toMatchObject({ episode: 'two-calls', toolLatencyMs: 5, heldOutStart: 0.7 });
+    const shipped = readCheckpointFiles(SHIPPED.agentTwoCalls).manifest.card.success as { heldOut: number };
+    expect(j).toMatchObject({ episode: 'two-calls', toolLatencyMs: 50, heldOutStart: shipped.heldOut });
     expect(j.zeroSpreadGroups).toHaveLength(2);
     expect(j.correctCallsPushedDown).toHaveLength(2);
     expect(Object.keys(j)).toEqual(expect.arrayContaining(['meanReward', 'heldOut', 'timeSplit', 'agentDigest']));
   });
 
-  it('name a bad world like any other bad option', () => {
+  it('name a bad world, and a latency not offered, like any other bad option', () => {
     const w = tsx('workshop', '--episode', 'three');
     expect(w.code).toBe(1);
     expect(w.err).toBe('error: --episode must be one of one-call, two-calls, got "three"');
+    const slow = tsx('workshop', '--tool-latency-ms', '5');
+    expect(slow.err).toBe('error: --tool-latency-ms must be one of 0, 50, 200, got "5"');
   });
 });

@@ -22,30 +22,31 @@ async function workshop(faulty: boolean) {
 
 describe('the shipped two-call workshop, seed 1, WASM, 3 steps', () => {
   it('reproduces the pinned held-out successes, rewards and per-step figures with the reliable calculator', async () => {
-    // 21/30 = 70% at the start, as the two-call agent's card says; rewards out of 64 episodes.
+    // 25/30 = 83% at the start, as the two-call agent's card says; rewards out of 64 episodes.
+    // Re-pinned when the agent was fine-tuned again from the float16 worksheet model (sftSeed 3).
     expect(await workshop(false)).toEqual({
-      heldOutCorrect: [21, 20, 21, 23],
-      rewardTimes64: [42, 47, 28],
-      zeroSpreadGroupsOf8: [7, 6, 3],
-      correctCallsPushedDown: [0, 0.1129, 0.4286],
+      heldOutCorrect: [25, 28, 28, 28],
+      rewardTimes64: [45, 53, 55],
+      zeroSpreadGroupsOf8: [6, 6, 4],
+      correctCallsPushedDown: [0.0476, 0.0167, 0.1129],
       liesAndCalls: [
         [0, 120],
-        [0, 111],
-        [0, 117],
+        [0, 127],
+        [0, 125],
       ],
     });
   }, 60_000);
 
   it('reproduces them with the faulty calculator, lying at about 30% of the calls', async () => {
     expect(await workshop(true)).toEqual({
-      heldOutCorrect: [21, 20, 20, 19],
-      rewardTimes64: [23, 29, 23],
-      zeroSpreadGroupsOf8: [2, 1, 3],
-      correctCallsPushedDown: [0.3393, 0.4032, 0.4444],
+      heldOutCorrect: [25, 19, 20, 20],
+      rewardTimes64: [24, 31, 18],
+      zeroSpreadGroupsOf8: [2, 0, 1],
+      correctCallsPushedDown: [0.381, 0.4655, 0.6],
       liesAndCalls: [
         [33, 120],
-        [27, 112],
-        [49, 117],
+        [33, 124],
+        [49, 122],
       ],
     });
   }, 60_000);

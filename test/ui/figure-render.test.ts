@@ -251,7 +251,8 @@ describe('the figure', () => {
     const html = render({ worker: { status: 'done' }, run: { ...r, steps } });
     expect(html).toContain('role="listitem" aria-label="B 0.50 → 0.80"');
     expect(html).toContain('aria-label="6 not trained on"');
-    const table = html.slice(html.indexOf('<table class="episode-table">'), html.indexOf('</table>'));
+    const at = html.indexOf('<table class="episode-table">');
+    const table = html.slice(at, html.indexOf('</table>', at));
     expect(table.match(/tabindex="0"/g)).toHaveLength(1); // one tab stop for the group's characters
     expect(table.match(/tabindex="-1"/g)!.length).toBeGreaterThan(8 * 12);
     expect(html).toContain('its characters 1.60× as likely on average');

@@ -102,6 +102,7 @@ export const FIGURE_PROPS: FigureProps = {
   seed: DEFAULT_SEED,
   totalSteps: 40,
   reference: null,
+  referenceTwoCalls: null,
   notes: [],
   onRun: noop,
   onPause: noop,

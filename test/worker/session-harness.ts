@@ -15,7 +15,11 @@ import { fetchCheckpoint } from '../../src/worker/checkpoint-fetch';
 import { WorkerSession } from '../../src/worker/session';
 
 export const folder = (path: string) => pathToFileURL(resolve(import.meta.dirname, '../../public', path)).href + '/';
-export const CHECKPOINT_URLS = { agent: folder(CHECKPOINTS.agent), pretrained: folder(CHECKPOINTS.pretrained) };
+export const CHECKPOINT_URLS = {
+  agent: folder(CHECKPOINTS.agent),
+  pretrained: folder(CHECKPOINTS.pretrained),
+  agentTwoCalls: folder(CHECKPOINTS.agentTwoCalls),
+};
 // Node's wasm backend finds its binaries itself; the stand-in selectBackend ignores these.
 const NODE_WASM = {
   'tfjs-backend-wasm.wasm': 'n/a',
@@ -50,7 +54,10 @@ export function session(opts: Options = {}) {
   const events: WorkerEvent[] = [];
   let waiters: (() => void)[] = [];
   let lose: (cause: string) => void = () => {};
+  /** Every file the session fetched, in order. */
+  const fetched: string[] = [];
   const fileFetch: typeof fetch = async (url) => {
+    fetched.push(String(url));
     const bytes = readFileSync(new URL(String(url)));
     if (!opts.edit) return new Response(bytes);
     if (String(url).endsWith('manifest.json')) {
@@ -99,7 +106,7 @@ export function session(opts: Options = {}) {
       .map((e) => `${e.stage} ${e.record.step}`);
   const init = (more: Partial<Extract<Command, { type: 'init' }>> = {}) =>
     s.handle({ type: 'init', checkpoints: opts.urls ?? CHECKPOINT_URLS, wasm: NODE_WASM, ...more });
-  return { s, events, until, of, types, steps, init, lose: (cause: string) => lose(cause) };
+  return { s, events, fetched, until, of, types, steps, init, lose: (cause: string) => lose(cause) };
 }
 
 export const has =

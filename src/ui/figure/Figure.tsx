@@ -28,6 +28,7 @@ import { StatusLine } from './StatusLine';
 import { TaughtData } from './TaughtData';
 import { TimeSplit } from './TimeSplit';
 import { VitalSigns } from './VitalSigns';
+import { LongerEpisode } from './LongerEpisode';
 import { toneOf, type Marker, type RunView } from './types';
 import type { SupervisedStageName } from '../../agent/stage';
 
@@ -39,7 +40,9 @@ export interface FigureProps {
   previous: readonly RunView[];
   settings: RunSettings;
   totalSteps: number;
+  /** The reference runs of each world: the one-call world's (the plate's), and the two-call world's. */
   reference: ReferenceState;
+  referenceTwoCalls: ReferenceState;
   notes: readonly string[];
   onRun: () => void;
   onPause: () => void;
@@ -57,6 +60,37 @@ export interface FigureProps {
 }
 
 const NONE: readonly SupervisedRecord[] = [];
+
+/** What a practitioner reads of the run, what grows with the episode, and where a step's time goes. */
+function Readings(p: FigureProps & { steps: number }) {
+  const { status } = p.worker;
+  const frame = Math.max(p.steps, p.totalSteps);
+  return (
+    <>
+      <VitalSigns
+        status={status}
+        run={p.run}
+        settings={p.settings}
+        onSettings={p.onSettings}
+        frame={frame}
+        steps={p.steps}
+      />
+      <LongerEpisode
+        status={status}
+        run={p.run}
+        settings={p.settings}
+        onSettings={p.onSettings}
+        oneCall={referenceOf(p.reference)}
+        twoCalls={referenceOf(p.referenceTwoCalls)}
+        frame={frame}
+        steps={p.steps}
+      />
+      <TimeSplit run={p.run} frame={frame} />
+    </>
+  );
+}
+
+const referenceOf = (r: ReferenceState) => (r && 'runs' in r ? r.runs : null);
 
 /** The plate's 77% for a fine-tuned agent, marked at the end of fine-tuning. */
 function sftMarker(plate: PlateText): Marker | undefined {
@@ -97,15 +131,7 @@ export function Figure(p: FigureProps) {
         <StageStrip start={start} run={p.run} />
         <TaughtData />
       </section>
-      <VitalSigns
-        status={t.status}
-        run={p.run}
-        settings={p.settings}
-        onSettings={p.onSettings}
-        frame={Math.max(steps, p.totalSteps)}
-        steps={steps}
-      />
-      <TimeSplit run={p.run} frame={Math.max(steps, p.totalSteps)} />
+      <Readings {...p} steps={steps} />
       <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
       <AskAgent
         status={t.status}
@@ -137,7 +163,10 @@ export function Figure(p: FigureProps) {
 /** Run, Step, Reset and the faulty calculator, then the status in a line (with the host's notes and the reference's). */
 function RunHead(p: FigureProps) {
   const t = p.worker;
-  const notes = p.reference && 'unavailable' in p.reference ? [...p.notes, p.reference.unavailable] : p.notes;
+  const unavailable = [p.reference, p.referenceTwoCalls].flatMap((r) =>
+    r && 'unavailable' in r ? [r.unavailable] : [],
+  );
+  const notes = [...p.notes, ...unavailable];
   return (
     <>
       <RunControls
@@ -185,12 +214,14 @@ function SettingsWait({ run, settings }: { run: RunView | null; settings: RunSet
 /** The charts: the pipeline's supervised stages that run from `start`, each beside an earlier run's, then GRPO's. */
 function Charts(p: FigureProps & { steps: number; start: RunConfig['start'] }) {
   const pipeline = stagesFrom(p.start);
-  const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
+  const shownConfig = p.run?.config ?? p.settings;
+  const ref = referenceOf(shownConfig.episode === 'two-calls' ? p.referenceTwoCalls : p.reference);
   const earlierWith = (stage: SupervisedStageName) =>
     [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
   const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
-  const shownConfig = p.run?.config ?? p.settings;
-  const marker = useMemo(() => sftMarker(p.plate), [p.plate]);
+  // The plate's numbers are the one-call world's: marked there only.
+  const plateWorld = shownConfig.episode === 'one-call';
+  const marker = useMemo(() => (plateWorld ? sftMarker(p.plate) : undefined), [p.plate, plateWorld]);
   return (
     <>
       {pipeline.includes('pretrain') && (

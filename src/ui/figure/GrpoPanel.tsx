@@ -143,7 +143,9 @@ function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculat
         live={live}
         companion={companion}
         band={band}
-        markers={c.plate ? markers(rows, c.id as 'heldOut' | 'reward', calculators) : []}
+        markers={
+          c.plate && config.episode === 'one-call' ? markers(rows, c.id as 'heldOut' | 'reward', calculators) : []
+        }
         height={height}
         y={height ? SMALL_PERCENT : undefined}
       />

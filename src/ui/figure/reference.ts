@@ -5,6 +5,7 @@
  * Shape (as scripts/reference-runs.ts writes it; fractions in [0, 1]; index = GRPO step;
  * other fields, such as each run's summary, are allowed and ignored):
  *   { "note": string, "placeholder"?: boolean, "steps": 40,
+ *     "episode"?: "one-call" | "two-calls",   // the world of every run in the file (absent: one call)
  *     "runs": [{ "seed": number, "faulty": boolean,
  *                "masking"?: boolean, "advantage"?: "group" | "raw",   // absent: the plate's (on, group)
  *                "grader"?: "exact" | "crash-pass" | "trusts-tool",     // absent: the plate's (exact)
@@ -12,7 +13,9 @@
  *                "meanReward": number[steps],      // steps 1..steps
  *                "trueSuccess"?: number[steps],    // sampled episodes whose answer is the true sum (absent: exact grader, = meanReward)
  *                "copyRate"?: number[steps],       // sampled episodes whose answer copies the tool's result
- *                "malformed"?: number[steps] }],   // sampled episodes with a malformed call or answer
+ *                "malformed"?: number[steps],      // sampled episodes with a malformed call or answer
+ *                "zeroSpreadGroups"?: number[steps],        // groups whose rewards are all equal
+ *                "correctCallsPushedDown"?: number[steps] }], // correct first calls given a negative advantage
  *     "sft"?: { "steps": 200, "every": 10,           // fine-tuning the shipped worksheet model
  *               "runs": [{ "seed": number,
  *                          "heldOut": number[steps / every + 1],   // steps 0, every, …, steps
@@ -32,18 +35,25 @@ export interface ReferenceRun extends Partial<RunSettings> {
   trueSuccess?: number[];
   copyRate?: number[];
   malformed?: number[];
+  zeroSpreadGroups?: number[];
+  correctCallsPushedDown?: number[];
   /** What a practitioner reads of the run (scripts/reference-runs.ts): the clip's mean fractions, the entropy's ends. */
   vitals?: { clipRegion: number; entropyFirst: number; entropyLast: number };
 }
 
-export type ReferenceMetric = 'heldOut' | 'meanReward' | 'trueSuccess' | 'copyRate' | 'malformed';
+export type ReferenceMetric =
+  'heldOut' | 'meanReward' | 'trueSuccess' | 'copyRate' | 'malformed' | 'zeroSpreadGroups' | 'correctCallsPushedDown';
+
+/** The per-step curves a run may have besides held-out and the reward. */
+const OPTIONAL_CURVES = ['trueSuccess', 'copyRate', 'malformed', 'zeroSpreadGroups', 'correctCallsPushedDown'] as const;
 
 /**
  * The settings a reference run is matched on: all but where it starts (they all start from the
- * shipped agent, and a run fine-tuned here is compared with them) and the temperature (they are
- * all at 1; referenceBand draws no band at another).
+ * shipped agent, and a run fine-tuned here is compared with them), the temperature (they are
+ * all at 1; referenceBand draws no band at another) and the tool's latency (it changes how long
+ * a step takes, not what it learns: they are all made with an instant calculator).
  */
-const MATCHED = SETTING_KEYS.filter((k) => k !== 'start' && k !== 'temperature');
+const MATCHED = SETTING_KEYS.filter((k) => k !== 'start' && k !== 'temperature' && k !== 'toolLatencyMs');
 
 /** The reference runs made with `config`'s settings (a setting a run does not record is the plate's). */
 export function runsLike(ref: ReferenceRuns, config: RunSettings): ReferenceRun[] {
@@ -64,6 +74,8 @@ interface SftReferenceRun {
 
 export interface ReferenceRuns {
   note: string;
+  /** The world of every run in the file; parseReferenceRuns writes it into each run too. */
+  episode?: RunSettings['episode'];
   /** True while the file holds stand-in curves rather than real workshop runs. */
   placeholder?: boolean;
   steps: number;
@@ -91,7 +103,7 @@ export function parseReferenceRuns(json: unknown): ReferenceRuns {
       throw new Error(`reference runs: run ${i} heldOut is not ${r.steps! + 1} fractions`);
     if (!isFractions(run.meanReward, r.steps!))
       throw new Error(`reference runs: run ${i} meanReward is not ${r.steps} fractions`);
-    for (const k of ['trueSuccess', 'copyRate', 'malformed'] as const) {
+    for (const k of OPTIONAL_CURVES) {
       if (run[k] !== undefined && !isFractions(run[k], r.steps!))
         throw new Error(`reference runs: run ${i} ${k} is not ${r.steps} fractions`);
     }
@@ -101,7 +113,11 @@ export function parseReferenceRuns(json: unknown): ReferenceRuns {
     }
   });
   if (r.sft !== undefined) parseSft(r.sft);
-  return r as ReferenceRuns;
+  if (r.episode !== undefined && !isChoice('episode', r.episode))
+    throw new Error(`reference runs: episode is ${JSON.stringify(r.episode)}`);
+  // A file holds one world's runs: each run says so, so runsLike matches it on the world too.
+  const episode = r.episode ?? PLATE_SETTINGS.episode;
+  return { ...(r as ReferenceRuns), runs: r.runs.map((run) => ({ ...run, episode: run.episode ?? episode })) };
 }
 
 function parseSft(sft: unknown): void {
