@@ -206,7 +206,8 @@ function copyFiles(): void {
     const planes = toBytePlanes(weights, BYTES_PER_VALUE[storedDtype(manifest)]);
     writeFileSync(join(dir, 'weights.bin'), new Uint8Array(planes));
   }
-  for (const f of [FOLDER.referenceRuns, FOLDER.referenceRunsTwoCalls]) copyFileSync(join(ROOT, 'public', f), join(PLATE, f));
+  for (const f of [FOLDER.referenceRuns, FOLDER.referenceRunsTwoCalls])
+    copyFileSync(join(ROOT, 'public', f), join(PLATE, f));
   copyFileSync(join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist', FOLDER.wasm), join(PLATE, FOLDER.wasm));
 }
 

@@ -156,7 +156,20 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
       wired.stop();
       dispatchRef.current = between;
     };
-  }, [agent, pretrained, agentTwoCalls, backend, calibrate, wasm, source, backends, workerUrl, enabled, generation, between]);
+  }, [
+    agent,
+    pretrained,
+    agentTwoCalls,
+    backend,
+    calibrate,
+    wasm,
+    source,
+    backends,
+    workerUrl,
+    enabled,
+    generation,
+    between,
+  ]);
 
   const actions = useMemo(
     () =>
