@@ -112,6 +112,12 @@ const refused = (s: WorkerState, e: Error): WorkerState => ({
 const stepMs = (e: WorkerEvent): number | undefined =>
   e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
 
+/** The worker's first command: where the checkpoints and the backends' files are, and the backend asked for. */
+const initCommand = (
+  checkpoints: CheckpointUrls,
+  o: Pick<UseTrainingWorkerOptions, 'backend' | 'calibrate' | 'wasm' | 'backends'>,
+): Command => ({ type: 'init', checkpoints, ...o, race: loadRace() });
+
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
   const { checkpoints, backend, calibrate, wasm, worker: source, backends, workerUrl, enabled = true } = options;
   const { agent, pretrained, agentTwoCalls } = checkpoints;
@@ -141,15 +147,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     }
     folded.current = restarted(folded.current);
     setState(folded.current);
-    const init: Command = {
-      type: 'init',
-      checkpoints: { agent, pretrained, agentTwoCalls },
-      backend,
-      calibrate,
-      race: loadRace(),
-      wasm,
-      backends,
-    };
+    const init = initCommand({ agent, pretrained, agentTwoCalls }, { backend, calibrate, wasm, backends });
     const wired = wire(worker, { folded, setState, init, script: scriptOf(source, workerUrl) });
     dispatchRef.current = wired.dispatch;
     return () => {
