@@ -8,7 +8,8 @@ import { pct } from '../../src/ui/format';
 import { useWasm } from '../tf';
 import { chartLabel, expectAccessible, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
 import { stepMetrics } from '../../src/rl/metrics';
-import { DEFAULT_SEED } from '../../src/config';
+import { DEFAULT_SEED, GRPO } from '../../src/config';
+import { codes } from '../../src/protocol/episode-view';
 
 const { open, openFinished } = plateBrowser();
 beforeAll(() => useWasm()); // the switch tests run the Node workshop beside the page
@@ -180,18 +181,28 @@ describe('the switches that break the terms', () => {
     expect(await page.locator('.chart-legend').innerText()).toContain('this run: two calls, reliable');
     // The plate's numbers are the one-call world's: no mark on this world's charts.
     expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker').count()).toBe(0);
-    // The viewer's episodes: each prompt has three terms; an episode played through has two calls,
-    // each answered by the environment, its characters told apart from the model's.
-    const transcripts = await page
+    // The viewer's episodes, character by character: the group whose first episode played both calls
+    // (the Node run's step 3 says which), each prompt of three terms, both calls answered by the
+    // environment, its characters told apart from the model's as the trainer recorded them.
+    const episodes = node.records[3]!.episodes;
+    const size = GRPO.episodesPerSum;
+    const group = Array.from({ length: episodes.length / size }, (_, g) => g).find(
+      (g) => episodes[g * size]!.results.length === 2,
+    )!;
+    for (let g = 0; g < group; g++) await page.getByRole('button', { name: 'Next group' }).click();
+    const drawn = await page
       .locator('.episode-table .transcript')
-      .evaluateAll((codes) =>
-        codes.map((c) =>
-          [...c.querySelectorAll('[data-author]')].map((e) => [e.getAttribute('data-author'), e.textContent]),
-        ),
-      );
-    expect(transcripts.length).toBeGreaterThan(0);
-    for (const t of transcripts) expect(t[0]).toEqual(['p', expect.stringMatching(/^\^\d+\+\d+\+\d+=$/)]);
-    expect(transcripts.some((t) => t.filter(([who]) => who === 'e').length === 2)).toBe(true);
+      .first()
+      .evaluate((c) => {
+        const spans = [...c.querySelectorAll('span[class*="by-"]')];
+        const who = spans.map((e) => /by-([pme])/.exec(e.className)![1]!.repeat(e.textContent!.length)).join('');
+        return { text: spans.map((e) => e.textContent).join(''), who };
+      });
+    const first = episodes[group * size]!;
+    expect(drawn).toEqual({ text: first.text, who: codes(first.authors) });
+    expect(drawn.text).toMatch(/^\^\d+\+\d+\+\d+=/);
+    expect(first.results).toHaveLength(2);
+    expect(drawn.who.match(/e+/g)).toHaveLength(2);
     const pushed = node.records[3]!.correctCallsPushedDown!;
     expect(await page.locator('[data-testid="pushed-down-chart"] svg[role="img"]').getAttribute('aria-label')).toBe(
       `Correct first calls pushed down, step 3 of 3: ${pct(pushed)}`,
