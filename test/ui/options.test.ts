@@ -40,6 +40,20 @@ describe('parseUrlOptions', () => {
     ]);
   });
 
+  it('takes the world and the tool’s latency as written, and names a world or a latency not offered', () => {
+    expect(parseUrlOptions('?episode=two-calls&tool-latency-ms=50', PAGE)).toEqual({
+      options: { episode: 'two-calls', toolLatencyMs: 50 },
+      notes: [],
+    });
+    expect(parseUrlOptions('?episode=three&tool-latency-ms=5', PAGE)).toEqual({
+      options: {},
+      notes: [
+        'Ignored episode=three: expected one of one-call, two-calls.',
+        'Ignored tool-latency-ms=5: expected one of 0, 50, 200.',
+      ],
+    });
+  });
+
   it('leaves unknown keys to the host page, and takes no files or scripts from an address', () => {
     expect(
       parseUrlOptions('?utm_source=x&seed=2&asset-base=https://evil.example/&worker-url=/w.js&assetBase=/x/', PAGE),
