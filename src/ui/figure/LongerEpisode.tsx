@@ -138,32 +138,35 @@ function ClaimsTable(p: Props) {
   const one = p.oneCall && referenceClaims(p.oneCall);
   const two = p.twoCalls && referenceClaims(p.twoCalls);
   return (
-    <table className="numbers claims" data-testid="claims">
-      <caption>
-        What grows with the episode, from our reference runs (precomputed: {one?.seeds ?? '—'} and {two?.seeds ?? '—'}{' '}
-        seeds, the plate’s settings) and from your run{p.run ? ` (${worldWords(p.run.config)})` : ''}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">The plate says</th>
-          <th scope="col">Measured</th>
-          <th scope="col">one call</th>
-          <th scope="col">two calls</th>
-          <th scope="col">your run</th>
-        </tr>
-      </thead>
-      <tbody>
-        {ROWS.map((r) => (
-          <tr key={r.key}>
-            <td>{r.claim}</td>
-            <th scope="row">{r.what}</th>
-            <td>{cell(one, r.key)}</td>
-            <td>{cell(two, r.key)}</td>
-            <td>{cell(yours, r.key)}</td>
+    // Five columns: on a phone the table scrolls on its own, not the page.
+    <div className="claims-wrap" role="region" aria-label="What grows with the episode" tabIndex={0}>
+      <table className="claims" data-testid="claims">
+        <caption>
+          What grows with the episode, from our reference runs (precomputed: {one?.seeds ?? '—'} and {two?.seeds ?? '—'}{' '}
+          seeds, the plate’s settings) and from your run{p.run ? ` (${worldWords(p.run.config)})` : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">The plate says</th>
+            <th scope="col">Measured</th>
+            <th scope="col">one call</th>
+            <th scope="col">two calls</th>
+            <th scope="col">your run</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {ROWS.map((r) => (
+            <tr key={r.key}>
+              <td>{r.claim}</td>
+              <th scope="row">{r.what}</th>
+              <td>{cell(one, r.key)}</td>
+              <td>{cell(two, r.key)}</td>
+              <td>{cell(yours, r.key)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
