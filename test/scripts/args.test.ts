@@ -69,7 +69,9 @@ describe('a script’s options', () => {
       timeout: 60_000,
     });
     expect(r.status).toBe(1);
-    expect(r.stderr.trim()).toMatch(/^error: unknown option --bogus: scripts\/workshop\.ts takes --start, --faulty, /);
+    expect(r.stderr.trim()).toMatch(
+      /^error: unknown option --bogus: scripts\/workshop\.ts takes --episode, --start, --faulty, /,
+    );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -163,10 +163,9 @@ export function Figure(p: FigureProps) {
 /** Run, Step, Reset and the faulty calculator, then the status in a line (with the host's notes and the reference's). */
 function RunHead(p: FigureProps) {
   const t = p.worker;
-  const unavailable = [p.reference, p.referenceTwoCalls].flatMap((r) =>
-    r && 'unavailable' in r ? [r.unavailable] : [],
-  );
-  const notes = [...p.notes, ...unavailable];
+  // The band missing from the charts is the shown world's: its file's note, not the other's.
+  const shown = (p.run?.config ?? p.settings).episode === 'two-calls' ? p.referenceTwoCalls : p.reference;
+  const notes = shown && 'unavailable' in shown ? [...p.notes, shown.unavailable] : p.notes;
   return (
     <>
       <RunControls
