@@ -44,9 +44,12 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
     enabled: near,
   });
   const reference = useReferenceRuns(near ? assets.referenceRuns : null);
-  const referenceTwoCalls = useReferenceRuns(near ? assets.referenceRunsTwoCalls : null);
   usePageHolds(box, worker.hold, worker.release);
   const controls = useReaderControls(worker, options);
+  const picked = useTwoCallsPicked(
+    controls.settings.episode === 'two-calls' || worker.run?.config.episode === 'two-calls',
+  );
+  const referenceTwoCalls = useReferenceRuns(near && picked ? assets.referenceRunsTwoCalls : null);
   const asked = useRef(0);
 
   return (
@@ -74,6 +77,16 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Prop
       />
     </div>
   );
+}
+
+/**
+ * Whether the reader has picked the two-call world on this page (once picked, it stays so): its
+ * reference runs are fetched then, not on every first visit.
+ */
+function useTwoCallsPicked(now: boolean): boolean {
+  const [picked, setPicked] = useState(now);
+  if (now && !picked) setPicked(true); // React's pattern for state kept from an earlier render
+  return picked;
 }
 
 /**

@@ -19,11 +19,13 @@ const bin = (tool: string) => join(ROOT, 'node_modules/.bin', tool);
 /**
  * The tarball's budget, in bytes as npm counts them. 1 MB held the package while the site's
  * bundler built tfjs from its dependencies; now the package carries it built: the worker and the
- * three backends (~290 KB gzipped) and the folder's element with React (~120 KB) join the two
- * checkpoints (358 KB gzipped in float16: a float16's low byte is noise to gzip) and tfjs's .wasm
- * (137 KB): 1,007,092 bytes, 7 KB over the 1 MB aim. docs/embedding.md says so.
+ * three backends (~290 KB gzipped) and the folder's element with React (~120 KB) join three
+ * checkpoints (the worksheet model, the one-call and the two-call agent: ~181 KB gzipped each in
+ * float16, a float16's low byte being noise to gzip), both worlds' reference runs and tfjs's
+ * .wasm (137 KB): 1,241,519 bytes, 24% over the 1 MB aim (1,007,092 before the two-call agent).
+ * docs/embedding.md says so, and what would bring it under.
  */
-const TARBALL_BUDGET = 1_050_000;
+const TARBALL_BUDGET = 1_260_000;
 
 let unpacked: string;
 beforeAll(async () => {
@@ -55,9 +57,12 @@ describe('the tarball', () => {
         `${FOLDER.checkpoints.agent}weights.bin`,
         `${FOLDER.checkpoints.pretrained}manifest.json`,
         `${FOLDER.checkpoints.pretrained}weights.bin`,
+        `${FOLDER.checkpoints.agentTwoCalls}manifest.json`,
+        `${FOLDER.checkpoints.agentTwoCalls}weights.bin`,
         FOLDER.element,
         FOLDER.stylesheet,
         FOLDER.referenceRuns,
+        FOLDER.referenceRunsTwoCalls,
         FOLDER.notices,
         FOLDER.wasm,
         ...Object.values(FOLDER.backends),
@@ -65,7 +70,7 @@ describe('the tarball', () => {
       ].sort(),
     );
     // The float16 weights travel in byte planes (smaller once gzipped) and give back public/'s very bits.
-    for (const kind of ['agent', 'pretrained'] as const) {
+    for (const kind of ['agent', 'pretrained', 'agentTwoCalls'] as const) {
       const file = readFileSync(shipped(`dist-lib/${FOLDER_NAME}/${FOLDER.checkpoints[kind]}weights.bin`));
       const plain = Buffer.from(
         fromBytePlanes(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer, 2), // float16

@@ -142,8 +142,9 @@ function ClaimsTable(p: Props) {
     <div className="claims-wrap" role="region" aria-label="What grows with the episode" tabIndex={0}>
       <table className="claims" data-testid="claims">
         <caption>
-          What grows with the episode, from our reference runs (precomputed: {one?.seeds ?? '—'} and {two?.seeds ?? '—'}{' '}
-          seeds, the plate’s settings) and from your run{p.run ? ` (${worldWords(p.run.config)})` : ''}
+          What grows with the episode, from our reference runs (precomputed, the plate’s settings
+          {two ? '' : '; the two-call world’s are fetched when you pick it'}) and from your run
+          {p.run ? ` (${worldWords(p.run.config)})` : ''}
         </caption>
         <thead>
           <tr>
@@ -160,7 +161,7 @@ function ClaimsTable(p: Props) {
               <td>{r.claim}</td>
               <th scope="row">{r.what}</th>
               <td>{cell(one, r.key)}</td>
-              <td>{cell(two, r.key)}</td>
+              <td>{p.twoCalls ? cell(two, r.key) : '…'}</td>
               <td>{cell(yours, r.key)}</td>
             </tr>
           ))}
