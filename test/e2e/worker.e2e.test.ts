@@ -152,7 +152,11 @@ describe('a worker driven by raw messages', () => {
       const folder = (p: string) => new URL(p, document.baseURI).href;
       w.postMessage({
         type: 'init',
-        checkpoints: { agent: folder('checkpoints/agent/'), pretrained: folder('checkpoints/pretrained/') },
+        checkpoints: {
+          agent: folder('checkpoints/agent/'),
+          pretrained: folder('checkpoints/pretrained/'),
+          agentTwoCalls: folder('checkpoints/agent-two-calls/'),
+        },
         wasm: window.wasm,
         backend: 'wasm',
       });
