@@ -69,7 +69,10 @@ interface Vitals {
   stepSeconds: number;
 }
 
-/** A run as the file holds it; an exact-grader run keeps the shape it always had (no grader, no true success: it is the reward). */
+/**
+ * A run as this script holds it; an exact-grader run keeps the shape it always had (no grader, no
+ * true success: it is the reward). The file leaves out its summary (the tables' source only).
+ */
 interface Done extends Omit<Config, 'grader'> {
   seed: number;
   grader?: Grader;
@@ -156,8 +159,10 @@ async function runConfig(
       ...(grader !== 'exact' && { trueSuccess: r.trueSuccess.map(round) }),
       copyRate: share('copied').map(round),
       malformed: share('malformed').map(round),
-      zeroSpreadGroups: grpo.map((s) => round(s.zeroSpreadGroups!)),
-      correctCallsPushedDown: grpo.map((s) => round(s.correctCallsPushedDown!)),
+      // As precise as the page draws them (a percent), which keeps the file small on a first visit:
+      // a step's zero-spread share is a number of eighths; the share pushed down to two places.
+      zeroSpreadGroups: grpo.map((s) => Math.round(s.zeroSpreadGroups! * 1e3) / 1e3),
+      correctCallsPushedDown: grpo.map((s) => Math.round(s.correctCallsPushedDown! * 1e2) / 1e2),
       summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
     });
   }
@@ -198,11 +203,15 @@ function dialsRow(config: Config, done: Done[]): string {
   );
 }
 
+/** A run as the file stores it: without the summary the printed tables were made from. */
+const stored = ({ summary: _, ...run }: Done): Omit<Done, 'summary'> => run;
+
 /** --only bugs: the new runs replace their twins in `out`; the file's other runs stay exactly as they were. */
 function mergeInto(out: string, runs: Done[]): void {
-  const old = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as { runs: Done[] }) : null;
+  type Stored = Omit<Done, 'summary'>;
+  const old = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as { runs: Stored[] }) : null;
   if (!old) throw new Error(`--only bugs merges into ${out}, which does not exist; run without --only first`);
-  const same = (x: Done, y: Done) =>
+  const same = (x: Stored, y: Stored) =>
     x.seed === y.seed &&
     x.faulty === y.faulty &&
     x.masking === y.masking &&
@@ -211,7 +220,10 @@ function mergeInto(out: string, runs: Done[]): void {
     (x.updatesPerBatch ?? 1) === (y.updatesPerBatch ?? 1);
   writeFileSync(
     out,
-    JSON.stringify({ ...old, runs: [...old.runs.filter((o) => !runs.some((n) => same(o, n))), ...runs] }) + '\n',
+    JSON.stringify({
+      ...old,
+      runs: [...old.runs.filter((o) => !runs.some((n) => same(o, n))), ...runs.map(stored)],
+    }) + '\n',
   );
   console.log(`merged ${runs.length} runs into ${out}`);
 }
@@ -264,7 +276,7 @@ await main(async () => {
       checkpoint: checkpoints.agent,
       backend,
       steps,
-      runs,
+      runs: runs.map(stored),
       sft: { steps: AGENT_RECIPES[episode].sft.steps, every: STAGE_EVAL_EVERY, runs: sftRuns },
     }) + '\n',
   );
