@@ -1,7 +1,6 @@
 // The pipeline in the two-call world: the world travels in GRPO's config and the agent recipe,
 // which must agree; GRPO refuses an agent whose context is another world's; the scripts take
 // --episode and their JSON names the world and carries the per-step figures.
-import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_RECIPE, AGENT_RECIPES, GRPO } from '../../src/config';
 import { TWO_CALL_SPLIT } from '../../src/env/sums';
@@ -11,17 +10,9 @@ import { GrpoStage } from '../../src/rl/grpo';
 import { loadCheckpoint, readCheckpointFiles, SHIPPED } from '../../src/node/checkpoint-fs';
 import { runWorkshop } from '../../src/node/run-workshop';
 import { useWasm } from '../tf';
+import { lastJson, tsx } from '../scripts/run-script';
 
 beforeAll(useWasm);
-
-const tsx = (script: string, ...args: string[]) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
-};
-const lastJson = (out: string) => JSON.parse(out.split('\n').at(-1)!);
 
 describe('a run in the two-call world', () => {
   it('refuses an agent recipe of one world for a run in the other, naming both', () => {

@@ -2,21 +2,11 @@
 // eval → workshop from each start, with the settings and the grader it is given, and what its
 // JSON line carries. Each test stands alone (the toy checkpoint and the plate's short run are
 // made first).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-// Node with tsx's loader, as `npm run <script>` runs it, without npx's start-up (~0.8 s a call).
-const tsx = (script: string, ...args: string[]) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
-};
-const lastJson = (out: string) => JSON.parse(out.split('\n').at(-1)!);
+import { lastJson, tsx } from './run-script';
 
 describe('the Node pipeline', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pipeline-'));
