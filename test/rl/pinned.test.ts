@@ -39,39 +39,39 @@ describe('the default run, 40 steps', () => {
       readFileSync(resolve(import.meta.dirname, '../../public/reference-runs.json'), 'utf8'),
     );
     // The plate's settings: a run records only the settings that are not the plate's (and these three).
-    const plateRun = reference.runs.find(
-      (r: {
-        seed: number;
-        faulty: boolean;
-        masking: boolean;
-        advantage: string;
-        grader?: string;
-        updatesPerBatch?: number;
-      }) =>
-        r.seed === DEFAULT_SEED && !r.faulty && r.masking && r.advantage === 'group' && !r.grader && !r.updatesPerBatch,
-    );
+    type StoredRun = {
+      seed: number;
+      faulty: boolean;
+      masking: boolean;
+      advantage: string;
+      grader?: string;
+      updatesPerBatch?: number;
+      heldOut: number[];
+      meanReward: number[];
+    };
+    const plateRun = (faulty: boolean): StoredRun =>
+      reference.runs.find(
+        (r: StoredRun) =>
+          r.seed === DEFAULT_SEED &&
+          r.faulty === faulty &&
+          r.masking &&
+          r.advantage === 'group' &&
+          !r.grader &&
+          !r.updatesPerBatch,
+      );
+    const reliable = plateRun(false);
     const { heldOut, meanReward } = await runWorkshop({ seed: DEFAULT_SEED, steps: 40 });
     const r4 = (xs: number[]) => xs.map((x) => Math.round(x * 1e4) / 1e4); // as reference-runs.json stores them
     expect({ heldOut: r4(heldOut), meanReward: r4(meanReward) }).toEqual({
-      heldOut: plateRun.heldOut,
-      meanReward: plateRun.meanReward,
+      heldOut: reliable.heldOut,
+      meanReward: reliable.meanReward,
     });
     // The default seed is the one nearest the plate: 80% → 83% (the plate's 77% → 83%), the
     // reward over the last five steps within 5 points of its 81% (docs/results.md).
     expect([heldOut[0], heldOut[40]]).toEqual([0.8, 25 / 30]);
     expect(Math.abs(meanReward.slice(-5).reduce((s, x) => s + x, 0) / 5 - 0.81)).toBeLessThan(0.05);
     // With the faulty calculator the same seed's reward stays capped (the plate: near 50%).
-    const faulty = reference.runs.find(
-      (r: {
-        seed: number;
-        faulty: boolean;
-        masking: boolean;
-        advantage: string;
-        grader?: string;
-        updatesPerBatch?: number;
-      }) =>
-        r.seed === DEFAULT_SEED && r.faulty && r.masking && r.advantage === 'group' && !r.grader && !r.updatesPerBatch,
-    );
+    const faulty = plateRun(true);
     expect(faulty.meanReward.slice(-5).reduce((s: number, x: number) => s + x, 0) / 5).toBeLessThanOrEqual(0.62);
   }, 120_000);
 });
