@@ -15,9 +15,11 @@
 //   episodes  a GRPO step in the one-call and the two-call world, interleaved (--pairs N, 3): their
 //             ratio, sampling's share of a step with an instant calculator and a slow one (--tool-latency-ms 50|200, 50);
 //             --faulty: with the faulty calculator
+//   phone     the plate page on a 390 px touch screen with Chromium's CPU throttled (--rate N, 4) over
+//             --runs N first visits (4): the longest main-thread task while it starts and while it trains
 //   all       every mode above, one after another, each saved as its own file
 // Options: --steps N (GRPO steps, default the plate's 40), --cpu-steps N (3), --soak N (200),
-// --supervised-steps N (30), --runs N (targets: runs per page, 1; sitting: runs, 5), --peer FILE (targets: the
+// --supervised-steps N (30), --runs N (targets: runs per page, 1; sitting: runs, 5; phone: first visits, 4), --peer FILE (targets: the
 // PyTorch peer's torch_ref.py; without it the peer is skipped with a sentence), --pairs N (kernels),
 // --out FILE.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,13 +34,14 @@ import { benchKernels, kernelsLines } from './kernels';
 import { benchNodeMode, nodeLines } from './node';
 import { benchEpisodes, episodesLines } from './episodes';
 import { benchPackage, formatPackageBench } from './package';
+import { benchPhone, phoneLines } from './phone';
 import { benchSitting, sittingLines } from './sitting';
 import { benchTargets, targetLines } from './targets';
 
 /** --tool-latency-ms: one of the reader's setting's choices other than instant (default 50). */
 const toolLatency = (text: string | undefined) => settingsGiven({ 'tool-latency-ms': text ?? '50' }).toolLatencyMs!;
 
-const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting', 'kernels', 'episodes'] as const;
+const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting', 'kernels', 'episodes', 'phone'] as const;
 type Mode = (typeof MODES)[number];
 
 const { values: a, positionals } = parseOptions({
@@ -50,6 +53,7 @@ const { values: a, positionals } = parseOptions({
     'supervised-steps': { type: 'string' },
     runs: { type: 'string' },
     pairs: { type: 'string' },
+    rate: { type: 'string' },
     'tool-latency-ms': { type: 'string' },
     faulty: { type: 'boolean', default: false },
     peer: { type: 'string' },
@@ -99,6 +103,10 @@ const run: Record<Mode, () => Promise<{ figures: unknown; lines: string[] }>> = 
   async episodes() {
     const figures = await benchEpisodes({ steps, pairs: intOption('pairs', a.pairs, 3, 1), toolLatencyMs: toolLatency(a['tool-latency-ms']), faulty: a.faulty! });
     return { figures, lines: episodesLines(figures) };
+  },
+  async phone() {
+    const figures = await benchPhone({ steps, runs: intOption('runs', a.runs, 4, 1), rate: intOption('rate', a.rate, 4, 1) });
+    return { figures, lines: phoneLines(figures) };
   },
 };
 
