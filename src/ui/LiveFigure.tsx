@@ -19,7 +19,7 @@ import { usePageHolds } from './useHolds';
 import { useNear } from './useNear';
 import { settingsOf, useLiveOptions } from './useLiveOptions';
 
-interface Props {
+export interface LiveFigureProps {
   plate: PlateText;
   /** Checked options (src/ui/options.ts). */
   options: PlateOptions;
@@ -28,7 +28,7 @@ interface Props {
   reproduceUrl?: (config: RunConfig) => string;
 }
 
-export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Props) {
+export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: LiveFigureProps) {
   const box = useRef<HTMLDivElement>(null);
   // Nothing is fetched until the figure comes near: a page of ten plates costs nothing until read.
   const near = useNear(box);

@@ -1,57 +1,14 @@
 /**
  * Plate XXVI.3 as one React component: the printed text with the live figure inside it. The
- * standalone page renders it, the custom element renders it, the library exports it: one
- * component, whose files are by default the ones that come with it (src/ui/bundled-assets.ts).
- * Its props are checked here, as the page's URL options are; a bad one is named in the status line.
+ * custom element renders it, the library exports it; the standalone page renders the same text
+ * and figure with the figure's code loaded apart (src/ui/Page.tsx). Its files are by default the
+ * ones that come with it (src/ui/bundled-assets.ts).
  */
-import { useMemo } from 'react';
-import { PLATE } from '../plate/text';
-import type { RunConfig } from '../pipeline/settings';
-import '../styles/plate.css';
-import '../styles/figure.css';
-import '../styles/charts.css';
-import '../styles/episodes.css';
-import '../styles/explain.css';
-import { assetsAt } from './assets';
-import { BUNDLED } from './bundled-assets';
 import { LiveFigure } from './LiveFigure';
-import { checkOptions, documentBase, type PlateOptions } from './options';
-import { Plate } from './Plate';
+import { PlateWithFigure, type MultiTurnRLPlateProps } from './PlateWithFigure';
 
-export interface MultiTurnRLPlateProps extends PlateOptions {
-  /** Sentences shown in the status line (the standalone page passes the notes on its URL options). */
-  notes?: readonly string[];
-  /**
-   * A link that sets `config` up again in the page that shows this plate. Without one the plate
-   * offers none: it cannot know how its host page is set up (the standalone page passes its own).
-   */
-  reproduceUrl?: (config: RunConfig) => string;
-}
+export type { MultiTurnRLPlateProps };
 
-export function MultiTurnRLPlate({ notes = [], reproduceUrl, ...props }: MultiTurnRLPlateProps) {
-  const base = documentBase();
-  const checked = checkOptions(props, 'prop', base);
-  const { options } = checked;
-  const assets = useMemo(
-    () => (options.assetBase === undefined ? BUNDLED : assetsAt(options.assetBase, base, BUNDLED)),
-    [options.assetBase, base],
-  );
-  const shown = [...notes, ...checked.notes];
-  return (
-    <div className={`mtrl-plate${options.embed ? ' embed' : ''}`}>
-      <Plate
-        plate={PLATE}
-        xrefPattern={options.xrefPattern}
-        figure={
-          <LiveFigure
-            plate={PLATE}
-            options={options}
-            notes={shown}
-            assets={assets}
-            reproduceUrl={typeof reproduceUrl === 'function' ? reproduceUrl : undefined}
-          />
-        }
-      />
-    </div>
-  );
+export function MultiTurnRLPlate(props: MultiTurnRLPlateProps) {
+  return <PlateWithFigure Figure={LiveFigure} {...props} />;
 }

@@ -1,9 +1,16 @@
-/** The standalone page: options from the URL, the plate, a footer unless embedded in an iframe. */
+/**
+ * The standalone page: options from the URL, the plate, a footer unless embedded in an iframe.
+ * The figure's code (d3, the charts, the worker's client) is a chunk of its own, loaded after the
+ * text: on a phone-class CPU, evaluating all of the page's code in one go held the main thread
+ * 400–560 ms (`npm run bench -- phone`).
+ */
+import { Component, lazy, Suspense, type ReactNode } from 'react';
 import type { RunConfig } from '../pipeline/settings';
 import { PLATE } from '../plate/text';
 import { pageUrlFor } from './figure/export';
-import { MultiTurnRLPlate } from './MultiTurnRLPlate';
+import type { LiveFigureProps } from './LiveFigure';
 import { parseUrlOptions } from './options';
+import { PlateWithFigure } from './PlateWithFigure';
 import { useEmbedHeight } from './useEmbedHeight';
 
 const here = typeof location === 'undefined' ? 'http://localhost/' : location.href;
@@ -11,11 +18,42 @@ const { options, notes } = parseUrlOptions(typeof location === 'undefined' ? '' 
 // This page reads its options from its own URL, so its URL with them sets a run up again.
 const reproduceUrl = (config: RunConfig) => pageUrlFor(here, config);
 
+const LazyFigure = lazy(() => import('./LiveFigure').then((m) => ({ default: m.LiveFigure })));
+
+/** The live figure once its chunk has arrived; until then a line, and if it cannot arrive, why. */
+function LoadedFigure(props: LiveFigureProps) {
+  return (
+    <FigureLoadError>
+      <Suspense fallback={<p className="figure-loading">Loading the live figure…</p>}>
+        <LazyFigure {...props} />
+      </Suspense>
+    </FigureLoadError>
+  );
+}
+
+/** A chunk that does not arrive (a dropped connection, a site updated meanwhile) is said, and the text stays. */
+class FigureLoadError extends Component<{ children: ReactNode }, { error: Error | null }> {
+  state = { error: null as Error | null };
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return (
+      <p className="figure-loading" role="alert">
+        The live figure could not be loaded ({error.message}). The plate’s text is all here; reload the page to try
+        again.
+      </p>
+    );
+  }
+}
+
 export function Page() {
   useEmbedHeight(options.embed ?? false, PLATE.id);
   return (
     <div className={`page${options.embed ? ' embed' : ''}`}>
-      <MultiTurnRLPlate {...options} notes={notes} reproduceUrl={reproduceUrl} />
+      <PlateWithFigure Figure={LoadedFigure} {...options} notes={notes} reproduceUrl={reproduceUrl} />
       {!options.embed && (
         <footer className="page-footer mtrl-plate">
           The model on this page trains in your browser, in a background thread; nothing is sent anywhere.

@@ -6,7 +6,15 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
 import { openHarness, watch } from '../browser/chromium';
-import { expectAccessible, expectClean, plateBrowser, RESULTS, showFigure, waitForStatus } from './page-helpers';
+import {
+  expectAccessible,
+  expectClean,
+  plateBrowser,
+  RESULTS,
+  showFigure,
+  shownText,
+  waitForStatus,
+} from './page-helpers';
 
 const { browser, site, open: openPage } = plateBrowser();
 
@@ -109,9 +117,7 @@ describe('the push, character by character', () => {
         if (g > 0) await page.getByRole('button', { name: 'Next group' }).click();
         await page.locator('.group-nav', { hasText: `group ${g + 1} of 8` }).waitFor();
         groups.push(await groupNames(page));
-        expect(await page.locator('.group-arithmetic h4').innerText()).toMatch(
-          /^From rewards to advantages: \d+\+\d+$/,
-        );
+        expect(await shownText(page.locator('.group-arithmetic h4'))).toMatch(/^From rewards to advantages: \d+\+\d+$/);
       }
       for (let g = 0; g < 7; g++) await page.getByRole('button', { name: 'Previous group' }).click();
       return groups;
@@ -162,6 +168,9 @@ describe('the push on a phone (390×844, touch)', () => {
     await step(page, 'after GRPO step 1');
     const chars = page.locator('.episode-table tbody tr:first-child [role="listitem"]');
     const tapped = chars.nth(2);
+    // As a reader scrolls: the parts passed on the way are laid out as they come near the screen
+    // (content-visibility, src/styles/figure.css) and may move the table; the reader taps once it is still.
+    await shownText(tapped);
     await tapped.scrollIntoViewIfNeeded();
     await tapped.tap();
     const detail = page.locator('.push-detail');

@@ -42,6 +42,11 @@ function endState(): { readouts: string[]; charts: (string | null)[] } {
     charts: [...document.querySelectorAll('.chart svg[role="img"]')].map((e) => e.getAttribute('aria-label')),
   };
 }
+/** The figure's code arrives after the text (src/ui/Page.tsx): wait for it, then bring it into view (a run out of view waits). */
+async function showFigureIn(page: Page) {
+  await page.waitForSelector('.live-figure');
+  await page.evaluate(() => document.querySelector('.plate-figure')!.scrollIntoView());
+}
 const statusIs = (w: string) => document.querySelector('.status-word')?.textContent === w;
 
 describe('a second browser engine', () => {
@@ -61,7 +66,7 @@ describe('a second browser engine', () => {
     const fWatched = watchFirefox(fPage, origin);
     const t0 = performance.now();
     await fPage.goto(site.url + PATH);
-    await fPage.evaluate(() => document.querySelector('.plate-figure')!.scrollIntoView());
+    await showFigureIn(fPage);
     await fPage.waitForFunction(statusIs, { timeout: 120_000, polling: 100 }, 'Finished');
     console.log(`Firefox: 40 GRPO steps from page load in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const inFirefox = await fPage.evaluate(endState);
@@ -83,7 +88,7 @@ describe('the two-call world in Firefox', () => {
     const page = await firefox.newPage();
     const watched = watchFirefox(page, new URL(site.url).origin);
     await page.goto(site.url + 'index.html?episode=two-calls&steps=3&autorun=1&backend=wasm');
-    await page.evaluate(() => document.querySelector('.plate-figure')!.scrollIntoView());
+    await showFigureIn(page);
     await page.waitForFunction(statusIs, { timeout: 120_000, polling: 100 }, 'Finished');
     const { charts } = await page.evaluate(endState);
     const legend = await text(page, '.chart-legend');
@@ -110,7 +115,7 @@ describe('Step, the push and Ask in Firefox', () => {
     const page = await firefox.newPage();
     const watched = watchFirefox(page, new URL(site.url).origin);
     await page.goto(site.url + 'index.html?steps=3&backend=wasm');
-    await page.evaluate(() => document.querySelector('.plate-figure')!.scrollIntoView());
+    await showFigureIn(page);
     await until(page, statusIs, 'Ready');
 
     await page.click('button.step');

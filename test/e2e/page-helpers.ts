@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { launch, pageReuser, watch, type Watched } from '../browser/chromium';
@@ -49,6 +49,8 @@ export function plateBrowser(): PlateBrowser {
     const page = await reuse(viewport);
     const watched = watch(page.context(), page, new URL(site.url).origin);
     await page.goto(site.url + path);
+    // The standalone page loads the figure's code after the text (src/ui/Page.tsx): wait for it.
+    if (path.startsWith('index.html')) await page.locator('.live-figure').waitFor({ state: 'attached' });
     return { page, ...watched };
   }
 
@@ -72,6 +74,17 @@ export const waitForStatus = (page: Page, word: string, timeout = 90_000) =>
     timeout,
     polling: 100,
   });
+/**
+ * A far part's text as a reader sees it, scrolled to: until then its layout is skipped
+ * (content-visibility: auto, src/styles/figure.css) and innerText reads ''.
+ */
+export async function shownText(locator: Locator): Promise<string> {
+  await locator.scrollIntoViewIfNeeded();
+  const el = await locator.elementHandle();
+  await locator.page().waitForFunction((e) => e!.checkVisibility({ contentVisibilityAuto: true }), el);
+  return locator.innerText();
+}
+
 /** Autorun waits while the figure is out of view (auto-pause): bring it into view. */
 export const showFigure = (page: Page) => page.locator('.plate-figure').scrollIntoViewIfNeeded();
 

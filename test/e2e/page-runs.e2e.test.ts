@@ -6,7 +6,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runWorkshop } from '../../src/node/run-workshop';
 import { pct } from '../../src/ui/format';
 import { useWasm } from '../tf';
-import { chartLabel, expectAccessible, expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
+import {
+  chartLabel,
+  expectAccessible,
+  expectClean,
+  plateBrowser,
+  showFigure,
+  shownText,
+  waitForStatus,
+} from './page-helpers';
 import { stepMetrics } from '../../src/rl/metrics';
 import { DEFAULT_SEED, GRPO } from '../../src/config';
 import { codes } from '../../src/protocol/episode-view';
@@ -289,7 +297,7 @@ describe('the grader, true success and where a step’s time goes', () => {
     const bug = await rewardAndTruth(page);
     expect(bug.reward).toBeGreaterThan(bug.truth); // the malformed episodes are paid
     expect(await page.getByTestId('readout-companion').innerText()).toMatch(/^true success: \d+% → \d+%$/);
-    expect(await page.locator('.graded-by').innerText()).toMatch(
+    expect(await shownText(page.locator('.graded-by'))).toMatch(
       /^Graded by a bug: a crash counts as a pass .* (\d+) of the step’s 64 episodes were rewarded by the bug\. Held-out success is graded exactly\.$/,
     );
     const marked = Number(/ (\d+) of the step’s 64/.exec(await page.locator('.graded-by').innerText())![1]);
@@ -321,7 +329,7 @@ describe('the grader, true success and where a step’s time goes', () => {
     );
     const exact = await rewardAndTruth(page);
     expect(exact.truth).toBe(exact.reward);
-    expect(await page.locator('.graded-by').innerText()).toMatch(/^Graded by the exact answer/);
+    expect(await shownText(page.locator('.graded-by'))).toMatch(/^Graded by the exact answer/);
     expect(await page.locator('.episode-table .bug-note').count()).toBe(0);
     expect(await page.locator('.figure-notes').count()).toBe(0);
     expectClean(o);
@@ -335,7 +343,7 @@ describe('the grader, true success and where a step’s time goes', () => {
     expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toMatch(
       /^Time per GRPO step, step 3: sampling \d+ ms, policy update \d+ ms, held-out evaluation \d+ ms$/,
     );
-    expect(await page.getByTestId('time-split-readout').innerText()).toMatch(
+    expect(await shownText(page.getByTestId('time-split-readout'))).toMatch(
       /^sampling \d+ ms \(\d+%\) · policy update \d+ ms \(\d+%\) · held-out evaluation \d+ ms \(\d+%\)$/,
     );
     expect(await split.locator('.time-sentence').innerText()).toMatch(

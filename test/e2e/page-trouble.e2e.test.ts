@@ -3,6 +3,7 @@
 // in explain.e2e; axe runs there on a step's push and here in page-runs on a finished run.)
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATE } from '../../src/plate/text';
 import { watch } from '../browser/chromium';
 import { serve } from '../browser/site';
 import { expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
@@ -36,6 +37,19 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
       { timeout: 90_000 },
     );
     expectClean(o);
+  });
+
+  it('keeps the plate’s text and says why when the figure’s code cannot be loaded', async () => {
+    const page = await browser().newPage();
+    await page.route(/LiveFigure-[^/]*\.js$/, (route) => route.abort('connectionfailed'));
+    await page.goto(site().url + 'index.html');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(
+      /^The live figure could not be loaded \(.+\)\. The plate’s text is all here; reload the page to try again\.$/,
+    );
+    expect(await page.locator('h1.title').innerText()).toBe(PLATE.title);
+    await page.close();
   });
 
   it('keeps keyboard focus on the control that was used when it cannot act any more', async () => {

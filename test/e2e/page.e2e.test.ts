@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { chartLabel, expectClean, plateBrowser, RESULTS, statusWord, waitForStatus } from './page-helpers';
+import { chartLabel, expectClean, plateBrowser, RESULTS, shownText, statusWord, waitForStatus } from './page-helpers';
 
-const { open, openFinished } = plateBrowser();
+const { browser, site, open, openFinished } = plateBrowser();
 
 describe('the plate page', () => {
   it('renders the title, every term, the sources, and loads the trainer from its own origin', async () => {
@@ -328,6 +328,49 @@ describe('the plate page', () => {
     expect(svgWidth).toBeLessThanOrEqual(390);
     expect(svgWidth).toBeGreaterThan(250);
     await page.screenshot({ path: join(RESULTS, 'page-390.png'), fullPage: true });
+    expectClean(o);
+  });
+});
+
+// What `npm run bench -- phone` measures at 4× CPU throttling rests on these: the start in pieces,
+// and the far parts laid out only when the reader comes near them.
+describe('the plate page on a phone-class CPU', () => {
+  it('starts in pieces: React’s code first, then the plate’s text, then the figure’s code, each a script of its own', async () => {
+    const page = await browser().newPage();
+    const scripts: string[] = [];
+    page.on('response', (r) => r.request().resourceType() === 'script' && scripts.push(r.url()));
+    await page.goto(site().url + 'index.html');
+    await page.locator('.live-figure').waitFor({ state: 'attached' });
+    const urls = [...scripts];
+    const bodies = await Promise.all(urls.map(async (u) => (await fetch(u)).text()));
+    const name = (u: string) => u.split('/').pop()!;
+    const holding = (text: string) => urls.filter((_, i) => bodies[i]!.includes(text)).map(name);
+    const [entry] = urls.map(name);
+    const plateText = holding(PLATE.title);
+    const figure = holding('Where a step’s time goes');
+    // The entry is React alone; the text's chunk comes next and holds none of the figure.
+    expect(entry).toMatch(/^index-.*\.js$/);
+    expect(plateText).toEqual([expect.stringMatching(/^Page-.*\.js$/)]);
+    expect(figure).toEqual([expect.stringMatching(/^LiveFigure-.*\.js$/)]);
+    expect(urls.map(name).indexOf(plateText[0]!)).toBeLessThan(urls.map(name).indexOf(figure[0]!));
+    await page.close();
+  });
+
+  it('lays out the episodes and the plate’s last sections only when the reader comes near them, and prints them all', async () => {
+    const o = await openFinished('index.html?steps=2&autorun=1', { width: 390, height: 844 });
+    const { page } = o;
+    // A part itself is a box of its remembered size; what it holds is what goes unrendered.
+    const far = ['.figure-body > .episodes > *', '.plate-article > .sources > *'];
+    const skipped = () =>
+      page.evaluate(
+        (sels) => sels.map((sel) => !document.querySelector(sel)!.checkVisibility({ contentVisibilityAuto: true })),
+        far,
+      );
+    expect(await skipped()).toEqual([true, true]); // the charts are on screen, these far below
+    expect(await shownText(page.locator('.figure-body > .episodes .episode-table'))).toMatch(/\d+\+\d+/);
+    await page.emulateMedia({ media: 'print' });
+    expect(await skipped()).toEqual([false, false]);
+    await page.emulateMedia({ media: null });
     expectClean(o);
   });
 });
