@@ -2,8 +2,13 @@
 // (the DevTools protocol's Emulation.setCPUThrottlingRate, 4× by default), `?steps=40&autorun=1`,
 // each run in a fresh context as a first visit. It prints the longest main-thread task while the
 // page starts (navigation until the status line first says "Training") and while it trains (until
-// "Finished"), against the targets of 300 ms and 100 ms, and says PASS or FAIL for each.
+// "Finished"), against the targets of 300 ms and 100 ms, and says PASS or FAIL for each. Then the
+// floor: a page of React alone (scripts/bench/react-floor/), opened the same way, and its longest task.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
 import { launch } from '../../test/browser/chromium';
 import { buildPage } from '../../test/browser/page-site';
 import { removeSite, serve } from '../../test/browser/site';
@@ -29,6 +34,8 @@ export interface PhoneBench {
   /** A fixed loop's time unthrottled and throttled: the throttle as measured. */
   calibration: { plainMs: number; throttledMs: number };
   runs: PhoneRun[];
+  /** React alone (scripts/bench/react-floor/): each first visit's longest main-thread task (ms). */
+  reactFloorMs: number[];
 }
 
 /** A fixed amount of work in the page, timed there (ms). */
@@ -40,7 +47,7 @@ const loopMs = (page: Page) =>
     return performance.now() - t0 + x * 0;
   });
 
-async function phoneRun(browser: Browser, url: string, rate: number, steps: number): Promise<PhoneRun> {
+async function phoneRun(browser: Browser, pageUrl: string, rate: number): Promise<PhoneRun> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   try {
@@ -83,7 +90,7 @@ async function phoneRun(browser: Browser, url: string, rate: number, steps: numb
     // Told by a console line, not by polling the page: Playwright's waitForFunction would load its
     // own script into the page, a long task of its own on a throttled CPU.
     const finished = page.waitForEvent('console', { predicate: (m) => m.text() === 'phone bench: finished', timeout: 600_000 });
-    await page.goto(`${url}index.html?steps=${steps}&autorun=1`);
+    await page.goto(pageUrl);
     await finished;
     // The last long-task entries are delivered a moment after the task.
     await page.waitForTimeout(500);
@@ -108,6 +115,9 @@ async function phoneRun(browser: Browser, url: string, rate: number, steps: numb
 export async function benchPhone(opts: { steps: number; runs: number; rate: number }): Promise<PhoneBench> {
   const dir = await buildPage();
   const site = await serve(dir);
+  const floorDir = mkdtempSync(join(tmpdir(), 'react-floor-'));
+  await build({ root: join(import.meta.dirname, 'react-floor'), base: './', configFile: false, logLevel: 'warn', build: { outDir: floorDir, emptyOutDir: true } });
+  const floor = await serve(floorDir);
   const browser = await launch();
   try {
     const probe = await browser.newPage();
@@ -120,13 +130,19 @@ export async function benchPhone(opts: { steps: number; runs: number; rate: numb
     const runs: PhoneRun[] = [];
     for (let i = 0; i < opts.runs; i++) {
       console.log(`run ${i + 1} of ${opts.runs}…`);
-      runs.push(await phoneRun(browser, site.url, opts.rate, opts.steps));
+      runs.push(await phoneRun(browser, `${site.url}index.html?steps=${opts.steps}&autorun=1`, opts.rate));
     }
-    return { rate: opts.rate, viewport: { width: 390, height: 844 }, calibration: { plainMs, throttledMs }, runs };
+    const reactFloorMs: number[] = [];
+    for (let i = 0; i < opts.runs; i++) {
+      console.log(`React alone, ${i + 1} of ${opts.runs}…`);
+      reactFloorMs.push((await phoneRun(browser, `${floor.url}index.html`, opts.rate)).longestMs.start);
+    }
+    return { rate: opts.rate, viewport: { width: 390, height: 844 }, calibration: { plainMs, throttledMs }, runs, reactFloorMs };
   } finally {
     await browser.close();
-    await new Promise((ok) => site.server.close(ok));
+    await Promise.all([site, floor].map(({ server }) => new Promise((ok) => server.close(ok))));
     removeSite(dir);
+    removeSite(floorDir);
   }
 }
 
@@ -143,5 +159,6 @@ export function phoneLines(b: PhoneBench): string[] {
     ),
     `longest main-thread task while the page starts: ${range(starts)} (target ≤ ${PHONE_TARGETS.startMs} ms): ${verdict(starts, PHONE_TARGETS.startMs)}`,
     `longest main-thread task while it trains: ${range(trainings)} (target ≤ ${PHONE_TARGETS.trainingMs} ms): ${verdict(trainings, PHONE_TARGETS.trainingMs)}`,
+    `the floor, React alone rendering one paragraph (scripts/bench/react-floor/), its longest task: ${range(b.reactFloorMs)} (${b.reactFloorMs.join(', ')})`,
   ];
 }

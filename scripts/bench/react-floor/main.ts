@@ -1,0 +1,7 @@
+// The phone bench's floor (scripts/bench/phone.ts): React and react-dom alone, rendering one
+// paragraph. What a page built on React holds the main thread for before it can do anything of its own.
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+
+createRoot(document.getElementById('root')!).render(createElement('p', null, 'React alone.'));
+console.log('phone bench: finished');
