@@ -2,7 +2,7 @@
 // under each character (walked group by group, with masking on and off), the reader's own sum,
 // and a run with asks that ends bit for bit like one without (through the worker harness).
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
 import { openHarness, watch } from '../browser/chromium';
@@ -24,6 +24,17 @@ async function open(path: string, opts: { width?: number } = {}) {
   await showFigure(o.page);
   return o;
 }
+
+/** Resolves once `locator`'s place in the page holds across an animation frame (the frames after a jump lay out what came near). */
+const untilStill = (locator: Locator) =>
+  locator.evaluate(async (e) => {
+    for (let last = NaN; ;) {
+      await new Promise((frame) => requestAnimationFrame(frame));
+      const y = e.getBoundingClientRect().top + scrollY;
+      if (y === last) return;
+      last = y;
+    }
+  });
 
 const where = (page: Page) => page.getByTestId('status-step').innerText();
 const stepButton = (page: Page) => page.getByRole('button', { name: /^Step/ });
@@ -169,9 +180,12 @@ describe('the push on a phone (390×844, touch)', () => {
     const chars = page.locator('.episode-table tbody tr:first-child [role="listitem"]');
     const tapped = chars.nth(2);
     // As a reader scrolls: the parts passed on the way are laid out as they come near the screen
-    // (content-visibility, src/styles/figure.css) and may move the table; the reader taps once it is still.
+    // (content-visibility, src/styles/figure.css) and may move the table; the reader brings the
+    // character to the middle of the screen once the page is still, and taps it.
     await shownText(tapped);
-    await tapped.scrollIntoViewIfNeeded();
+    await untilStill(tapped);
+    await tapped.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await untilStill(tapped);
     await tapped.tap();
     const detail = page.locator('.push-detail');
     await detail.waitFor();
