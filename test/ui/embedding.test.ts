@@ -17,7 +17,7 @@ const notesOf = (html: string) =>
   [...html.matchAll(/<p class="status-note">([^<]*)<\/p>/g)].map((m) => m[1]!.replaceAll('&quot;', '"'));
 
 describe('one plate, whoever embeds it', () => {
-  it('the library exports the very component and element function the standalone page uses', () => {
+  it('the library exports the very component the custom element renders, and the element’s definer', () => {
     expect(lib.MultiTurnRLPlate).toBe(MultiTurnRLPlate);
     expect(lib.definePlateElement).toBe(element.definePlateElement);
   });

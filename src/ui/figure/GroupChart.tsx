@@ -1,12 +1,12 @@
 /**
  * One group's advantages as bars from a zero line (rewards written under them): the group's
- * rewards become advantages. d3 computes the scales in render, JSX draws the bars, the axis is
- * drawn through a ref in an effect. Fixed domains, so groups and steps compare at a glance:
+ * rewards become advantages. d3 computes the scales in render, JSX draws the bars and the axis
+ * (chart/Axis.tsx). Fixed domains, so groups and steps compare at a glance:
  * ±3 for group-relative advantages (one success in eight gives +2.64), 0–1 for the raw reward.
  */
 import * as d3 from 'd3';
-import { useEffect, useRef } from 'react';
 import type { Advantage } from '../../config';
+import { Axis } from './chart/Axis';
 import { signed } from './group-arithmetic';
 import { useWidth } from './useWidth';
 
@@ -21,36 +21,32 @@ interface Props {
 const HEIGHT = 132;
 const M = { top: 8, right: 6, bottom: 30, left: 34 };
 const MAX_WIDTH = 340;
+const TICK_FORMAT = d3.format('~g');
 /** The advantage's axis: the raw reward is 0 or 1; a group-relative advantage lies within ±3 here. */
 const DOMAIN: Record<Props['kind'], [number, number]> = { raw: [0, 1], group: [-3, 3] };
 
 export function GroupChart({ rewards, advantages, kind, label }: Props) {
   const [wrap, measured] = useWidth<HTMLDivElement>(MAX_WIDTH);
   const width = Math.min(measured, MAX_WIDTH);
-  const axisRef = useRef<SVGGElement>(null);
   const domain = DOMAIN[kind];
   const x = d3.scaleBand<number>(d3.range(rewards.length), [M.left, width - M.right]).padding(0.3);
   const y = d3.scaleLinear(domain, [HEIGHT - M.bottom, M.top]);
-
-  useEffect(() => {
-    const ys = d3.scaleLinear(DOMAIN[kind], [HEIGHT - M.bottom, M.top]);
-    const ticks = kind === 'raw' ? [0, 0.5, 1] : [-3, -2, -1, 0, 1, 2, 3];
-    d3.select(axisRef.current!)
-      .call(
-        d3
-          .axisLeft(ys)
-          .tickValues(ticks)
-          .tickSize(-(width - M.left - M.right))
-          .tickFormat((v) => d3.format('~g')(v as number)),
-      )
-      .call((g) => g.select('.domain').remove());
-  }, [kind, width]);
 
   const name = `Advantages of the ${rewards.length} episodes of ${label}: ${advantages.map((a, i) => `${signed(a)} (reward ${rewards[i]})`).join(', ')}`;
   return (
     <div ref={wrap} className="group-chart">
       <svg role="img" aria-label={name} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
-        <g ref={axisRef} className="axis" transform={`translate(${M.left},0)`} />
+        <Axis
+          orient="left"
+          className="axis"
+          transform={`translate(${M.left},0)`}
+          scale={y}
+          range={y.range() as [number, number]}
+          ticks={kind === 'raw' ? [0, 0.5, 1] : [-3, -2, -1, 0, 1, 2, 3]}
+          format={TICK_FORMAT}
+          tickSize={-(width - M.left - M.right)}
+          domain={false}
+        />
         <line className="zero" x1={M.left} x2={width - M.right} y1={y(0)} y2={y(0)} />
         {advantages.map((a, i) => {
           const top = Math.min(y(a), y(0));

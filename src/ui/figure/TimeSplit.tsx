@@ -1,13 +1,14 @@
 /**
  * Where a GRPO step's time goes: per step, stacked bars of its sampling, policy update and
  * held-out evaluation (the worker's own timings), a readout of the medians and a sentence that
- * ties them to the plate. d3 computes the scales in render; the axes are drawn through refs.
+ * ties them to the plate. d3 computes the scales, React draws the axes (chart/Axis.tsx).
  */
 import * as d3 from 'd3';
-import { memo, useEffect, useRef } from 'react';
+import { memo } from 'react';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import { sameGrpoSide, type RunView } from './types';
 import { PART_LABEL, PARTS, SHARED_BATCH_NOTE, splitReadout, splitSentence, splitSummary } from './time-split';
+import { Axis } from './chart/Axis';
 import { useWidth } from './useWidth';
 
 const HEIGHT = 120;
@@ -21,34 +22,10 @@ interface Props {
 
 export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
   const [wrap, width] = useWidth<HTMLDivElement>(480);
-  const xAxisRef = useRef<SVGGElement>(null);
-  const yAxisRef = useRef<SVGGElement>(null);
   const steps = (run?.steps ?? []).filter((r) => r.step > 0);
   const top = Math.max(1, ...steps.map((r) => PARTS.reduce((t, p) => t + r.timeSplit[p], 0)));
   const x = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
   const y = d3.scaleLinear([0, top], [HEIGHT - M.bottom, M.top]).nice(3);
-
-  useEffect(() => {
-    d3.select(xAxisRef.current!).call(
-      d3
-        .axisBottom(x)
-        .tickValues(d3.range(0, frame + 1, frame > 20 ? 10 : 5))
-        .tickSizeOuter(0),
-    );
-    const yAxis = d3.select(yAxisRef.current!);
-    // No step timed, no time to scale: an axis of 0, 0.5 and 1 ms would be made up.
-    if (steps.length === 0) yAxis.selectAll('*').remove();
-    else
-      yAxis
-        .call(
-          d3
-            .axisLeft(y)
-            .ticks(3)
-            .tickFormat((v) => `${v} ms`)
-            .tickSize(-(x.range()[1] - M.left)),
-        )
-        .call((g) => g.select('.domain').remove());
-  });
 
   const last = steps.at(-1);
   const label = last
@@ -60,8 +37,29 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
       <TimeLegend />
       <div ref={wrap} className="time-chart">
         <svg role="img" aria-label={label} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
-          <g ref={yAxisRef} className="axis axis-y" transform={`translate(${M.left},0)`} />
-          <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${HEIGHT - M.bottom})`} />
+          {/* No step timed, no time to scale: an axis of 0, 0.5 and 1 ms would be made up. */}
+          {steps.length > 0 && (
+            <Axis
+              orient="left"
+              className="axis axis-y"
+              transform={`translate(${M.left},0)`}
+              scale={y}
+              range={y.range() as [number, number]}
+              ticks={y.ticks(3)}
+              format={(v) => `${v} ms`}
+              tickSize={-(x.range()[1]! - M.left)}
+              domain={false}
+            />
+          )}
+          <Axis
+            orient="bottom"
+            className="axis axis-x"
+            transform={`translate(0,${HEIGHT - M.bottom})`}
+            scale={x}
+            range={x.range() as [number, number]}
+            ticks={d3.range(0, frame + 1, frame > 20 ? 10 : 5)}
+            format={x.tickFormat()}
+          />
           <TimeBars steps={steps} x={x} y={y} />
         </svg>
       </div>

@@ -1,10 +1,10 @@
 /**
  * A line chart's axes: the kinds of y axis (0–100%, or 0 to a loss's max), and the two axes
- * d3 draws through refs in an effect, with the x axis's title.
+ * (src/ui/figure/chart/Axis.tsx) with the x axis's title.
  */
 import * as d3 from 'd3';
-import { useEffect, useRef } from 'react';
 import { pct } from '../../format';
+import { Axis } from './Axis';
 import { M, xScale, yScale } from './frame';
 
 export interface YAxis {
@@ -40,30 +40,33 @@ interface Props {
 }
 
 export function Axes({ width, height, frame, yAxis, title }: Props) {
-  const xAxisRef = useRef<SVGGElement>(null);
-  const yAxisRef = useRef<SVGGElement>(null);
-
-  useEffect(() => {
-    const xs = xScale(frame, width);
-    const ys = yScale(yAxis.max, height);
-    const ticks = d3.range(0, frame + 1, frame > 100 ? 50 : frame > 20 ? 10 : 5);
-    d3.select(xAxisRef.current!).call(d3.axisBottom(xs).tickValues(ticks).tickSizeOuter(0));
-    d3.select(yAxisRef.current!)
-      .call(
-        d3
-          .axisLeft(ys)
-          .tickValues(yAxis.ticks)
-          .tickFormat((v) => yAxis.format(v as number))
-          .tickSize(-(xs.range()[1] - M.left)),
-      )
-      .call((g) => g.select('.domain').remove());
-  }, [width, frame, yAxis, height]);
-
+  const xs = xScale(frame, width);
+  const ys = yScale(yAxis.max, height);
+  const [x0, x1] = xs.range() as [number, number];
+  const [y0, y1] = ys.range() as [number, number];
   return (
     <>
-      <g ref={yAxisRef} className="axis axis-y" transform={`translate(${M.left},0)`} />
-      <g ref={xAxisRef} className="axis axis-x" transform={`translate(0,${height - M.bottom})`} />
-      <text className="axis-title" x={xScale(frame, width)(frame)} y={height - 2} textAnchor="end">
+      <Axis
+        orient="left"
+        className="axis axis-y"
+        transform={`translate(${M.left},0)`}
+        scale={ys}
+        range={[y0, y1]}
+        ticks={yAxis.ticks}
+        format={yAxis.format}
+        tickSize={-(x1 - M.left)}
+        domain={false}
+      />
+      <Axis
+        orient="bottom"
+        className="axis axis-x"
+        transform={`translate(0,${height - M.bottom})`}
+        scale={xs}
+        range={[x0, x1]}
+        ticks={d3.range(0, frame + 1, frame > 100 ? 50 : frame > 20 ? 10 : 5)}
+        format={xs.tickFormat()}
+      />
+      <text className="axis-title" x={xs(frame)} y={height - 2} textAnchor="end">
         {title}
       </text>
     </>

@@ -1,0 +1,85 @@
+/**
+ * An axis drawn by React the way d3-axis draws one: its attributes, classes, tick offsets and text
+ * placement, so the stylesheet and whoever reads the ticks see what they saw. Drawn in render, the
+ * axes come with the marks in one pass, on the server too, and the page no longer ships
+ * d3-selection; on a phone-class CPU, d3 drawing every axis in effects after the first render was
+ * a task of ~110 ms of its own (`npm run bench -- phone`).
+ */
+
+/** d3-axis's half-pixel offset, for crisp 1 px lines (d3 drops it on high-density screens; kept here so the server's markup is the browser's). */
+const OFFSET = 0.5;
+/** d3-axis's defaults. */
+const TICK_SIZE = 6;
+const TICK_PADDING = 3;
+
+interface Props {
+  orient: 'bottom' | 'left';
+  /** Where a value sits along the axis (px). */
+  scale: (v: number) => number;
+  /** The axis's extent (px), for its domain line. */
+  range: readonly [number, number];
+  ticks: readonly number[];
+  format: (v: number) => string;
+  /** A tick's length; negative draws it across the chart, as a grid line (d3's tickSize). */
+  tickSize?: number;
+  /** The domain line: d3 draws it, a grid axis here leaves it off (d3's `.select('.domain').remove()`). */
+  domain?: boolean;
+  className: string;
+  transform: string;
+}
+
+export function Axis({
+  orient,
+  scale,
+  range,
+  ticks,
+  format,
+  tickSize = TICK_SIZE,
+  domain = true,
+  className,
+  transform,
+}: Props) {
+  const bottom = orient === 'bottom';
+  const k = bottom ? 1 : -1;
+  const spacing = Math.max(tickSize, 0) + TICK_PADDING;
+  const [r0, r1] = [range[0] + OFFSET, range[1] + OFFSET];
+  return (
+    <g
+      className={className}
+      transform={transform}
+      fill="none"
+      fontSize={10}
+      fontFamily="sans-serif"
+      textAnchor={bottom ? 'middle' : 'end'}
+    >
+      {domain && (
+        <path
+          className="domain"
+          stroke="currentColor"
+          d={bottom ? `M${r0},${OFFSET}H${r1}` : `M${OFFSET},${r0}V${r1}`}
+        />
+      )}
+      {ticks.map((v) => {
+        const at = scale(v) + OFFSET;
+        return (
+          <g key={v} className="tick" opacity={1} transform={bottom ? `translate(${at},0)` : `translate(0,${at})`}>
+            {bottom ? (
+              <line stroke="currentColor" y2={k * tickSize} />
+            ) : (
+              <line stroke="currentColor" x2={k * tickSize} />
+            )}
+            {bottom ? (
+              <text fill="currentColor" y={k * spacing} dy="0.71em">
+                {format(v)}
+              </text>
+            ) : (
+              <text fill="currentColor" x={k * spacing} dy="0.32em">
+                {format(v)}
+              </text>
+            )}
+          </g>
+        );
+      })}
+    </g>
+  );
+}
