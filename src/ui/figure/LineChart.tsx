@@ -1,8 +1,8 @@
 /**
  * One of the figure's charts: a 0–steps frame by 0–100% (or 0–max for a loss), the reference
  * band, earlier runs dimmed, the live run on top, the plate's numbers as small marks. d3
- * computes scales and path strings in render; JSX draws them; the axes are drawn through refs
- * in an effect. Hover, or focus and use the arrow keys, to read a point.
+ * computes scales and path strings in render; JSX draws them, the axes too (chart/Axis.tsx).
+ * Hover, or focus and use the arrow keys, to read a point.
  */
 import { useId } from 'react';
 import type { BandPoint, Marker, Series } from './types';

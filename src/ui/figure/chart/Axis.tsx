@@ -22,7 +22,7 @@ interface Props {
   format: (v: number) => string;
   /** A tick's length; negative draws it across the chart, as a grid line (d3's tickSize). */
   tickSize?: number;
-  /** The domain line: d3 draws it, a grid axis here leaves it off (d3's `.select('.domain').remove()`). */
+  /** The domain line, drawn unless a grid axis leaves it off (as `.select('.domain').remove()` did after d3). */
   domain?: boolean;
   className: string;
   transform: string;

@@ -1,6 +1,6 @@
 /**
  * A line chart's frame: its margins and its two scales, computed in render from the chart's
- * width and height (and again in the axes' effect, from the same numbers).
+ * width and height, for the marks and the axes alike.
  */
 import * as d3 from 'd3';
 
