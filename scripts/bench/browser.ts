@@ -10,6 +10,7 @@ import { buildPage } from '../../test/browser/page-site';
 import { buildSite, removeSite, serve } from '../../test/browser/site';
 import type { BackendName } from '../../src/protocol/backends';
 import type { WorkerState } from '../../src/client/worker-state';
+import { runTasks, startAndTraining } from './long-tasks';
 import { phaseRow, phaseTable } from './node';
 import { phaseMedians, type PhaseMedians } from './stats';
 import type { Stage } from '../../src/pipeline/stages';
@@ -145,33 +146,9 @@ async function soakRun(browser: Browser, url: string, steps: number) {
 async function longestTasks(browser: Browser, url: string, steps: number, query = ''): Promise<{ loading: number; training: number; trainingTasks: number[] }> {
   // Tall enough that the figure is on screen: the page pauses training while it is out of sight.
   const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
-  await page.addInitScript(() => {
-    // Long-task entries arrive late, so classify them by start time against the moment the
-    // status line first said "Training" (textContent: no layout for the check).
-    const w = window as unknown as { tasks: [number, number][]; trainingFrom: number };
-    w.tasks = [];
-    w.trainingFrom = Infinity;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.tasks.push([e.startTime, e.duration]);
-    }).observe({ type: 'longtask', buffered: true });
-    const watch = setInterval(() => {
-      if (document.body?.textContent?.includes('Training')) {
-        w.trainingFrom = performance.now();
-        clearInterval(watch);
-      }
-    }, 10);
-  });
-  await page.goto(`${url}index.html?backend=wasm&autorun=1&steps=${steps}${query}`);
-  await page.waitForFunction(() => document.querySelector('.status-word')?.textContent === 'Finished', undefined, { timeout: 600_000, polling: 500 });
-  const longest = await page.evaluate(() => {
-    const w = window as unknown as { tasks: [number, number][]; trainingFrom: number };
-    // No named helpers in here: the page would not know tsx's __name wrapper.
-    const before = w.tasks.filter(([t]) => t < w.trainingFrom).map(([, d]) => d);
-    const during = w.tasks.filter(([t]) => t >= w.trainingFrom).map(([, d]) => d);
-    return { loading: Math.max(0, ...before), training: Math.max(0, ...during), trainingTasks: during.map(Math.round).sort((x, y) => y - x) };
-  });
+  const { start, training } = startAndTraining(await runTasks(page, `${url}index.html?backend=wasm&autorun=1&steps=${steps}${query}`));
   await page.close();
-  return longest;
+  return { loading: Math.max(0, ...start), training: Math.max(0, ...training), trainingTasks: training.sort((x, y) => y - x) };
 }
 
 /**

@@ -12,19 +12,13 @@ import { build } from 'vite';
 import { launch } from '../../test/browser/chromium';
 import { buildPage } from '../../test/browser/page-site';
 import { removeSite, serve } from '../../test/browser/site';
+import { runTasks, startAndTraining, type RunTasks } from './long-tasks';
 import { median } from './stats';
 
 /** The targets: no task longer while the page starts, none longer while it trains (ms). */
 const PHONE_TARGETS = { startMs: 300, trainingMs: 100 } as const;
 
-interface PhoneRun {
-  /** Every main-thread task over 50 ms, [start, duration] in ms from navigation, rounded. */
-  tasks: [number, number][];
-  /** When the status line first said "Training", and "Finished" (ms from navigation). */
-  trainingFromMs: number;
-  finishedMs: number;
-  /** First contentful paint (ms from navigation). */
-  firstPaintMs: number;
+interface PhoneRun extends RunTasks {
   longestMs: { start: number; training: number };
 }
 
@@ -51,62 +45,10 @@ async function phoneRun(browser: Browser, pageUrl: string, rate: number): Promis
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   try {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-    await page.addInitScript(() => {
-      // Long-task entries arrive late: each is kept with its start time and classified at the end
-      // against the moments the status line changed (textContent: no layout for the check).
-      const w = window as unknown as { tasks: [number, number][]; trainingFrom: number; finished: number; paint: number };
-      w.tasks = [];
-      w.trainingFrom = Infinity;
-      w.finished = Infinity;
-      w.paint = NaN;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.tasks.push([Math.round(e.startTime), Math.round(e.duration)]);
-      }).observe({ type: 'longtask', buffered: true });
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') w.paint = Math.round(e.startTime);
-      }).observe({ type: 'paint', buffered: true });
-      // Bring the figure on screen once it is there, as a reader scrolls to it: the page holds a
-      // run while the figure is out of view.
-      let scrolled = false;
-      const watch = setInterval(() => {
-        if (!scrolled) {
-          const figure = document.querySelector('.plate-figure');
-          if (figure) {
-            figure.scrollIntoView({ block: 'start' });
-            scrolled = true;
-          }
-        }
-        const word = document.querySelector('.status-word')?.textContent ?? '';
-        if (w.trainingFrom === Infinity && word === 'Training') w.trainingFrom = performance.now();
-        if (word === 'Finished') {
-          w.finished = performance.now();
-          clearInterval(watch);
-          console.log('phone bench: finished');
-        }
-      }, 20);
-    });
-    // Told by a console line, not by polling the page: Playwright's waitForFunction would load its
-    // own script into the page, a long task of its own on a throttled CPU.
-    const finished = page.waitForEvent('console', { predicate: (m) => m.text() === 'phone bench: finished', timeout: 600_000 });
-    await page.goto(pageUrl);
-    await finished;
-    // The last long-task entries are delivered a moment after the task.
-    await page.waitForTimeout(500);
-    const w = await page.evaluate(() => {
-      const v = window as unknown as { tasks: [number, number][]; trainingFrom: number; finished: number; paint: number };
-      return { tasks: v.tasks, trainingFrom: v.trainingFrom, finished: v.finished, paint: v.paint };
-    });
-    const start = w.tasks.filter(([t]) => t < w.trainingFrom).map(([, d]) => d);
-    const training = w.tasks.filter(([t]) => t >= w.trainingFrom && t < w.finished).map(([, d]) => d);
-    return {
-      tasks: w.tasks,
-      trainingFromMs: Math.round(w.trainingFrom),
-      finishedMs: Math.round(w.finished),
-      firstPaintMs: w.paint,
-      longestMs: { start: Math.max(0, ...start), training: Math.max(0, ...training) },
-    };
+    await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate });
+    const run = await runTasks(page, pageUrl);
+    const { start, training } = startAndTraining(run);
+    return { ...run, longestMs: { start: Math.max(0, ...start), training: Math.max(0, ...training) } };
   } finally {
     await context.close();
   }

@@ -4,4 +4,4 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 
 createRoot(document.getElementById('root')!).render(createElement('p', null, 'React alone.'));
-console.log('phone bench: finished');
+console.log('bench: finished'); // scripts/bench/long-tasks.ts's FINISHED_LINE: the bench's sign that the page is done
