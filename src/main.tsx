@@ -3,11 +3,17 @@
 // plate's text, its options) as a chunk of its own after it, and the figure's after that
 // (src/ui/Page.tsx); and the first render is a transition, which React renders in slices with the
 // browser free in between.
-import { createElement, StrictMode, startTransition } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/page.css';
 
 const root = createRoot(document.getElementById('root')!);
 void import('./ui/Page').then(({ Page }) =>
-  startTransition(() => root.render(createElement(StrictMode, null, createElement(Page)))),
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Page />
+      </StrictMode>,
+    ),
+  ),
 );

@@ -41,7 +41,6 @@ export function GroupChart({ rewards, advantages, kind, label }: Props) {
           className="axis"
           transform={`translate(${M.left},0)`}
           scale={y}
-          range={y.range() as [number, number]}
           ticks={kind === 'raw' ? [0, 0.5, 1] : [-3, -2, -1, 0, 1, 2, 3]}
           format={TICK_FORMAT}
           tickSize={-(width - M.left - M.right)}

@@ -44,7 +44,6 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
               className="axis axis-y"
               transform={`translate(${M.left},0)`}
               scale={y}
-              range={y.range() as [number, number]}
               ticks={y.ticks(3)}
               format={(v) => `${v} ms`}
               tickSize={-(x.range()[1]! - M.left)}
@@ -56,9 +55,7 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
             className="axis axis-x"
             transform={`translate(0,${HEIGHT - M.bottom})`}
             scale={x}
-            range={x.range() as [number, number]}
             ticks={d3.range(0, frame + 1, frame > 20 ? 10 : 5)}
-            format={x.tickFormat()}
           />
           <TimeBars steps={steps} x={x} y={y} />
         </svg>

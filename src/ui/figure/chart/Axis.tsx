@@ -5,6 +5,7 @@
  * d3-selection; on a phone-class CPU, d3 drawing every axis in effects after the first render was
  * a task of ~110 ms of its own (`npm run bench -- phone`).
  */
+import type { ScaleLinear } from 'd3';
 
 /** d3-axis's half-pixel offset, for crisp 1 px lines (d3 drops it on high-density screens; kept here so the server's markup is the browser's). */
 const OFFSET = 0.5;
@@ -14,12 +15,11 @@ const TICK_PADDING = 3;
 
 interface Props {
   orient: 'bottom' | 'left';
-  /** Where a value sits along the axis (px). */
-  scale: (v: number) => number;
-  /** The axis's extent (px), for its domain line. */
-  range: readonly [number, number];
+  /** Where a value sits along the axis (px); its range is the domain line's extent. */
+  scale: ScaleLinear<number, number>;
   ticks: readonly number[];
-  format: (v: number) => string;
+  /** A tick's label; d3-axis's default, the scale's own tick format, unless given. */
+  format?: (v: number) => string;
   /** A tick's length; negative draws it across the chart, as a grid line (d3's tickSize). */
   tickSize?: number;
   /** The domain line, drawn unless a grid axis leaves it off (as `.select('.domain').remove()` did after d3). */
@@ -31,9 +31,8 @@ interface Props {
 export function Axis({
   orient,
   scale,
-  range,
   ticks,
-  format,
+  format = scale.tickFormat(),
   tickSize = TICK_SIZE,
   domain = true,
   className,
@@ -42,7 +41,7 @@ export function Axis({
   const bottom = orient === 'bottom';
   const k = bottom ? 1 : -1;
   const spacing = Math.max(tickSize, 0) + TICK_PADDING;
-  const [r0, r1] = [range[0] + OFFSET, range[1] + OFFSET];
+  const [r0, r1] = [scale.range()[0]! + OFFSET, scale.range().at(-1)! + OFFSET];
   return (
     <g
       className={className}

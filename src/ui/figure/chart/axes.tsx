@@ -42,8 +42,6 @@ interface Props {
 export function Axes({ width, height, frame, yAxis, title }: Props) {
   const xs = xScale(frame, width);
   const ys = yScale(yAxis.max, height);
-  const [x0, x1] = xs.range() as [number, number];
-  const [y0, y1] = ys.range() as [number, number];
   return (
     <>
       <Axis
@@ -51,10 +49,9 @@ export function Axes({ width, height, frame, yAxis, title }: Props) {
         className="axis axis-y"
         transform={`translate(${M.left},0)`}
         scale={ys}
-        range={[y0, y1]}
         ticks={yAxis.ticks}
         format={yAxis.format}
-        tickSize={-(x1 - M.left)}
+        tickSize={-(xs.range()[1]! - M.left)}
         domain={false}
       />
       <Axis
@@ -62,9 +59,7 @@ export function Axes({ width, height, frame, yAxis, title }: Props) {
         className="axis axis-x"
         transform={`translate(0,${height - M.bottom})`}
         scale={xs}
-        range={[x0, x1]}
         ticks={d3.range(0, frame + 1, frame > 100 ? 50 : frame > 20 ? 10 : 5)}
-        format={xs.tickFormat()}
       />
       <text className="axis-title" x={xs(frame)} y={height - 2} textAnchor="end">
         {title}
