@@ -32,6 +32,10 @@ export interface Visit extends Watched {
   /** Backends whose code was downloaded. */
   backends: MarkedBackend[];
   page: Page;
+  /** Times the page was loaded again after the first (a dev server's reload). */
+  reloads: number;
+  /** The console's errors since the page last loaded: what the page that stayed said. */
+  errorsSinceLastLoad: string[];
 }
 
 const isJs = (path: string, type: string) => /\.m?js$/.test(path) || /javascript/.test(type);
@@ -53,6 +57,13 @@ export async function visit(browser: Browser, url: string, until: (page: Page) =
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const watched = watch(context, page, new URL(url).origin);
+  let loads = 0;
+  let errorsAtLastLoad = 0;
+  page.on('framenavigated', (frame) => {
+    if (frame !== page.mainFrame()) return;
+    loads++;
+    errorsAtLastLoad = watched.errors.length;
+  });
   const bodies: Promise<ServedFile | null>[] = [];
   const js: Map<string, boolean> = new Map();
   context.on('response', (r: Response) => {
@@ -78,6 +89,8 @@ export async function visit(browser: Browser, url: string, until: (page: Page) =
     backends: [...new Set(files.flatMap((f) => f.backends))],
     page,
     ...watched,
+    reloads: loads - 1,
+    errorsSinceLastLoad: watched.errors.slice(errorsAtLastLoad),
   };
 }
 
@@ -91,7 +104,8 @@ export async function statusWord(page: Page, word: string, selector = '.mtrl-pla
       await figure.scrollIntoViewIfNeeded();
       break;
     } catch (e) {
-      if (reloads === 2 || !/not attached/.test(String(e))) throw e;
+      // Taken away by the reload: the element detached, or the document it was in gone.
+      if (reloads === 2 || !/not attached|Cannot find context|Execution context was destroyed/.test(String(e))) throw e;
       await page.waitForLoadState('load');
     }
   }

@@ -158,7 +158,13 @@ describe.each(KINDS)('a fresh %s site', (kind) => {
         const v = await timed(row, 'dev visit', () =>
           visit(browser, server.url + PAGES[kind].page, (p) => statusWord(p, 'Finished', PAGES[kind].plate)),
         );
-        expectClean(v);
+        // On a fresh cache Astro's dev server may find its own React client late, optimise it and
+        // reload the page once (statusWord); what the page it replaced logged (a failed import of the
+        // outdated dependency) is not the plate's. Any other site: no reload, no error at all.
+        if (kind === 'astro') {
+          expect(v.reloads, 'reloads by the dev server').toBeLessThanOrEqual(1);
+          expectClean({ ...v, errors: v.errorsSinceLastLoad });
+        } else expectClean(v);
         await v.page.context().close();
         if (kind === 'vite')
           expect(
