@@ -2,13 +2,14 @@
 // under each character (walked group by group, with masking on and off), the reader's own sum,
 // and a run with asks that ends bit for bit like one without (through the worker harness).
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { WorkerState } from '../../src/client/worker-state';
 import { openHarness, watch } from '../browser/chromium';
 import {
   expectAccessible,
   expectClean,
+  inPlace,
   plateBrowser,
   RESULTS,
   showFigure,
@@ -24,17 +25,6 @@ async function open(path: string, opts: { width?: number } = {}) {
   await showFigure(o.page);
   return o;
 }
-
-/** Resolves once `locator`'s place in the page holds across an animation frame (the frames after a jump lay out what came near). */
-const untilStill = (locator: Locator) =>
-  locator.evaluate(async (e) => {
-    for (let last = NaN; ;) {
-      await new Promise((frame) => requestAnimationFrame(frame));
-      const y = e.getBoundingClientRect().top + scrollY;
-      if (y === last) return;
-      last = y;
-    }
-  });
 
 const where = (page: Page) => page.getByTestId('status-step').innerText();
 const stepButton = (page: Page) => page.getByRole('button', { name: /^Step/ });
@@ -125,7 +115,10 @@ describe('the push, character by character', () => {
     const walk = async () => {
       const groups: string[][][] = [];
       for (let g = 0; g < 8; g++) {
-        if (g > 0) await page.getByRole('button', { name: 'Next group' }).click();
+        if (g > 0) {
+          await inPlace(page.getByRole('button', { name: 'Next group' }));
+          await page.getByRole('button', { name: 'Next group' }).click();
+        }
         await page.locator('.group-nav', { hasText: `group ${g + 1} of 8` }).waitFor();
         groups.push(await groupNames(page));
         expect(await shownText(page.locator('.group-arithmetic h4'))).toMatch(/^From rewards to advantages: \d+\+\d+$/);
@@ -182,10 +175,7 @@ describe('the push on a phone (390×844, touch)', () => {
     // As a reader scrolls: the parts passed on the way are laid out as they come near the screen
     // (content-visibility, src/styles/figure.css) and may move the table; the reader brings the
     // character to the middle of the screen once the page is still, and taps it.
-    await shownText(tapped);
-    await untilStill(tapped);
-    await tapped.evaluate((e) => e.scrollIntoView({ block: 'center' }));
-    await untilStill(tapped);
+    await inPlace(tapped);
     await tapped.tap();
     const detail = page.locator('.push-detail');
     await detail.waitFor();
@@ -199,6 +189,7 @@ describe('the push on a phone (390×844, touch)', () => {
     );
     expect(await detail.locator('.push-arrow code').innerText()).toBe(ch);
     expect(await tapped.getAttribute('class')).toMatch(/\bshown\b/);
+    await inPlace(page.locator('.episodes h3'));
     await page.locator('.episodes h3').tap(); // a tap elsewhere leaves it marked
     expect(await tapped.getAttribute('class')).toMatch(/\bshown\b/);
     await page.getByRole('button', { name: 'The character after' }).tap();
@@ -238,6 +229,7 @@ describe('Ask the agent', () => {
     await waitForStatus(page, 'Ready');
     const box = page.getByRole('textbox', { name: /sum/ });
     const ask = page.getByRole('button', { name: 'Ask' });
+    await inPlace(ask);
     await box.fill('57+38');
     await ask.click();
     const answer = page.getByRole('group', { name: /The agent’s answer to 57\+38/ });
@@ -305,11 +297,13 @@ describe('Ask the agent', () => {
     const { page } = o;
     await waitForStatus(page, 'Ready');
     await step(page, 'after GRPO step 1');
+    await inPlace(page.getByRole('button', { name: 'Ask' }));
     await page.getByRole('textbox', { name: /sum/ }).fill('57+38');
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.locator('.ask-answer').waitFor();
     await page.getByRole('textbox', { name: /sum/ }).fill('5+');
     await page.getByRole('button', { name: 'Ask' }).click(); // the error state too
+    await inPlace(page.locator('.taught summary'));
     await page.locator('.taught summary').click(); // the demonstrations' transcripts
     await page.locator('.episode-table [role="listitem"][tabindex="0"]').focus();
     const overflow = await page.evaluate(

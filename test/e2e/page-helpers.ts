@@ -1,7 +1,7 @@
 // The plate page's browser tests share one Chromium per file, the built page (test/e2e/setup.ts)
 // served by the file, and these helpers. Every page is watched for console errors and for requests
 // that leave the page's origin; screenshots go to test-results/.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -83,6 +83,48 @@ export async function shownText(locator: Locator): Promise<string> {
   const el = await locator.elementHandle();
   await locator.page().waitForFunction((e) => e!.checkVisibility({ contentVisibilityAuto: true }), el);
   return locator.innerText();
+}
+
+/**
+ * Brings `locator` to the middle of the screen as a reader would, and resolves once the parts on
+ * the screen are laid out and it holds its place there across a frame; returns how far it moved
+ * after it first showed. A far part is laid out a frame or more after it comes near
+ * (content-visibility: auto, src/styles/figure.css) and moves what is below it: a click aimed
+ * before then (Playwright waits for two still frames only) lands on whatever moved under it.
+ */
+export function inPlace(locator: Locator): Promise<number> {
+  return locator.evaluate(async (e) => {
+    const parts = [...document.querySelectorAll('body *')].filter(
+      (p) => getComputedStyle(p).contentVisibility === 'auto',
+    );
+    e.scrollIntoView({ block: 'center' });
+    const shown = e.getBoundingClientRect().top;
+    let moved: number | null = null;
+    for (let last = NaN; ;) {
+      await new Promise((frame) => requestAnimationFrame(frame));
+      const top = e.getBoundingClientRect().top;
+      const laidOut = parts.every((p) => {
+        const r = p.getBoundingClientRect();
+        return (
+          r.bottom <= 0 || r.top >= innerHeight || p.firstElementChild?.checkVisibility({ contentVisibilityAuto: true })
+        );
+      });
+      if (laidOut && top === last) {
+        if (moved !== null) return moved;
+        moved = Math.abs(top - shown);
+        e.scrollIntoView({ block: 'center' }); // where the parts laid out have moved it
+      }
+      last = laidOut ? top : NaN;
+    }
+  });
+}
+
+/** Clicks the export link named `name` once it is in place; the file it saves, by name and text. */
+export async function download(page: Page, name: RegExp): Promise<{ file: string; text: string }> {
+  const link = page.getByRole('link', { name });
+  await inPlace(link);
+  const [saved] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  return { file: saved.suggestedFilename(), text: readFileSync(await saved.path(), 'utf8') };
 }
 
 /** Autorun waits while the figure is out of view (auto-pause): bring it into view. */

@@ -1,6 +1,5 @@
 // The plate page's runs in real headless Chromium: the whole pipeline from random weights, the
 // switches that break the terms against the Node workshop, the exports, the grader and the time split.
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runWorkshop } from '../../src/node/run-workshop';
@@ -9,7 +8,9 @@ import { useWasm } from '../tf';
 import {
   chartLabel,
   expectAccessible,
+  download,
   expectClean,
+  inPlace,
   plateBrowser,
   showFigure,
   shownText,
@@ -142,6 +143,7 @@ describe('the switches that break the terms', () => {
     const { page } = o;
     await showFigure(page);
     await waitForStatus(page, 'Ready');
+    await inPlace(page.getByRole('button', { name: 'Draw another seed' }));
     await page.getByRole('button', { name: 'Draw another seed' }).click();
     const seed = Number(/seed (\d+)/.exec(await page.getByTestId('seed').innerText())![1]);
     expect(await page.getByTestId('seed').innerText()).toMatch(/drawn|one of the band’s five/);
@@ -166,14 +168,9 @@ describe('the switches that break the terms', () => {
     expect(await page.locator('[data-testid="clip-words"]').count()).toBe(0);
     expect(await page.locator('.figure-notes').innerText()).toMatch(/Each sampled batch is used for 4 updates/);
     expect(await page.locator('.chart-legend').innerText()).toContain('this run: reliable, μ = 4');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: /the GRPO metrics as JSON Lines/ }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe(`plate-XXVI.3-run-agent-reliable-mu4-seed-${DEFAULT_SEED}.metrics.jsonl`);
-    const lines = readFileSync(await download.path(), 'utf8')
-      .trimEnd()
-      .split('\n');
+    const { file, text } = await download(page, /the GRPO metrics as JSON Lines/);
+    expect(file).toBe(`plate-XXVI.3-run-agent-reliable-mu4-seed-${DEFAULT_SEED}.metrics.jsonl`);
+    const lines = text.trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l))).toEqual(metrics);
     expect(metrics.some((m) => m['clip_ratio/region_mean'] > 0)).toBe(true);
     expectClean(o);
@@ -197,6 +194,7 @@ describe('the switches that break the terms', () => {
     const group = Array.from({ length: episodes.length / size }, (_, g) => g).find(
       (g) => episodes[g * size]!.results.length === 2,
     )!;
+    await inPlace(page.getByRole('button', { name: 'Next group' }));
     for (let g = 0; g < group; g++) await page.getByRole('button', { name: 'Next group' }).click();
     const drawn = await page
       .locator('.episode-table .transcript')
@@ -225,11 +223,7 @@ describe('the switches that break the terms', () => {
   it('lets the reader take the run away as JSON and CSV, with a link that sets it up again', async () => {
     const o = await openFinished('index.html?steps=2&autorun=1&masking=off&seed=3');
     const { page } = o;
-    const save = async (name: RegExp) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
-      return { file: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
-    };
-    const json = await save(/the run as JSON/);
+    const json = await download(page, /the run as JSON/);
     expect(json.file).toBe('plate-XXVI.3-run-agent-reliable-masking-off-seed-3.json');
     const run = JSON.parse(json.text);
     expect(run).toMatchObject({
@@ -239,7 +233,7 @@ describe('the switches that break the terms', () => {
     });
     expect(run.grpo.map((r: { step: number }) => r.step)).toEqual([0, 1, 2]);
     expect(run.episodes.episodes).toHaveLength(64);
-    const csv = await save(/the curves as CSV/);
+    const csv = await download(page, /the curves as CSV/);
     const lines = csv.text.trim().split('\n');
     expect(lines[0]).toBe(
       'stage,step,loss,held_out,single_digit_sums,mean_reward,copy_rate,malformed_rate,lies,calls,true_success,rewarded_by_bug,sampling_ms,update_ms,evaluation_ms',
@@ -309,6 +303,7 @@ describe('the grader, true success and where a step’s time goes', () => {
     let seen = 0;
     for (let g = 0; g < 8; g++) {
       seen += await page.locator('.episode-table .bug-note').count();
+      if (g === 0) await inPlace(page.getByRole('button', { name: 'Next group' }));
       if (g < 7) await page.getByRole('button', { name: 'Next group' }).click();
     }
     expect(seen).toBe(marked);
@@ -354,12 +349,9 @@ describe('the grader, true success and where a step’s time goes', () => {
     expect((await yTicks()).length).toBeGreaterThan(0);
     for (const t of await yTicks()) expect(t).toMatch(/^[\d,.]+ ms$/);
     // The export carries each step's split and the grader that paid it.
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: /the run as JSON/ }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe(`plate-XXVI.3-run-agent-faulty-trusts-tool-seed-${DEFAULT_SEED}.json`);
-    const run = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    const { file, text } = await download(page, /the run as JSON/);
+    expect(file).toBe(`plate-XXVI.3-run-agent-faulty-trusts-tool-seed-${DEFAULT_SEED}.json`);
+    const run = JSON.parse(text);
     expect(run.config.grader).toBe('trusts-tool');
     expect(run.grpo[3]).toMatchObject({
       trueSuccess: expect.any(Number),

@@ -4,7 +4,16 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { chartLabel, expectClean, plateBrowser, RESULTS, shownText, statusWord, waitForStatus } from './page-helpers';
+import {
+  chartLabel,
+  expectClean,
+  inPlace,
+  plateBrowser,
+  RESULTS,
+  shownText,
+  statusWord,
+  waitForStatus,
+} from './page-helpers';
 
 const { browser, site, open, openFinished } = plateBrowser();
 
@@ -63,6 +72,7 @@ describe('the plate page', () => {
         });
     expect(await page.locator('.episode-table tbody tr').count()).toBe(8);
     expect(await look('.by-m')).not.toBe(await look('.by-e'));
+    await inPlace(page.getByRole('button', { name: 'Next group' }));
     await page.getByRole('button', { name: 'Next group' }).click();
     expect(await page.locator('.group-nav').innerText()).toContain('group 2 of 8');
 
@@ -366,6 +376,7 @@ describe('the plate page on a phone-class CPU', () => {
         (sels) => sels.map((sel) => !document.querySelector(sel)!.checkVisibility({ contentVisibilityAuto: true })),
         far,
       );
+    await inPlace(page.locator('.chart-reward'));
     expect(await skipped()).toEqual([true, true]); // the charts are on screen, these far below
     expect(await shownText(page.locator('.figure-body > .episodes .episode-table'))).toMatch(/\d+\+\d+/);
     await page.emulateMedia({ media: 'print' });
@@ -373,4 +384,17 @@ describe('the plate page on a phone-class CPU', () => {
     await page.emulateMedia({ media: null });
     expectClean(o);
   });
+
+  for (const { width, height } of [
+    { width: 1280, height: 900 },
+    { width: 390, height: 844 },
+  ])
+    it(`moves the page little when a reader ${width} px wide jumps from the charts to the run's export and the parts on the way are laid out`, async () => {
+      const o = await openFinished('index.html?steps=2&autorun=1', { width, height });
+      const { page } = o;
+      // A part laid out before remembers that size (the episodes and Ask before this run's last step:
+      // ~55 px at 1280); each held at 600 px until then, the export moved ~430 px.
+      expect(await inPlace(page.locator('.run-export'))).toBeLessThan(80);
+      expectClean(o);
+    });
 });
