@@ -6,11 +6,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Longest first, from `npm test`'s own per-file times. */
 const LONGEST = [
-  'test/worker/session.test.ts',
   'test/scripts/pipeline.test.ts',
+  'test/model/fused-build.test.ts',
+  'test/worker/session.test.ts',
+  'test/pipeline/two-calls.test.ts',
   'test/e2e/backends.e2e.test.ts',
-  'test/e2e/page-runs.e2e.test.ts',
   'test/e2e/explain.e2e.test.ts',
+  'test/e2e/page-runs.e2e.test.ts',
+  'test/e2e/page.e2e.test.ts',
 ];
 
 export default class LongestFirst extends BaseSequencer {
