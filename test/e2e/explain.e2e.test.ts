@@ -279,7 +279,8 @@ describe('Ask the agent', () => {
     // While a run trains: answered at a step boundary by the run's policy of that moment.
     await page.getByRole('button', { name: 'Run' }).click();
     await waitForStatus(page, 'Training');
-    await ask.click();
+    // Enter in the box: a click could land beside Ask while the run's first episodes lay out the part above.
+    await box.press('Enter');
     const during = page.getByRole('group', { name: /The agent’s answer to 23\+45/ });
     await during.waitFor({ timeout: 60_000 });
     expect(await during.innerText()).toMatch(/23\+45 is a training sum|23\+45 is a held-out sum|23\+45 is a new sum/);
