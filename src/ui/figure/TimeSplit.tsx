@@ -9,6 +9,7 @@ import type { GrpoStepView } from '../../protocol/episode-view';
 import { sameGrpoSide, type RunView } from './types';
 import { PART_LABEL, PARTS, SHARED_BATCH_NOTE, splitReadout, splitSentence, splitSummary } from './time-split';
 import { Axis } from './chart/Axis';
+import { stepTicks } from './chart/frame';
 import { useWidth } from './useWidth';
 
 const HEIGHT = 120;
@@ -55,7 +56,7 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
             className="axis axis-x"
             transform={`translate(0,${HEIGHT - M.bottom})`}
             scale={x}
-            ticks={d3.range(0, frame + 1, frame > 20 ? 10 : 5)}
+            ticks={stepTicks(frame)}
           />
           <TimeBars steps={steps} x={x} y={y} />
         </svg>

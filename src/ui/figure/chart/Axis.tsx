@@ -62,20 +62,13 @@ export function Axis({
         const at = scale(v) + OFFSET;
         return (
           <g key={v} className="tick" opacity={1} transform={bottom ? `translate(${at},0)` : `translate(0,${at})`}>
-            {bottom ? (
-              <line stroke="currentColor" y2={k * tickSize} />
-            ) : (
-              <line stroke="currentColor" x2={k * tickSize} />
-            )}
-            {bottom ? (
-              <text fill="currentColor" y={k * spacing} dy="0.71em">
-                {format(v)}
-              </text>
-            ) : (
-              <text fill="currentColor" x={k * spacing} dy="0.32em">
-                {format(v)}
-              </text>
-            )}
+            <line stroke="currentColor" {...(bottom ? { y2: k * tickSize } : { x2: k * tickSize })} />
+            <text
+              fill="currentColor"
+              {...(bottom ? { y: k * spacing, dy: '0.71em' } : { x: k * spacing, dy: '0.32em' })}
+            >
+              {format(v)}
+            </text>
           </g>
         );
       })}

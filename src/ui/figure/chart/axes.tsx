@@ -5,7 +5,7 @@
 import * as d3 from 'd3';
 import { pct } from '../../format';
 import { Axis } from './Axis';
-import { M, xScale, yScale } from './frame';
+import { M, stepTicks, xScale, yScale } from './frame';
 
 export interface YAxis {
   max: number;
@@ -59,7 +59,7 @@ export function Axes({ width, height, frame, yAxis, title }: Props) {
         className="axis axis-x"
         transform={`translate(0,${height - M.bottom})`}
         scale={xs}
-        ticks={d3.range(0, frame + 1, frame > 100 ? 50 : frame > 20 ? 10 : 5)}
+        ticks={stepTicks(frame)}
       />
       <text className="axis-title" x={xs(frame)} y={height - 2} textAnchor="end">
         {title}
