@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { launch, openHarness } from '../../test/browser/chromium';
 import { buildPage } from '../../test/browser/page-site';
-import { buildSite, removeSite, serve } from '../../test/browser/site';
+import { buildSite, removeSite, serve, stopServing } from '../../test/browser/site';
 import type { BackendName } from '../../src/protocol/backends';
 import type { WorkerState } from '../../src/client/worker-state';
 import { runTasks, startAndTraining } from './long-tasks';
@@ -214,9 +214,7 @@ export async function benchBrowser(opts: { steps: number; soak: number }): Promi
     return { pipeline, backends, defaultBackend: ready.ready?.backend ?? 'none', defaultReason: ready.ready?.reason ?? ready.error?.message ?? '', longestTaskMs, soak };
   } finally {
     await browser.close();
-    await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
-    removeSite(harnessDir);
-    removeSite(pageDir);
+    await stopServing({ ...harness, dir: harnessDir }, { ...plate, dir: pageDir });
   }
 }
 
@@ -267,9 +265,7 @@ export async function benchPipeline(steps: number): Promise<PipelineBench> {
     return await pipelineRun(browser, harness.url, plate.url, steps);
   } finally {
     await browser.close();
-    await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
-    removeSite(harnessDir);
-    removeSite(pageDir);
+    await stopServing({ ...harness, dir: harnessDir }, { ...plate, dir: pageDir });
   }
 }
 

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { phaseMedians, type PhaseMedians } from './stats';
 import { launch, openHarness } from '../../test/browser/chromium';
 import { buildPage } from '../../test/browser/page-site';
-import { buildSite, removeSite, serve } from '../../test/browser/site';
+import { buildSite, serve, stopServing } from '../../test/browser/site';
 
 export interface ExplainBench {
   /** The Chromium worker on wasm, a default run of `steps` steps. */
@@ -76,9 +76,7 @@ export async function benchExplain(steps: number): Promise<ExplainBench> {
     return { worker, longestTaskMs: { steppingAndAsking: page.longest }, interactions: { steps: page.steps, asks: page.asks } };
   } finally {
     await browser.close();
-    await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
-    removeSite(harnessDir);
-    removeSite(pageDir);
+    await stopServing({ ...harness, dir: harnessDir }, { ...plate, dir: pageDir });
   }
 }
 

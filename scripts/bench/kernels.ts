@@ -21,7 +21,7 @@ import { setNodeBackend } from '../lib/node-backend';
 import { launch } from '../../test/browser/chromium';
 import { launchFirefox } from '../../test/browser/firefox';
 import { buildPage } from '../../test/browser/page-site';
-import { buildSite, removeSite, serve } from '../../test/browser/site';
+import { buildSite, serve, stopServing } from '../../test/browser/site';
 import { loadCheckpoint, SHIPPED } from '../../src/node/checkpoint-fs';
 import { benchNode, type NodeBench } from './node';
 import { opCounts, type OpCounts } from './ops';
@@ -110,8 +110,7 @@ async function fromPageLoad(open: () => Promise<AnyPage>, steps: number): Promis
     return NaN;
   } finally {
     await page.close();
-    await new Promise((ok) => server.close(ok));
-    removeSite(pageDir);
+    await stopServing({ server, dir: pageDir });
   }
 }
 
@@ -205,8 +204,7 @@ export async function benchKernels(opts: { steps: number; pairs: number; supervi
     const firefox = await launchFirefox();
     engines.push(await browserRuns('firefox', () => firefoxPage(firefox), url, opts.steps, opts.pairs).finally(() => firefox.close()));
   } finally {
-    await new Promise((ok) => server.close(ok));
-    removeSite(dir);
+    await stopServing({ server, dir });
   }
   let peer: PeerBench | null = null;
   let peerError: string | undefined;

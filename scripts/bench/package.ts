@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { launch } from '../../test/browser/chromium';
 import { buildSite, buildStandalone, installSite, pack, PAGES, serveBuilt, versions, type SiteKind } from '../../test/browser/consumers';
 import { statusWord, visit, type MarkedBackend } from '../../test/browser/first-visit';
-import { removeSite, serve } from '../../test/browser/site';
+import { removeSite, serve, stopServing } from '../../test/browser/site';
 
 interface FirstVisitBench {
   versions: Record<string, string>;
@@ -51,8 +51,7 @@ export async function benchPackage(kinds: SiteKind[] = ALL): Promise<PackageBenc
     const [page, build] = await seconds(buildStandalone);
     const served = await serve(page);
     firstVisit.standalone = { versions: {}, seconds: { install: 0, build }, ...(await measure(`${served.url}index.html?steps=2&autorun=1`, '.mtrl-plate')) };
-    served.server.close();
-    removeSite(page);
+    await stopServing({ ...served, dir: page });
     for (const kind of kinds) {
       const [site, install] = await seconds(() => installSite(kind, work, packed.tarball));
       const [{ dir }, built] = await seconds(() => buildSite(kind, site));

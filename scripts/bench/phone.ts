@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { launch } from '../../test/browser/chromium';
 import { buildPage } from '../../test/browser/page-site';
-import { removeSite, serve } from '../../test/browser/site';
+import { serve, stopServing } from '../../test/browser/site';
 import { runTasks, startAndTraining, type RunTasks } from './long-tasks';
 import { median } from './stats';
 
@@ -82,9 +82,7 @@ export async function benchPhone(opts: { steps: number; runs: number; rate: numb
     return { rate: opts.rate, viewport: { width: 390, height: 844 }, calibration: { plainMs, throttledMs }, runs, reactFloorMs };
   } finally {
     await browser.close();
-    await Promise.all([site, floor].map(({ server }) => new Promise((ok) => server.close(ok))));
-    removeSite(dir);
-    removeSite(floorDir);
+    await stopServing({ ...site, dir }, { ...floor, dir: floorDir });
   }
 }
 

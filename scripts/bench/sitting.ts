@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { launch } from '../../test/browser/chromium';
 import { buildPage } from '../../test/browser/page-site';
-import { removeSite, serve } from '../../test/browser/site';
+import { serve, stopServing } from '../../test/browser/site';
 import { workerHeapMB } from './browser';
 
 export interface SittingBench {
@@ -60,8 +60,7 @@ export async function benchSitting(opts: { steps: number; runs: number }): Promi
     return { runs: opts.runs, steps: opts.steps, pageHeapMB: pageHeap, workerHeapMB: workerHeap, perRunMB: (after.at(-1)! - after[0]!) / Math.max(1, after.length - 1) };
   } finally {
     await browser.close();
-    server.close();
-    removeSite(dir);
+    await stopServing({ server, dir });
   }
 }
 

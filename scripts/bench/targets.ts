@@ -19,7 +19,7 @@ import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } 
 import { launch } from '../../test/browser/chromium';
 import { launchFirefox } from '../../test/browser/firefox';
 import { buildPage } from '../../test/browser/page-site';
-import { buildSite, removeSite, serve } from '../../test/browser/site';
+import { buildSite, serve, stopServing } from '../../test/browser/site';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -211,9 +211,7 @@ async function benchEngines(steps: number, runs: number): Promise<EngineBench[]>
     }
     return engines;
   } finally {
-    await Promise.all([harness, plate].map(({ server }) => new Promise((ok) => server.close(ok))));
-    removeSite(harnessDir);
-    removeSite(pageDir);
+    await stopServing({ ...harness, dir: harnessDir }, { ...plate, dir: pageDir });
   }
 }
 

@@ -39,6 +39,12 @@ export async function buildSite(opts: { minify?: boolean } = {}): Promise<string
 
 export const removeSite = (dir: string): void => rmSync(dir, { recursive: true, force: true });
 
+/** Stops serving each site (serve) and removes its folder: the benches' clean-up. */
+export async function stopServing(...sites: { server: Server; dir: string }[]): Promise<void> {
+  await Promise.all(sites.map(({ server }) => new Promise((ok) => server.close(ok))));
+  for (const { dir } of sites) removeSite(dir);
+}
+
 /** broken/<name>/: each folder is the agent checkpoint with one thing wrong. */
 function writeBrokenCheckpoints(dir: string): void {
   const manifest = readFileSync(join(AGENT, 'manifest.json'), 'utf8');
