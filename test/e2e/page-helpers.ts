@@ -74,16 +74,6 @@ export const waitForStatus = (page: Page, word: string, timeout = 90_000) =>
     timeout,
     polling: 100,
   });
-/**
- * A far part's text as a reader sees it, scrolled to: until then its layout is skipped
- * (content-visibility: auto, src/styles/figure.css) and innerText reads ''.
- */
-export async function shownText(locator: Locator): Promise<string> {
-  await locator.scrollIntoViewIfNeeded();
-  const el = await locator.elementHandle();
-  await locator.page().waitForFunction((e) => e!.checkVisibility({ contentVisibilityAuto: true }), el);
-  return locator.innerText();
-}
 
 /**
  * Brings `locator` to the middle of the screen as a reader would, and resolves once the parts on
@@ -117,6 +107,15 @@ export function inPlace(locator: Locator): Promise<number> {
       last = laidOut ? top : NaN;
     }
   });
+}
+
+/**
+ * A far part's text as a reader sees it, brought to the screen (inPlace): until then its layout
+ * is skipped (content-visibility: auto, src/styles/figure.css) and innerText reads ''.
+ */
+export async function shownText(locator: Locator): Promise<string> {
+  await inPlace(locator);
+  return locator.innerText();
 }
 
 /** Clicks the export link named `name` once it is in place; the file it saves, by name and text. */
