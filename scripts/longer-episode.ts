@@ -1,123 +1,89 @@
 // npm run longer-episode -- [--seeds 1,2,3,4,5] [--steps 40]
-// The plate's closing claims, measured: the same GRPO (the plate's credit, the exact grader) from
-// each world's shipped agent, reliable and faulty, over the seeds. Prints per world and calculator
-// the sampled reward (first 5 → last 5 steps), the groups that teach nothing (zero spread, and of
-// them the all-fail ones), the correct first calls pushed down (and how many of those episodes held
-// a lie), held-out success, sampling's share of a step; then faulty ÷ reliable reward per world
-// (the cap: ~0.7 for one call, ~0.7² for two). Step times with a slow tool: npm run bench -- episodes.
+// The plate's closing claims, measured with the agent held fixed: the shipped two-call agent
+// (fine-tuned on both kinds of sums) plays one-call sums and two-call sums, the same GRPO (the
+// plate's credit, the exact grader), reliable and faulty, over the seeds. One row per measure:
+// each seed's figure in each world, their means, and at how many seeds the two worlds differ the
+// way the plate says (the page's claims table reads the same runs from the reference file).
+// Every figure is a mean over the run's steps unless its row names another window.
 import { mean } from 'd3';
 import { GRPO } from '../src/config';
-import { EPISODES, type EpisodeKind } from '../src/env/episode';
-import { firstCallCorrect } from '../src/rl/figures';
+import type { EpisodeKind } from '../src/env/episode';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { intOption, main, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
-import { runWorkshop } from '../src/node/run-workshop';
+import { runWorkshop, type WorkshopRun } from '../src/node/run-workshop';
 import { median } from './bench/stats';
 
 const { values: a } = parseOptions({
   options: { seeds: { type: 'string', default: '1,2,3,4,5' }, steps: { type: 'string' } },
 });
 
-interface Figures {
-  rewardFirst5: number;
-  rewardLast5: number;
-  /** Mean over the run's steps. */
-  meanReward: number;
-  zeroSpread: number;
-  allFail: number;
-  pushedDown: number;
-  /** The same over the groups with reward spread only (a zero-spread group pushes nothing), pooled over the steps. */
-  pushedDownWithSpread: number;
-  /** Of the correct first calls pushed down, the share whose episode held a lie. */
-  pushedDownWithLie: number;
-  heldOutStart: number;
-  heldOutEnd: number;
-  samplingShare: number;
-}
-
 const avg = (xs: readonly number[]): number => mean(xs) ?? NaN;
-
-/** The share of a step's groups whose every episode failed. */
-function allFailGroups(r: GrpoRecord): number {
-  const size = GRPO.episodesPerSum;
-  let n = 0;
-  for (let g = 0; g < r.episodes.length; g += size) if (r.episodes.slice(g, g + size).every((e) => e.reward === 0)) n++;
-  return n / (r.episodes.length / size);
-}
-
-function pushedDownWithSpread(steps: readonly GrpoRecord[]): number {
-  const size = GRPO.episodesPerSum;
-  const inSpread = steps.flatMap((r) =>
-    r.episodes.filter((_, i) => {
-      const group = r.episodes.slice(i - (i % size), i - (i % size) + size);
-      return group.some((e) => e.reward !== group[0]!.reward);
-    }),
+const over = (r: WorkshopRun, k: 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown') =>
+  avg(r.records.slice(1).map((s) => s[k]!));
+const samplingShare = (records: readonly GrpoRecord[]) =>
+  median(
+    records
+      .slice(1)
+      .map((s) => s.timeSplit.sampling / (s.timeSplit.sampling + s.timeSplit.update + s.timeSplit.evaluation)),
   );
-  const correct = inSpread.filter(firstCallCorrect);
-  return correct.length === 0 ? 0 : correct.filter((e) => e.advantage < 0).length / correct.length;
+
+interface Measure {
+  what: string;
+  /** The plate's way, two calls against one: more, less, or no claim. */
+  way: 'more' | 'less' | null;
+  /** One seed's figure from its reliable and its faulty run in one world. */
+  of(reliable: WorkshopRun, faulty: WorkshopRun): number;
+  ratio?: boolean;
 }
 
-function pushedDownWithLie(steps: readonly GrpoRecord[]): number {
-  const down = steps.flatMap((r) => r.episodes.filter((e) => firstCallCorrect(e) && e.advantage < 0));
-  return down.length === 0 ? 0 : down.filter((e) => e.results.some((x) => x.lied)).length / down.length;
-}
+const MEASURES: readonly Measure[] = [
+  { what: 'sampled reward (reliable)', way: 'less', of: (r) => avg(r.meanReward) },
+  { what: 'sampled reward, first 5 steps (reliable)', way: 'less', of: (r) => r.grpo.rewardFirst5 },
+  { what: 'groups whose 8 episodes all failed (reliable)', way: 'more', of: (r) => over(r, 'allFailGroups') },
+  { what: 'groups all 8 of which were paid (reliable)', way: null, of: (r) => over(r, 'allPassGroups') },
+  { what: 'correct first calls pushed down (reliable)', way: 'more', of: (r) => over(r, 'correctCallsPushedDown') },
+  { what: 'correct first calls pushed down (faulty)', way: 'more', of: (_, f) => over(f, 'correctCallsPushedDown') },
+  {
+    what: 'faulty ÷ reliable reward',
+    way: 'less',
+    of: (r, f) => avg(f.meanReward) / avg(r.meanReward),
+    ratio: true,
+  },
+  { what: 'held-out success at the end (reliable)', way: null, of: (r) => r.grpo.heldOutEnd },
+  { what: 'sampling’s share of a step, median (reliable)', way: null, of: (r) => samplingShare(r.records) },
+];
 
-async function figures(episode: EpisodeKind, faulty: boolean, seed: number, steps: number): Promise<Figures> {
-  const r = await runWorkshop({ start: 'agent', seed, steps, faulty, episode });
-  const stepped = r.records.slice(1);
-  return {
-    rewardFirst5: r.grpo.rewardFirst5,
-    rewardLast5: r.grpo.rewardLast5,
-    meanReward: avg(r.meanReward),
-    zeroSpread: avg(stepped.map((s) => s.zeroSpreadGroups!)),
-    allFail: avg(stepped.map(allFailGroups)),
-    pushedDown: avg(stepped.map((s) => s.correctCallsPushedDown!)),
-    pushedDownWithSpread: pushedDownWithSpread(stepped),
-    pushedDownWithLie: pushedDownWithLie(stepped),
-    heldOutStart: r.grpo.heldOutStart,
-    heldOutEnd: r.grpo.heldOutEnd,
-    samplingShare: median(
-      stepped.map((s) => s.timeSplit.sampling / (s.timeSplit.sampling + s.timeSplit.update + s.timeSplit.evaluation)),
-    ),
-  };
-}
-
-const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
-
-function row(episode: EpisodeKind, faulty: boolean, runs: Figures[]): string {
-  const m = (k: keyof Figures) => pct(avg(runs.map((f) => f[k])));
-  return (
-    `| ${episode === 'one-call' ? 'one call' : 'two calls'} | ${faulty ? 'faulty' : 'reliable'} | ${m('rewardFirst5')} → ${m('rewardLast5')} | ` +
-    `${m('zeroSpread')} (all fail: ${m('allFail')}) | ${m('pushedDown')} (in groups with spread: ${m('pushedDownWithSpread')}${faulty ? `; a lie in ${m('pushedDownWithLie')}` : ''}) | ` +
-    `${m('heldOutStart')} → ${m('heldOutEnd')} (${runs.map((f) => pct(f.heldOutEnd)).join(' ')}) | ${m('samplingShare')} |`
-  );
-}
+const fmt = (m: Measure, x: number) => (m.ratio ? x.toFixed(2) : `${(100 * x).toFixed(1)}%`);
 
 await main(async () => {
   const seeds = a.seeds!.split(',').map((s) => intOption('seeds', s, 0));
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   await setNodeBackend('wasm');
+  const runs = async (episode: EpisodeKind, faulty: boolean) => {
+    const out: WorkshopRun[] = [];
+    for (const seed of seeds)
+      out.push(await runWorkshop({ start: 'agent', agent: 'two-calls', episode, faulty, seed, steps }));
+    return out;
+  };
+  const worlds = {
+    'one-call': { reliable: await runs('one-call', false), faulty: await runs('one-call', true) },
+    'two-calls': { reliable: await runs('two-calls', false), faulty: await runs('two-calls', true) },
+  };
   console.log(
-    `GRPO from each world's shipped agent, seeds ${seeds.join(', ')}, ${steps} steps, the plate's credit (Node, wasm)`,
+    `The shipped two-call agent on one-call and on two-call sums, seeds ${seeds.join(', ')}, ${steps} GRPO steps, the plate's settings (Node, wasm); each figure a mean over the steps unless the row says otherwise`,
   );
   console.log(
-    '| world | calculator | sampled reward, first 5 → last 5 | groups whose rewards are all equal (mean per step) | correct first calls pushed down (mean per step) | held-out start → end (per seed) | sampling’s share of a step |',
+    `held-out at step 0: one call ${fmt(MEASURES[0]!, worlds['one-call'].reliable[0]!.grpo.heldOutStart)}, two calls ${fmt(MEASURES[0]!, worlds['two-calls'].reliable[0]!.grpo.heldOutStart)}`,
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
-  const meanReward: Record<string, number[]> = {};
-  for (const episode of EPISODES) {
-    for (const faulty of [false, true]) {
-      const runs: Figures[] = [];
-      for (const seed of seeds) runs.push(await figures(episode, faulty, seed, steps));
-      meanReward[`${episode}/${faulty}`] = runs.map((f) => f.meanReward);
-      console.log(row(episode, faulty, runs));
-    }
-  }
-  for (const episode of EPISODES) {
-    const ratios = seeds.map((_, i) => meanReward[`${episode}/true`]![i]! / meanReward[`${episode}/false`]![i]!);
+  console.log('| measure | one call, per seed | mean | two calls, per seed | mean | seeds the plate’s way |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const m of MEASURES) {
+    const per = (w: EpisodeKind) => seeds.map((_, i) => m.of(worlds[w].reliable[i]!, worlds[w].faulty[i]!));
+    const [one, two] = [per('one-call'), per('two-calls')];
+    const way = m.way && seeds.filter((_, i) => (m.way === 'more' ? two[i]! > one[i]! : two[i]! < one[i]!)).length;
     console.log(
-      `${episode}: faulty ÷ reliable mean reward over the ${steps} steps, per seed: ${ratios.map((x) => x.toFixed(2)).join(' ')} (mean ${avg(ratios).toFixed(2)})`,
+      `| ${m.what} | ${one.map((x) => fmt(m, x)).join(' ')} | ${fmt(m, avg(one))} | ${two.map((x) => fmt(m, x)).join(' ')} | ${fmt(m, avg(two))} | ${m.way ? `${way} of ${seeds.length} (two calls ${m.way})` : '—'} |`,
     );
   }
 });

@@ -9,10 +9,12 @@
 // public/reference-runs.json; the page labels what it draws from it as precomputed.
 // --only bugs (or dials) runs the grader bugs (or μ = 2, 4) alone and merges them into --out: the file's other runs are
 // kept as they are (a full run remakes them with the same curves but new seconds).
-// --episode two-calls: the two-call world's runs from its shipped agent (the credit switches with
-// the exact grader, no bugs: --only all means those), written to public/reference-runs-two-calls.json,
-// a file of its own that the page fetches only for that world; each run also keeps, per step, the
-// share of zero-spread groups and of correct first calls pushed down.
+// --episode two-calls: the two-call agent's runs (the credit switches with the exact grader, no
+// bugs: --only all means those; and, with the plate's settings, the same agent on one-call sums:
+// the closing claims with the agent held fixed), written to public/reference-runs-two-calls.json,
+// a file of its own that the page fetches only with the two-call agent; each run also keeps, per
+// step, the share of zero-spread groups, of them the all-fail ones, and of correct first calls
+// pushed down.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mean } from 'd3';
 import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY } from '../src/config';
@@ -48,6 +50,9 @@ const last5 = (xs: number[]) => mean(xs.slice(-5))!;
 const first5 = (xs: number[]) => mean(xs.slice(0, 5))!;
 
 interface Config {
+  /** Absent: the file's world, played by its own agent. */
+  episode?: EpisodeKind;
+  agent?: RunSettings['agent'];
   faulty: boolean;
   masking: boolean;
   advantage: Advantage;
@@ -82,8 +87,9 @@ interface Done extends Omit<Config, 'grader'> {
   trueSuccess?: number[];
   copyRate: number[];
   malformed: number[];
-  /** Per step, the share of zero-spread groups and of correct first calls pushed down (rl/figures.ts). */
+  /** Per step, the share of zero-spread groups, of all-fail groups and of correct first calls pushed down (rl/figures.ts). */
   zeroSpreadGroups: number[];
+  allFailGroups?: number[];
   correctCallsPushedDown: number[];
   summary: RunSummary;
 }
@@ -121,6 +127,17 @@ function configsFor(only: Only, episode: EpisodeKind): Config[] {
   if (only !== 'plate' && episode === 'one-call')
     for (const grader of ['crash-pass', 'trusts-tool'] as const)
       for (const faulty of [false, true]) configs.push({ faulty, masking: true, advantage: 'group', grader });
+  // The same agent on the shorter episode: the claims' one-call column (ui/figure/longer-episode.ts).
+  if (episode === 'two-calls')
+    for (const faulty of [false, true])
+      configs.push({
+        episode: 'one-call',
+        agent: 'two-calls',
+        faulty,
+        masking: true,
+        advantage: 'group',
+        grader: 'exact',
+      });
   return configs;
 }
 
@@ -134,10 +151,12 @@ async function runConfig(
 ): Promise<Done[]> {
   const done: Done[] = [];
   for (const seed of seeds) {
-    const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1, episode });
+    const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, episode, ...config, temperature: 1 });
     const grpo = r.records.slice(1);
     const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
     const { grader, updatesPerBatch, ...credit } = config;
+    // A step's group shares are eighths: three places keep them exact.
+    const eighths = (k: 'zeroSpreadGroups' | 'allFailGroups') => grpo.map((s) => Math.round(s[k]! * 1e3) / 1e3);
     const metrics = grpo.map((s) => stepMetrics({ ...s, sampled: s.episodes.length })!);
     const over = (k: 'clip_ratio/low_mean' | 'clip_ratio/high_mean' | 'clip_ratio/region_mean') =>
       round(mean(metrics, (m) => m[k])!);
@@ -161,7 +180,8 @@ async function runConfig(
       malformed: share('malformed').map(round),
       // As precise as the page draws them (a percent), which keeps the file small on a first visit:
       // a step's zero-spread share is a number of eighths; the share pushed down to two places.
-      zeroSpreadGroups: grpo.map((s) => Math.round(s.zeroSpreadGroups! * 1e3) / 1e3),
+      zeroSpreadGroups: eighths('zeroSpreadGroups'),
+      ...(episode === 'two-calls' && { allFailGroups: eighths('allFailGroups') }),
       correctCallsPushedDown: grpo.map((s) => Math.round(s.correctCallsPushedDown! * 1e2) / 1e2),
       summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
     });
@@ -179,7 +199,7 @@ function tableRow(config: Config, done: Done[]): string {
   const m = (f: (d: Done) => number) => pct(mean(done, f)!);
   const truth = (d: Done) => d.trueSuccess ?? d.meanReward;
   return (
-    `| ${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ${config.grader}${config.updatesPerBatch ? `, μ = ${config.updatesPerBatch}` : ''} | ` +
+    `| ${config.episode ? `${config.episode}, the ${config.agent} agent, ` : ''}${config.faulty ? 'faulty' : 'reliable'} | ${config.masking ? 'on' : 'off'} | ${config.advantage === 'group' ? 'group-relative' : 'raw reward'} | ${config.grader}${config.updatesPerBatch ? `, μ = ${config.updatesPerBatch}` : ''} | ` +
     `${done.map((d) => `${pct(d.summary.heldOutStart)} → ${pct(d.summary.heldOutEnd)}`).join(', ')} | ${m((d) => d.summary.heldOutEnd)} | ` +
     `${m((d) => d.summary.rewardFirst5)} → ${m((d) => d.summary.rewardLast5)} | ${m((d) => first5(truth(d)))} → ${m((d) => last5(truth(d)))} | ` +
     `${m((d) => last5(d.copyRate))} | ${m((d) => last5(d.malformed))} |`
@@ -213,6 +233,8 @@ function mergeInto(out: string, runs: Done[]): void {
   if (!old) throw new Error(`--only bugs merges into ${out}, which does not exist; run without --only first`);
   const same = (x: Stored, y: Stored) =>
     x.seed === y.seed &&
+    x.episode === y.episode &&
+    x.agent === y.agent &&
     x.faulty === y.faulty &&
     x.masking === y.masking &&
     x.advantage === y.advantage &&
@@ -262,7 +284,8 @@ await main(async () => {
   for (const config of configsFor(only, episode)) {
     const done = await runConfig(config, seeds, steps, checkpoints, episode);
     console.log(tableRow(config, done));
-    if (config.masking && config.advantage === 'group' && config.grader === 'exact') dials.push(dialsRow(config, done));
+    if (config.masking && config.advantage === 'group' && config.grader === 'exact' && !config.episode)
+      dials.push(dialsRow(config, done));
     runs.push(...done);
   }
   for (const l of [...DIALS_HEAD, ...dials]) console.log(l);

@@ -1,4 +1,4 @@
-// npm run workshop -- [--episode one-call|two-calls] [--start agent|pretrained|scratch] [--faulty] [--masking on|off]
+// npm run workshop -- [--episode one-call|two-calls] [--agent own|one-call|two-calls] [--start agent|pretrained|scratch] [--faulty] [--masking on|off]
 //                     [--advantage group|raw] [--temperature 0.5|1|1.5] [--grader exact|crash-pass|trusts-tool]
 //                     [--updates-per-batch 1|2|4] [--tool-latency-ms 0|50|200]
 //                     (the reader's settings, as src/pipeline/settings.ts lists them and the URL writes them)
@@ -8,12 +8,14 @@
 // The plate's pipeline, headless: from the shipped agent (default), or fine-tuning the shipped
 // worksheet model first, or pre-training from random weights first — then GRPO. One line per
 // GRPO step (and every 25 supervised steps), then the readouts. With --json the last line is one
-// JSON object with the whole run: the configuration, the readouts, the per-step curves (held-out,
+// JSON object with the whole run: the configuration (`agent`: the world whose agent played), the readouts, the per-step curves (held-out,
 // mean reward, true success), where a GRPO step's time goes (median ms per part, steps 1..n), per
-// step the metrics under TRL's names (`metrics`), and per step the share of zero-spread groups and
-// of correct first calls pushed down (`zeroSpreadGroups`, `correctCallsPushedDown`).
+// step the metrics under TRL's names (`metrics`), and per step the share of zero-spread groups, of
+// them those that all failed and those all paid, and of correct first calls pushed down
+// (`zeroSpreadGroups`, `allFailGroups`, `allPassGroups`, `correctCallsPushedDown`).
 import { median } from 'd3';
 import { AGENT_RECIPES, DEFAULT_SEED, GRPO, type AgentRecipe } from '../src/config';
+import { agentOf } from '../src/env/world';
 import { PLATE_SETTINGS, settingsLabel, SETTINGS, type RunSettings } from '../src/pipeline/settings';
 import { intOption, main, oneOf, parseOptions } from '../src/node/args';
 import { SETTING_OPTIONS, settingsAsWritten, settingsGiven } from './lib/setting-options';
@@ -75,13 +77,17 @@ function medianSplit(records: readonly GrpoRecord[]): Record<'sampling' | 'updat
   return { sampling: ms('sampling'), update: ms('update'), evaluation: ms('evaluation') };
 }
 
-/** A figure of every GRPO step 1..n, rounded as the reference runs store theirs. */
-const perStep = (records: readonly GrpoRecord[], k: 'zeroSpreadGroups' | 'correctCallsPushedDown'): number[] =>
+type WorldFigure = 'zeroSpreadGroups' | 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown';
+
+/** A figure of every GRPO step 1..n, to four places (a step's group shares are eighths: exact). */
+const perStep = (records: readonly GrpoRecord[], k: WorldFigure): number[] =>
   records.slice(1).map((r) => Math.round(r[k]! * 1e4) / 1e4);
 
-/** Two figures per GRPO step that show what grows with the episode (src/rl/figures.ts). */
+/** The figures per GRPO step that show what grows with the episode (src/rl/figures.ts). */
 const worldFigures = (records: readonly GrpoRecord[]) => ({
   zeroSpreadGroups: perStep(records, 'zeroSpreadGroups'),
+  allFailGroups: perStep(records, 'allFailGroups'),
+  allPassGroups: perStep(records, 'allPassGroups'),
   correctCallsPushedDown: perStep(records, 'correctCallsPushedDown'),
 });
 
@@ -94,13 +100,13 @@ await main(async () => {
     `workshop: from ${SETTINGS.start.choiceLabels[settings.start]}, ${settingsLabel({ ...settings, start: 'agent' })}, seed ${seed}, ${steps} steps, backend ${backend}` +
       (a['separate-batches'] ? ', evaluation and sampling in separate batches' : ''),
   );
-  const r0 = AGENT_RECIPES[settings.episode];
+  const r0 = AGENT_RECIPES[agentOf(settings)];
   const recipe: AgentRecipe = {
     ...r0,
     pretrain: { ...r0.pretrain, steps: intOption('pretrain-steps', a['pretrain-steps'], r0.pretrain.steps, 1) },
     sft: { ...r0.sft, steps: intOption('sft-steps', a['sft-steps'], r0.sft.steps, 1) },
   };
-  const shipped = shippedFor(settings.episode);
+  const shipped = shippedFor(agentOf(settings));
   const checkpoints = { agent: a.checkpoint ?? shipped.agent, pretrained: a.pretrained ?? shipped.pretrained };
   const grpo = { ...GRPO, shareBatch: !a['separate-batches'] };
   const run = await runWorkshop({ ...settings, seed, steps, checkpoints, recipe, grpo }, logRecord);
@@ -108,6 +114,8 @@ await main(async () => {
   const timeSplit = { ...medianSplit(run.records), sharedBatch: grpo.shareBatch };
   const summary = {
     ...settingsAsWritten(settings),
+    // The agent that played, by its world (the settings' `own` resolved): one-call or two-calls.
+    agent: agentOf(settings),
     seed,
     steps,
     backend,

@@ -188,6 +188,16 @@ export interface GrpoConfig {
    * together and waits this long once (rl/rollout.ts), as an agent harness waits on a tool.
    */
   toolLatencyMs: number;
+  /**
+   * A measurement knob, off on the page: the learning rate rises linearly to `lr` over this many
+   * steps (step t at lr·t/N); 0 = none, the plate's. For the first dip (scripts/first-dip.ts).
+   */
+  lrWarmupSteps: number;
+  /**
+   * A measurement knob, off on the page: the first this many steps run at learning rate 0 — the
+   * weights stay put while Adam's moments fill up on as many batches; 0 = none, the plate's.
+   */
+  lrHoldSteps: number;
 }
 
 export const GRPO: GrpoConfig = {
@@ -208,6 +218,8 @@ export const GRPO: GrpoConfig = {
   grader: 'exact',
   episode: 'one-call',
   toolLatencyMs: 0,
+  lrWarmupSteps: 0,
+  lrHoldSteps: 0,
 };
 
 /**

@@ -34,6 +34,8 @@ describe('isCommand', () => {
       { type: 'configure', config: { ...config, grader: 'crash-pass' } },
       { type: 'start', config: { ...config, grader: 'trusts-tool' } },
       { type: 'start', config: { ...config, updatesPerBatch: 4 } },
+      { type: 'start', config: { ...config, agent: 'two-calls' } },
+      { type: 'start', config: { ...config, episode: 'two-calls', agent: 'two-calls' } },
       { type: 'pause' },
       { type: 'resume' },
       { type: 'step' },
@@ -71,6 +73,9 @@ describe('isCommand', () => {
       { type: 'start', config: { ...config, advantage: 'none' } },
       { type: 'start', config: { ...config, updatesPerBatch: 3 } },
       { type: 'start', config: { ...config, temperature: 2 } },
+      { type: 'start', config: { ...config, agent: 'three-calls' } },
+      // The plate's agent cannot play two-call sums: not a run the worker takes.
+      { type: 'start', config: { ...config, episode: 'two-calls', agent: 'one-call' } },
       { type: 'ask' },
       { type: 'ask', question: { id: 1, sum: { a: 5, b: 38 }, faulty: false, temperature: 1 } },
       { type: 'ask', question: { id: 1, sum: { a: 100, b: 3 }, faulty: false, temperature: 1 } },

@@ -1,7 +1,15 @@
 // The reader's run settings on a script's command line, derived from their table
 // (src/pipeline/settings.ts): `--<name> <text>` as the URL writes it (`--masking off`,
 // `--temperature 1.5`), a switch the URL may write bare (`faulty`) as a flag (`--faulty`).
-import { choiceOfText, SETTING_KEYS, SETTINGS, textOf, type RunSettings } from '../../src/pipeline/settings';
+import { agentRefusal } from '../../src/env/world';
+import {
+  choiceOfText,
+  PLATE_SETTINGS,
+  SETTING_KEYS,
+  SETTINGS,
+  textOf,
+  type RunSettings,
+} from '../../src/pipeline/settings';
 import { fail } from '../../src/node/args';
 
 /** A setting the URL may write bare (`?faulty`) is a flag here. */
@@ -36,5 +44,7 @@ export function settingsGiven(values: Record<string, string | boolean | undefine
     if (choice === undefined) fail(`--${name} must be one of ${choiceTexts(k).join(', ')}, got ${JSON.stringify(v)}`);
     given[k] = choice;
   }
+  const refused = given.agent && agentRefusal({ episode: PLATE_SETTINGS.episode, ...given } as RunSettings);
+  if (refused) fail(`--agent ${textOf('agent', given.agent as RunSettings['agent'])}: ${refused}`);
   return given as Partial<RunSettings>;
 }

@@ -21,6 +21,11 @@ export interface World {
   context: number;
   /** Where its fine-tuned agent ships, under the asset base (as CHECKPOINTS spells it). */
   agent: string;
+  /**
+   * The worlds its agent can play: its own, and any whose demonstrations it was fine-tuned on
+   * too and whose episodes fit its context (a test checks both).
+   */
+  plays: readonly EpisodeKind[];
 }
 
 export const WORLDS: Record<EpisodeKind, World> = {
@@ -31,6 +36,7 @@ export const WORLDS: Record<EpisodeKind, World> = {
     split: SPLIT,
     context: AGENT_CONTEXT['one-call'],
     agent: CHECKPOINTS.agent,
+    plays: ['one-call'],
   },
   'two-calls': {
     episode: 'two-calls',
@@ -39,5 +45,30 @@ export const WORLDS: Record<EpisodeKind, World> = {
     split: TWO_CALL_SPLIT,
     context: AGENT_CONTEXT['two-calls'],
     agent: CHECKPOINTS.agentTwoCalls,
+    // Its recipe mixes the 30 one-call demonstrations in (config.ts), and 32 characters fit its 48.
+    plays: ['two-calls', 'one-call'],
   },
 };
+
+/**
+ * Which agent plays a run: the episode's own (the plate's choice), or a named world's agent —
+ * the two-call agent on one-call sums holds the agent fixed while the episode grows.
+ */
+export type AgentChoice = 'own' | EpisodeKind;
+export const AGENT_CHOICES: readonly AgentChoice[] = ['own', 'one-call', 'two-calls'];
+
+/** The world whose agent plays a run. */
+export const agentOf = (s: { episode: EpisodeKind; agent: AgentChoice }): EpisodeKind =>
+  s.agent === 'own' ? s.episode : s.agent;
+
+const sumsOf = (e: EpisodeKind) => (e === 'two-calls' ? 'two-call sums' : 'one-call sums');
+
+/** Why the chosen agent cannot play the run's world, in words; null when it can. */
+export function agentRefusal(s: { episode: EpisodeKind; agent: AgentChoice }): string | null {
+  const agent = agentOf(s);
+  if (WORLDS[agent].plays.includes(s.episode)) return null;
+  return (
+    `the ${agent} agent cannot play ${sumsOf(s.episode)}: it was fine-tuned on ${sumsOf(agent)} only, ` +
+    `and its context of ${WORLDS[agent].context} characters is shorter than the ${s.episode} world’s ${WORLDS[s.episode].context}`
+  );
+}

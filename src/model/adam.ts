@@ -23,6 +23,16 @@ export function adam(learningRate: number): tf.Optimizer {
   return onCpuMemoryBackend() ? new CpuAdam(learningRate) : tf.train.adam(learningRate);
 }
 
+/**
+ * Sets the learning rate of an optimiser adam() made, for its next steps (GRPO's warm-up,
+ * rl/grpo.ts). tfjs's AdamOptimizer reads its `learningRate` field at every step.
+ */
+export function setLearningRate(optimizer: tf.Optimizer, lr: number): void {
+  // Not instanceof: tf.Optimizer answers it by duck typing, so tfjs's Adam would pass for ours.
+  if ('setLearningRate' in optimizer) (optimizer as CpuAdam).setLearningRate(lr);
+  else (optimizer as unknown as { learningRate: number }).learningRate = lr;
+}
+
 /** @internal A test seam: exported for the tests that check it against tfjs's Adam. */
 export class CpuAdam extends tf.Optimizer {
   static get className(): string {
@@ -35,13 +45,14 @@ export class CpuAdam extends tf.Optimizer {
   protected readonly beta2: number;
   protected readonly oneMinusBeta1: number;
   protected readonly oneMinusBeta2: number;
-  protected readonly negLr: number;
+  /** Not readonly: a warm-up's schedule sets it before each step (setLearningRate). */
+  protected negLr: number;
   protected readonly epsilon: number;
   private accBeta1: number;
   private accBeta2: number;
 
   constructor(
-    readonly learningRate: number,
+    public learningRate: number,
     beta1 = 0.9,
     beta2 = 0.999,
     epsilon = tf.backend().epsilon(),
@@ -94,6 +105,12 @@ export class CpuAdam extends tf.Optimizer {
       variable.assign(updated);
       updated.dispose(); // the variable holds the data now
     }
+  }
+
+  /** The learning rate of the next steps; the moments and their bias corrections go on as they were. */
+  setLearningRate(lr: number): void {
+    this.learningRate = lr;
+    this.negLr = f32(-lr);
   }
 
   override dispose(): void {

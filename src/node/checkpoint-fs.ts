@@ -26,8 +26,8 @@ export const SHIPPED = {
 };
 
 /** A world's shipped checkpoints: its agent, and the one worksheet model both worlds fine-tune. */
-export const shippedFor = (episode: EpisodeKind): { agent: string; pretrained: string } => ({
-  agent: join('public', WORLDS[episode].agent),
+export const shippedFor = (world: EpisodeKind): { agent: string; pretrained: string } => ({
+  agent: join('public', WORLDS[world].agent),
   pretrained: SHIPPED.pretrained,
 });
 

@@ -2,6 +2,7 @@
 // workshop, reference-runs and bench scripts and the pinned test: the same PipelineRun the
 // page's worker drives, a stage after another, every record handed to `onRecord`.
 import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
+import { agentOf } from '../env/world';
 import { PipelineRun, type PipelineSummary, type StageRecord } from '../pipeline/run';
 import { stagesFrom } from '../pipeline/stages';
 import { PLATE_SETTINGS, SETTING_KEYS, type RunConfig, type RunSettings } from '../pipeline/settings';
@@ -10,7 +11,7 @@ import { readCheckpointFiles, shippedFor } from './checkpoint-fs';
 
 /** A run's config; each setting defaults to the plate's (src/pipeline/settings.ts), the world (`episode`) too. */
 export interface WorkshopOptions extends Partial<RunSettings>, Pick<RunConfig, 'seed' | 'steps'> {
-  /** Checkpoint folders; default: the run's world's shipped ones under public/. */
+  /** Checkpoint folders; default: the shipped ones under public/ of the world whose agent plays (`agent`). */
   checkpoints?: { agent: string; pretrained: string };
   grpo?: GrpoConfig;
   recipe?: AgentRecipe;
@@ -30,9 +31,9 @@ export interface WorkshopRun extends PipelineSummary {
 /** Throws a CheckpointError (naming the file) if a checkpoint it needs is missing or corrupt. */
 export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRecord) => void): Promise<WorkshopRun> {
   const config: RunConfig = { ...PLATE_SETTINGS, ...given(opts), seed: opts.seed, steps: opts.steps };
-  const dirs = opts.checkpoints ?? shippedFor(config.episode);
+  const dirs = opts.checkpoints ?? shippedFor(agentOf(config));
   const sources = {
-    recipe: opts.recipe ?? AGENT_RECIPES[config.episode],
+    recipe: opts.recipe ?? AGENT_RECIPES[agentOf(config)],
     grpo: opts.grpo ?? GRPO,
     evalEvery: opts.evalEvery ?? STAGE_EVAL_EVERY,
     agent: readCheckpointFiles(dirs.agent),

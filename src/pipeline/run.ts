@@ -13,6 +13,7 @@ import { decodeCheckpoint, encodeCheckpoint, weightsDigest, type CheckpointFiles
 import type { CharModel } from '../model/gpt';
 import { summarise, type RunSummary } from '../rl/summary';
 import { GrpoStage, type GrpoRecord } from '../rl/grpo';
+import { agentOf } from '../env/world';
 import { grpoConfigOf, type RunConfig } from './settings';
 import type { Stage } from './stages';
 
@@ -70,9 +71,9 @@ export class PipelineRun {
   ) {
     this.agentWeights = agent;
     const fineTunedFor = sources.recipe.episode ?? 'one-call';
-    if (fineTunedFor !== config.episode)
+    if (fineTunedFor !== agentOf(config))
       throw new Error(
-        `PipelineRun: the agent recipe fine-tunes for the ${fineTunedFor} world, but the run is in the ${config.episode} world`,
+        `PipelineRun: the agent recipe fine-tunes for the ${fineTunedFor} world, but the run's agent is the ${agentOf(config)} world's`,
       );
   }
 

@@ -11,7 +11,8 @@
  * row here, a line in grpoConfigOf, its control and the words about it.
  */
 import { ADVANTAGES, GRPO, type GrpoConfig } from '../config';
-import { EPISODES } from '../env/episode';
+import { EPISODES, type EpisodeKind } from '../env/episode';
+import { AGENT_CHOICES, agentOf, agentRefusal } from '../env/world';
 import { GRADERS } from '../env/grader';
 import { STARTS } from './stages';
 
@@ -33,10 +34,10 @@ export interface SettingRow<T extends Value = Value> {
   hint?: string;
   /** Each choice in the control's words, keyed by String(choice). */
   choiceLabels: Readonly<Record<string, string>>;
-  /** What a run's label says of a choice ('' says nothing: the plate's, as a rule). */
-  runLabel(choice: T): string;
+  /** What a run's label says of a choice ('' says nothing: the plate's, as a rule), in the run's world. */
+  runLabel(choice: T, s: { episode: EpisodeKind }): string;
   /** The same in a file name ('' says nothing). */
-  fileLabel(choice: T): string;
+  fileLabel(choice: T, s: { episode: EpisodeKind }): string;
   /** What the setting does, in one line (the props' and attributes' documentation). */
   doc: string;
   /**
@@ -69,7 +70,25 @@ export const SETTINGS = {
     choiceLabels: { 'one-call': 'one call (the plate’s)', 'two-calls': 'two calls (three-term sums)' },
     runLabel: (e) => (e === 'two-calls' ? 'two calls' : ''),
     fileLabel: (e) => (e === 'two-calls' ? 'two-calls' : ''),
-    doc: 'the episode: one call (default, the plate’s: `^23+45=B23+45|68|68|`) or two calls on three-term sums (`^23+45+17=B23+45|68|B68+17|85|85|`), each world with its own agent',
+    doc: 'the episode: one call (default, the plate’s: `^23+45=B23+45|68|68|`) or two calls on three-term sums (`^23+45+17=B23+45|68|B68+17|85|85|`), each world played by its own agent unless `agent` names another',
+    restarts: 'run',
+  }),
+  agent: row({
+    choices: AGENT_CHOICES,
+    plate: 'own',
+    name: 'agent',
+    label: 'Agent',
+    hint: 'hold the agent fixed while the episode grows',
+    choiceLabels: {
+      own: 'the episode’s own (the plate’s agent for one call)',
+      'one-call': 'the one-call agent (the plate’s)',
+      'two-calls': 'the two-call agent (fine-tuned on both kinds of sums)',
+    },
+    // Nothing where it names the episode's own agent: "two calls" says which agent plays.
+    runLabel: (a, s) =>
+      a === 'own' || a === s.episode ? '' : `the ${a === 'two-calls' ? 'two-call' : 'one-call'} agent`,
+    fileLabel: (a, s) => (a === 'own' || a === s.episode ? '' : `${a === 'two-calls' ? 'two-call' : 'one-call'}-agent`),
+    doc: 'which fine-tuned agent plays: the episode’s own (default: the plate’s agent on one-call sums, the two-call world’s on two-call sums), `one-call` (the plate’s; it cannot play two-call sums) or `two-calls` (fine-tuned on both kinds of demonstrations, so it plays one-call sums too: the same agent on both lengths)',
     restarts: 'run',
   }),
   start: row({
@@ -158,11 +177,11 @@ export const SETTINGS = {
     plate: 1,
     name: 'updates-per-batch',
     label: 'Updates per batch (μ)',
-    hint: 'reuse each sampled batch; the clip bites from the second update',
+    hint: 'TRL’s num_iterations: reuse each sampled batch; the clip bites from the second update',
     choiceLabels: { 1: '1 (the plate’s)', 2: '2', 4: '4' },
     runLabel: (mu) => (mu === 1 ? '' : `μ = ${mu}`),
     fileLabel: (mu) => (mu === 1 ? '' : `mu${mu}`),
-    doc: 'policy updates per sampled batch, μ: 1 (default, the plate’s; the ratio is exactly 1 and the clip never acts), 2 or 4 (the batch is reused, the sampling policy’s log-probabilities frozen, the ratio clipped at 1 ± ε)',
+    doc: 'policy updates per sampled batch, μ (TRL’s `num_iterations`): 1 (default, the plate’s; the ratio is exactly 1 and the clip never acts), 2 or 4 (the batch is reused, the sampling policy’s log-probabilities frozen, the ratio clipped at 1 ± ε)',
     restarts: 'grpo',
   }),
   toolLatencyMs: row({
@@ -239,30 +258,40 @@ export function expectedTexts(key: SettingKey): string {
 export const isChoice = <K extends SettingKey>(key: K, x: unknown): x is RunSettings[K] =>
   (SETTINGS[key].choices as readonly unknown[]).includes(x);
 
-/** Every row's value in `x` is one of its choices. */
-export const isRunSettings = (x: Record<string, unknown>): boolean => SETTING_KEYS.every((k) => isChoice(k, x[k]));
+/** Every row's value in `x` is one of its choices, and the agent can play the episode (env/world.ts). */
+export const isRunSettings = (x: Record<string, unknown>): boolean =>
+  SETTING_KEYS.every((k) => isChoice(k, x[k])) && agentRefusal(x as RunSettings) === null;
 
 /** The rows in a run's label: what trained it first, then where it started ("faulty, masking off, fine-tuned here"). */
 const LABEL_ORDER: readonly SettingKey[] = [...SETTING_KEYS.filter((k) => k !== 'start'), 'start'];
 
 /** A run's settings in words, only what differs from the plate (and always the calculator): "faulty, masking off". */
 export const settingsLabel = (s: RunSettings): string =>
-  LABEL_ORDER.map((k) => (SETTINGS[k] as SettingRow).runLabel(s[k]))
+  LABEL_ORDER.map((k) => (SETTINGS[k] as SettingRow).runLabel(s[k], s))
     .filter(Boolean)
     .join(', ');
 
 /** A run's settings in a file name, in the table's order ("agent-faulty-masking-off"). */
 export const settingsFileLabel = (s: RunSettings): string =>
-  SETTING_KEYS.map((k) => (SETTINGS[k] as SettingRow).fileLabel(s[k]))
+  SETTING_KEYS.map((k) => (SETTINGS[k] as SettingRow).fileLabel(s[k], s))
     .filter(Boolean)
     .join('-');
 
 /**
- * The same agent would come out of both runs' pipelines: the same seed, and no change to a
- * setting that reaches past GRPO (where the run starts). Then a run's agent serves the other.
+ * The settings with an agent that can play their episode: a reader who picks two calls after
+ * asking for the one-call agent gets the two-call world's own (env/world.ts's agentRefusal).
+ */
+export const withPlayableAgent = (s: RunSettings): RunSettings => (agentRefusal(s) ? { ...s, agent: 'own' } : s);
+
+/**
+ * The same agent would come out of both runs' pipelines: the same seed, the same world's agent
+ * (`own` or named), and no change to a setting that reaches past GRPO (where the run starts).
+ * Then a run's agent serves the other.
  */
 export const samePipeline = (a: RunConfig, b: RunConfig): boolean =>
-  a.seed === b.seed && SETTING_KEYS.every((k) => SETTINGS[k].restarts === 'grpo' || a[k] === b[k]);
+  a.seed === b.seed &&
+  agentOf(a) === agentOf(b) &&
+  SETTING_KEYS.every((k) => SETTINGS[k].restarts === 'grpo' || k === 'agent' || a[k] === b[k]);
 
 /** The engine's GRPO config for a run: the one place a run's settings become the trainer's knobs. */
 export function grpoConfigOf(base: GrpoConfig, run: RunConfig): GrpoConfig {

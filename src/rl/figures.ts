@@ -4,26 +4,46 @@
  *
  *   zeroSpreadGroups        the share of groups whose rewards are all equal: every advantage in
  *                           them is 0, so they teach nothing (TRL's frac_reward_zero_std)
+ *   allFailGroups           of them, the groups whose every episode failed (reward 0): no reward
+ *                           to learn from at all — what "rewards become sparser" grows
+ *   allPassGroups           and the groups whose every episode was paid: solved, teaching nothing
+ *                           either (with 0/1 rewards the two sum to zeroSpreadGroups)
  *   correctCallsPushedDown  of the episodes whose first call was correct, the share whose
  *                           advantage was negative: the update pushed a right decision down
  *                           because of what came after it (credit spread over every action)
  */
 import { promptFor } from '../env/episode';
 import { terms, type Sum } from '../env/sums';
+import { REWARD_CORRECT, REWARD_WRONG } from '../env/grader';
 import { CALL, END } from '../model/vocab';
 import { groupStats } from './advantages';
 
-/** The share of the consecutive groups of `groupSize` rewards whose rewards are all equal. */
-export function zeroSpreadShare(rewards: readonly number[], groupSize: number): number {
+/** Shares of a step's groups that teach nothing: all rewards equal, and of them all failed or all paid. */
+export interface FlatGroups {
+  zeroSpreadGroups: number;
+  allFailGroups: number;
+  allPassGroups: number;
+}
+
+/** The shares of the consecutive groups of `groupSize` rewards that are flat, and how (FlatGroups). */
+export function flatGroupShares(rewards: readonly number[], groupSize: number): FlatGroups {
   if (rewards.length === 0 || rewards.length % groupSize !== 0)
-    throw new Error(`zeroSpreadShare: ${rewards.length} rewards do not make whole groups of ${groupSize}`);
+    throw new Error(`flatGroupShares: ${rewards.length} rewards do not make whole groups of ${groupSize}`);
+  const groups = rewards.length / groupSize;
   let zero = 0;
-  for (let g = 0; g < rewards.length; g += groupSize)
-    if (groupStats(rewards.slice(g, g + groupSize)).zeroSpread) zero++;
-  return zero / (rewards.length / groupSize);
+  let fail = 0;
+  let pass = 0;
+  for (let g = 0; g < rewards.length; g += groupSize) {
+    const group = rewards.slice(g, g + groupSize);
+    if (groupStats(group).zeroSpread) zero++;
+    if (group.every((r) => r === REWARD_WRONG)) fail++;
+    if (group.every((r) => r === REWARD_CORRECT)) pass++;
+  }
+  return { zeroSpreadGroups: zero / groups, allFailGroups: fail / groups, allPassGroups: pass / groups };
 }
 
 /**
+ * @internal A test seam: exported for test/rl/figures.test.ts.
  * The episode's first call is the right one: its transcript goes on from the prompt with exactly
  * `B` + the sum's first two terms + `|` (`^23+45+17=B23+45|…`; `^23+45=B23+45|…` with one call),
  * whatever the calculator then answered and whatever the model did next.

@@ -29,11 +29,11 @@ import { rewardedByBug } from '../env/grader';
 import type { Sum } from '../env/sums';
 import { WORLDS } from '../env/world';
 import { createRng, shuffled, type Rng } from '../lib/rng';
-import { adam } from '../model/adam';
+import { adam, setLearningRate } from '../model/adam';
 import type { CharModel } from '../model/gpt';
 import { groupStats } from './advantages';
 import { episodeAdvantages } from './credit';
-import { correctCallsPushedDown, zeroSpreadShare } from './figures';
+import { correctCallsPushedDown, flatGroupShares } from './figures';
 import { evaluationRows, scoreEvaluation, type Evaluation } from './evaluate';
 import { rolloutRows, type EpisodeRecord, type RolloutRow } from './rollout';
 import { transcriptLogProbs } from '../model/logprobs';
@@ -103,6 +103,9 @@ export interface GrpoRecord {
   rewardStd: number | null;
   /** Fraction of groups whose 8 rewards were all equal (no gradient; rl/figures.ts): TRL's `frac_reward_zero_std`. */
   zeroSpreadGroups: number | null;
+  /** Of the groups, the fraction whose 8 episodes all failed, and all were paid (rl/figures.ts). */
+  allFailGroups: number | null;
+  allPassGroups: number | null;
   /**
    * Of the sampled episodes whose first call was correct, the fraction given a negative
    * advantage (rl/figures.ts): correct calls the update pushed down for what came after them.
@@ -156,6 +159,17 @@ export const copiesTool = (e: Pick<EpisodeRecord, 'result' | 'answer' | 'reason'
   e.reason === 'answered' && e.result !== null && Number(e.answer) === e.result.value;
 
 const now = (): number => performance.now();
+
+/**
+ * The learning rate of step `step` (1-based): 0 over the hold, then rising linearly to `lr` over
+ * the warm-up, then `lr` (config.ts: measurement knobs for the first dip, both 0 on the page).
+ * @internal A test seam: exported for its test.
+ */
+export function scheduledLr(c: Pick<GrpoConfig, 'lr' | 'lrWarmupSteps' | 'lrHoldSteps'>, step: number): number {
+  const t = step - c.lrHoldSteps;
+  if (t <= 0) return 0;
+  return c.lrWarmupSteps > 0 ? c.lr * Math.min(1, t / c.lrWarmupSteps) : c.lr;
+}
 
 export class GrpoStage {
   readonly config: GrpoConfig;
@@ -219,6 +233,8 @@ export class GrpoStage {
       rewardedByBug: 0,
       rewardStd: null,
       zeroSpreadGroups: null,
+      allFailGroups: null,
+      allPassGroups: null,
       correctCallsPushedDown: null,
       clip: null,
       entropy: null,
@@ -261,7 +277,7 @@ export class GrpoStage {
     const t2 = now();
     const { update, before, timings } = await policyUpdate({
       model: this.model,
-      optimizer: this.optimizer,
+      optimizer: this.optimizerAt(step),
       episodes,
       advantages,
       config: c,
@@ -302,6 +318,16 @@ export class GrpoStage {
       timeSplit: { sampling: ahead?.ms ?? t1 - t0, update: te - t1, evaluation },
       episodes: episodes.map((e, i) => ({ ...e, advantage: advantages[i]!, logp: logp(i) })),
     };
+  }
+
+  /**
+   * The optimiser, at `step`'s learning rate under a warm-up or a hold; off on the page (both 0)
+   * it is left with the rate it was made with, bit for bit.
+   */
+  private optimizerAt(step: number): tf.Optimizer {
+    const c = this.config;
+    if (c.lrWarmupSteps > 0 || c.lrHoldSteps > 0) setLearningRate(this.optimizer, scheduledLr(c, step));
+    return this.optimizer;
   }
 
   /**
@@ -373,7 +399,7 @@ function sampledFigures(episodes: readonly EpisodeRecord[], c: Pick<GrpoConfig, 
   return {
     meanReward: groupStats(rewards).mean,
     rewardStd: mean(groups.map((g) => groupStats(g).std * Math.sqrt(n / Math.max(n - 1, 1)))),
-    zeroSpreadGroups: zeroSpreadShare(rewards, c.episodesPerSum),
+    ...flatGroupShares(rewards, c.episodesPerSum),
     entropy: episodes.reduce((h, e) => h + e.modelEntropy, 0) / Math.max(modelChars, 1),
     trueSuccess: episodes.filter((e) => e.correct).length / episodes.length,
     rewardedByBug: episodes.filter(rewardedByBug).length,

@@ -4,8 +4,11 @@
  * Built from the step's record alone (the page, the exports and `npm run workshop` all use it).
  *
  *   reward                   mean reward of the sampled episodes, as the grader paid it
- *   reward_std               mean over groups of each group's reward std (n − 1, as torch's std)
+ *   reward_std               mean over groups of each group's reward std (n − 1, as torch's std and
+ *                            TRL's); the advantages divide by the population std (÷ n, rl/advantages.ts)
  *   frac_reward_zero_std     groups whose rewards are all equal: they give no gradient
+ *   frac_reward_zero_std/all_fail, …/all_pass   ours, not TRL's: those groups split into the ones
+ *                            whose episodes all failed (no reward at all) and all were paid (solved)
  *   entropy                  the policy's next-character entropy over the characters it sampled, nats
  *   completions/mean_length  the model's own characters per episode (the environment's excluded)
  *   clip_ratio/low_mean      ratio < 1 − ε where the advantage is negative, over the model's characters
@@ -13,6 +16,8 @@
  *   clip_ratio/region_mean   either: low + high
  *   tools/call_frequency     calls the model began per episode (well-formed or not)
  *   tools/failure_frequency  share of those calls that failed (malformed or over-long)
+ *
+ * The run's μ (updates per batch, `updatesPerBatch`) is TRL's `num_iterations`.
  */
 import type { GrpoRecord } from './grpo';
 
@@ -22,6 +27,8 @@ export const METRIC_NAMES = [
   'reward',
   'reward_std',
   'frac_reward_zero_std',
+  'frac_reward_zero_std/all_fail',
+  'frac_reward_zero_std/all_pass',
   'entropy',
   'completions/mean_length',
   'clip_ratio/low_mean',
@@ -37,7 +44,17 @@ export type StepMetrics = Record<MetricName, number>;
 /** What the metrics read of a step: its record's figures and how many episodes it sampled. */
 export type MetricSource = Pick<
   GrpoRecord,
-  'step' | 'meanReward' | 'rewardStd' | 'zeroSpreadGroups' | 'entropy' | 'modelChars' | 'clip' | 'calls' | 'failedCalls'
+  | 'step'
+  | 'meanReward'
+  | 'rewardStd'
+  | 'zeroSpreadGroups'
+  | 'allFailGroups'
+  | 'allPassGroups'
+  | 'entropy'
+  | 'modelChars'
+  | 'clip'
+  | 'calls'
+  | 'failedCalls'
 > & { sampled: number };
 
 /** The step's metrics, or null for step 0 (it samples nothing). */
@@ -49,6 +66,8 @@ export function stepMetrics(r: MetricSource): StepMetrics | null {
     reward: r.meanReward,
     reward_std: r.rewardStd!,
     frac_reward_zero_std: r.zeroSpreadGroups!,
+    'frac_reward_zero_std/all_fail': r.allFailGroups!,
+    'frac_reward_zero_std/all_pass': r.allPassGroups!,
     entropy: r.entropy!,
     'completions/mean_length': r.modelChars / r.sampled,
     'clip_ratio/low_mean': r.clip!.low,

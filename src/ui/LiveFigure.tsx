@@ -8,7 +8,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_SEED, GRPO } from '../config';
-import type { RunConfig, RunSettings } from '../pipeline/settings';
+import { agentOf } from '../env/world';
+import { withPlayableAgent, type RunConfig, type RunSettings } from '../pipeline/settings';
 import type { PlateText } from '../plate/types';
 import type { PlateAssets } from './assets';
 import { useTrainingWorker, type TrainingWorker } from '../client/useTrainingWorker';
@@ -47,7 +48,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
   usePageHolds(box, worker.hold, worker.release);
   const controls = useReaderControls(worker, options);
   const picked = useTwoCallsPicked(
-    controls.settings.episode === 'two-calls' || worker.run?.config.episode === 'two-calls',
+    agentOf(controls.settings) === 'two-calls' || (worker.run !== null && agentOf(worker.run.config) === 'two-calls'),
   );
   const referenceTwoCalls = useReferenceRuns(near && picked ? assets.referenceRunsTwoCalls : null);
   const asked = useRef(0);
@@ -80,8 +81,9 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
 }
 
 /**
- * Whether the reader has picked the two-call world on this page (once picked, it stays so): its
- * reference runs are fetched then, not on every first visit.
+ * Whether the reader has picked the two-call agent on this page — its world, or the agent on
+ * one-call sums (once picked, it stays so): its reference runs are fetched then, not on every
+ * first visit.
  */
 function useTwoCallsPicked(now: boolean): boolean {
   const [picked, setPicked] = useState(now);
@@ -122,7 +124,8 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
   // During a run the worker redoes only what the setting affects (the calculator: GRPO from this
   // run's own agent, at the next step); before a run and after one, the reducer sends nothing:
   // the setting waits for Run or Step.
-  const onSettings = (next: RunSettings) => {
+  const onSettings = (asked: RunSettings) => {
+    const next = withPlayableAgent(asked);
     setSettings(next);
     configure(configOf(next));
   };

@@ -13,11 +13,13 @@
  */
 import { GRPO } from '../config';
 import { BACKENDS, CALIBRATE_MODES, type BackendName, type CalibrateMode } from '../protocol/backends';
+import { agentRefusal } from '../env/world';
 import { MAX_SEED } from '../protocol/guards';
 import {
   choiceOfText,
   expectedTexts,
   isChoice,
+  PLATE_SETTINGS,
   SETTING_KEYS,
   SETTINGS,
   type RunSettings,
@@ -198,7 +200,15 @@ export function checkOptions(
     if ('ok' in result) options[key] = result.ok;
     else notes.push(`Ignored ${quote(name, x, source)}: expected ${result.expected}.`);
   }
-  return { options: options as PlateOptions, notes };
+  // A choice of agent that cannot play the episode asked for is refused as a bad value is.
+  const o = options as PlateOptions;
+  const refused = o.agent && agentRefusal({ episode: o.episode ?? PLATE_SETTINGS.episode, agent: o.agent });
+  if (refused) {
+    const name = source === 'prop' ? 'agent' : SETTINGS.agent.name;
+    notes.push(`Ignored ${quote(name, given.agent, source)}: ${refused}.`);
+    delete o.agent;
+  }
+  return { options: o, notes };
 }
 
 /** Reads options from a query string against the page's own URL; other keys are the host's. */

@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
 import type { EpisodeKind } from '../env/episode';
+import { agentOf } from '../env/world';
 import { checkAgentWorld } from '../pipeline/agent-world';
 import { CheckpointError } from '../model/checkpoint';
 import { fusedModule } from '../model/fused/module';
@@ -296,9 +297,10 @@ export class WorkerSession {
           from: agent ? job.from : null,
           begin: job.begin,
         });
-        const shipped = await this.shippedAgent(run.config.episode);
+        const world = agentOf(run.config);
+        const shipped = await this.shippedAgent(world, run.config.episode);
         if (shipped === null) return;
-        this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(run.config.episode, shipped), agent);
+        this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(world, shipped), agent);
         return;
       }
       default:
@@ -307,15 +309,15 @@ export class WorkerSession {
   }
 
   /**
-   * The world's shipped agent: the one-call one is loaded; the two-call one is fetched the first
-   * time a run needs it (its 210 KB only for a reader who picks that world). On a failure the run
-   * fails, saying which file, and null comes back; a later run tries again.
+   * A world's shipped agent, to play `episode`: the one-call one is loaded; the two-call one is
+   * fetched the first time a run needs it (its 210 KB only for a reader who picks it). On a
+   * failure the run fails, saying which file, and null comes back; a later run tries again.
    */
-  private async shippedAgent(episode: EpisodeKind): Promise<CheckpointFiles | null> {
-    if (episode === 'one-call') return this.agent!;
+  private async shippedAgent(world: EpisodeKind, episode: EpisodeKind): Promise<CheckpointFiles | null> {
+    if (world === 'one-call') return this.agent!;
     try {
       this.agentTwoCalls ??= this.deps.fetchCheckpoint(this.urls!.agentTwoCalls).then((files) => {
-        checkAgentWorld(files, 'two-calls');
+        checkAgentWorld(files, 'two-calls', episode);
         return files;
       });
       return await this.agentTwoCalls;
@@ -327,9 +329,10 @@ export class WorkerSession {
     }
   }
 
-  private sources(episode: EpisodeKind, agent: CheckpointFiles) {
+  /** What a run needs, for the world whose agent plays it. */
+  private sources(world: EpisodeKind, agent: CheckpointFiles) {
     return {
-      recipe: this.recipes[episode],
+      recipe: this.recipes[world],
       grpo: this.grpo,
       evalEvery: STAGE_EVAL_EVERY,
       agent,

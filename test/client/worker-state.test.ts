@@ -25,6 +25,8 @@ const record = (step: number, totalMs = 500): GrpoStepView => ({
   rewardedByBug: 0,
   rewardStd: null,
   zeroSpreadGroups: null,
+  allFailGroups: null,
+  allPassGroups: null,
   correctCallsPushedDown: null,
   clip: null,
   entropy: null,

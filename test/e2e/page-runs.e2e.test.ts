@@ -176,16 +176,16 @@ describe('the switches that break the terms', () => {
     expectClean(o);
   });
 
-  it('runs ?episode=two-calls: the two-call agent trains as in the Node workshop, both calls told apart, the plate’s marks left off', async () => {
+  it('runs ?episode=two-calls&agent=two-calls: the two-call agent trains as in the Node workshop, both calls told apart, the plate’s marks left off', async () => {
     const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'two-calls' });
-    const o = await openFinished('index.html?steps=3&autorun=1&episode=two-calls');
+    const o = await openFinished('index.html?episode=two-calls&agent=two-calls&steps=3&autorun=1');
     const { page } = o;
     expect(await page.getByRole('radio', { name: /two calls/ }).isChecked()).toBe(true);
     expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
     expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 3 of 3: ${pct(node.meanReward[2]!)}`);
     expect(await page.locator('.chart-legend').innerText()).toContain('this run: two calls, reliable');
-    // The plate's numbers are the one-call world's: no mark on this world's charts.
-    expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker').count()).toBe(0);
+    // The plate's numbers are its agent's on one-call sums: no mark, no readout of them here.
+    expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker, .readout-plate').count()).toBe(0);
     // The viewer's episodes, character by character: the group whose first episode played both calls
     // (the Node run's step 3 says which), each prompt of three terms, both calls answered by the
     // environment, its characters told apart from the model's as the trainer recorded them.
@@ -210,13 +210,46 @@ describe('the switches that break the terms', () => {
     expect(first.results).toHaveLength(2);
     expect(drawn.who.match(/e+/g)).toHaveLength(2);
     const pushed = node.records[3]!.correctCallsPushedDown!;
-    expect(await page.locator('[data-testid="pushed-down-chart"] svg[role="img"]').getAttribute('aria-label')).toBe(
-      `Correct first calls pushed down, step 3 of 3: ${pct(pushed)}`,
-    );
+    expect(
+      await page.locator('[data-testid="claim-chart-pushedDown"] svg[role="img"]').getAttribute('aria-label'),
+    ).toBe(`Correct first calls pushed down (reliable), step 3 of 3: ${pct(pushed)}`);
     expect(await page.getByTestId('episode-note').innerText()).toMatch(
       /^Two calls: the difficulties grow with the episode/,
     );
-    expect(await page.getByTestId('claims').innerText()).toMatch(/correct first calls pushed down/);
+    const claims = page.getByTestId('claims');
+    await claims.locator('tr[data-claim="reward"] td:nth-child(3)').filter({ hasText: /%/ }).waitFor(); // the file is in
+    expect(await claims.locator('caption').innerText()).toMatch(/your run \(two calls, the two-call agent\)/);
+    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    expect(await claims.locator('tr[data-claim="reward"] td:nth-child(5)').innerText()).toBe(
+      pct(mean(node.meanReward)),
+    );
+    expectClean(o);
+  });
+
+  it('runs ?episode=one-call&agent=two-calls: the two-call agent on one-call sums as in the Node workshop, its flat groups split in the export, no plate marks', async () => {
+    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'one-call', agent: 'two-calls' });
+    const o = await openFinished('index.html?episode=one-call&agent=two-calls&steps=3&autorun=1');
+    const { page } = o;
+    expect(await page.getByRole('radio', { name: /the two-call agent/ }).isChecked()).toBe(true);
+    expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
+    expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 3 of 3: ${pct(node.meanReward[2]!)}`);
+    expect(node.heldOut[0]).toBeCloseTo(23 / 30, 10); // the two-call agent, not the plate's (24 of 30)
+    expect(await page.locator('.chart-legend').innerText()).toContain('this run: the two-call agent, reliable');
+    expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker, .readout-plate').count()).toBe(0);
+    expect(await shownText(page.getByTestId('episode-note'))).toMatch(/^The two-call agent on one-call sums/);
+    const allFail = node.records[3]!.allFailGroups!;
+    expect(await page.locator('[data-testid="claim-chart-allFail"] svg[role="img"]').getAttribute('aria-label')).toBe(
+      `Groups whose 8 episodes all failed (reliable), step 3 of 3: ${pct(allFail)}`,
+    );
+    const { file, text } = await download(page, /the GRPO metrics as JSON Lines/);
+    expect(file).toBe(`plate-XXVI.3-run-two-call-agent-agent-reliable-seed-${DEFAULT_SEED}.metrics.jsonl`);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((m) => [m['frac_reward_zero_std/all_fail'], m['frac_reward_zero_std/all_pass']])).toEqual(
+      node.records.slice(1).map((r) => [r.allFailGroups, r.allPassGroups]),
+    );
     expectClean(o);
   });
 
@@ -258,7 +291,9 @@ describe('the grader, true success and where a step’s time goes', () => {
   async function rewardAndTruth(page: Page): Promise<{ reward: number; truth: number }> {
     const svg = page.locator('.chart-reward svg[role="img"]');
     const reward = /: (\d+)%$/.exec((await svg.getAttribute('aria-label'))!)![1]!;
-    const description = await page.locator(`[id="${await svg.getAttribute('aria-describedby')}"]`).textContent();
+    // Described by the chart's caption, then by its companion's latest point.
+    const companion = (await svg.getAttribute('aria-describedby'))!.split(' ').at(-1);
+    const description = await page.locator(`[id="${companion}"]`).textContent();
     return { reward: Number(reward), truth: Number(/^true success, step \d+: (\d+)%$/.exec(description!)![1]) };
   }
 

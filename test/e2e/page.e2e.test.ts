@@ -2,6 +2,7 @@
 // both charts, the faulty switch drawn over the reliable run, pausing out of sight, URL notes,
 // embedding, the curves first, print, a phone-sized screen.
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import {
@@ -16,6 +17,18 @@ import {
 } from './page-helpers';
 
 const { browser, site, open, openFinished } = plateBrowser();
+
+/** The figure's controls (and the lines that only say what to press) the printed page would show: none, when printed. */
+const printedControls = (page: Page) =>
+  page
+    .locator(
+      '.figure-body :is(button, select, input, textarea, summary, label:has(input, select, textarea), .first-path)',
+    )
+    .evaluateAll((es) =>
+      es
+        .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+        .map((e) => e.outerHTML.slice(0, 80)),
+    );
 
 describe('the plate page', () => {
   it('renders the title, every term, the sources, and loads the trainer from its own origin', async () => {
@@ -285,6 +298,8 @@ describe('the plate page', () => {
     );
     expect(rows.length).toBeGreaterThanOrEqual(4);
     for (const r of rows) expect(r).toEqual({ apart: true, within: true, unbroken: 'avoid' });
+    expect(await printedControls(page)).toEqual([]);
+    expect(await shown('.vital-signs')).toContain(true); // the μ select goes; the charts around it stay
     expect(await page.locator('.plate-figure').evaluate((e) => getComputedStyle(e).breakInside)).toBe('auto'); // the figure may start on page 1
     await page.pdf({ path: join(RESULTS, 'plate-a4.pdf'), format: 'A4', printBackground: true });
     expectClean(o);
@@ -322,6 +337,7 @@ describe('the plate page', () => {
       expect(await visible(sel), sel).toBeGreaterThan(0);
     for (const sel of ['.time-split', '.episodes', '.stage-pretrain']) expect(await visible(sel), sel).toBe(0);
     expect(await visible('.numbers')).toBe(1);
+    expect(await printedControls(page)).toEqual([]);
     await page.pdf({ path: join(RESULTS, 'plate-a4-before-a-run.pdf'), format: 'A4', printBackground: true });
     await page.emulateMedia({ media: 'screen' });
     expectClean(o);

@@ -25,7 +25,7 @@ describe('a run in the two-call world', () => {
     };
     const config = { ...PLATE_SETTINGS, episode: 'two-calls' as const, seed: 1, steps: 1 };
     expect(() => new PipelineRun(1, config, ['grpo'], sources, null)).toThrow(
-      /fine-tunes for the one-call world, but the run is in the two-calls world/,
+      /fine-tunes for the one-call world, but the run's agent is the two-calls world's/,
     );
   });
 
@@ -77,6 +77,33 @@ describe('the scripts in the two-call world', () => {
     expect(j.zeroSpreadGroups).toHaveLength(2);
     expect(j.correctCallsPushedDown).toHaveLength(2);
     expect(Object.keys(j)).toEqual(expect.arrayContaining(['meanReward', 'heldOut', 'timeSplit', 'agentDigest']));
+  });
+
+  it('play one-call sums with the two-call agent (--agent two-calls), echoing the agent that played, its flat groups split into all-fail and all-pass at every step', () => {
+    const w = tsx('workshop', '--agent', 'two-calls', '--steps', '3', '--json');
+    expect(w.code, w.err).toBe(0);
+    const j = lastJson(w.out);
+    expect(j).toMatchObject({ episode: 'one-call', agent: 'two-calls' });
+    expect(j.heldOut[0]).toBeCloseTo(23 / 30, 10); // the two-call agent, greedy on the one-call world's 30 held-out sums
+    const own = lastJson(tsx('workshop', '--steps', '3', '--json').out);
+    expect(own.agent).toBe('one-call'); // the episode's own, named by its world
+    expect(own.heldOut[0]).toBeCloseTo(24 / 30, 10); // the plate's agent
+    for (const r of [j, own]) {
+      expect(r.allFailGroups).toHaveLength(3);
+      r.zeroSpreadGroups.forEach((z: number, i: number) =>
+        expect(r.allFailGroups[i] + r.allPassGroups[i]).toBeCloseTo(z, 10),
+      );
+    }
+  }, 60_000);
+
+  it('refuse the plate’s agent on two-call sums in words, and name a bad agent', () => {
+    const w = tsx('workshop', '--episode', 'two-calls', '--agent', 'one-call');
+    expect(w.code).toBe(1);
+    expect(w.err).toBe(
+      'error: --agent one-call: the one-call agent cannot play two-call sums: it was fine-tuned on one-call sums only, and its context of 32 characters is shorter than the two-calls world’s 48',
+    );
+    const bad = tsx('workshop', '--agent', 'three-calls');
+    expect(bad.err).toBe('error: --agent must be one of own, one-call, two-calls, got "three-calls"');
   });
 
   it('name a bad world, and a latency not offered, like any other bad option', () => {

@@ -1,21 +1,32 @@
 // The two per-step figures of what grows with the episode, against hand-made batches in both worlds.
 import { describe, expect, it } from 'vitest';
-import { correctCallsPushedDown, firstCallCorrect, zeroSpreadShare } from '../../src/rl/figures';
+import { correctCallsPushedDown, firstCallCorrect, flatGroupShares } from '../../src/rl/figures';
 
 const ONE = { a: 23, b: 45 };
 const TWO = { a: 23, b: 45, c: 17 };
 const ep = (sum: { a: number; b: number; c?: number }, text: string) => ({ sum, text });
 
-describe('the share of groups whose rewards are all equal (zeroSpreadGroups)', () => {
+describe('the share of groups whose rewards are all equal (zeroSpreadGroups), split', () => {
+  const zero = (rewards: number[], size: number) => flatGroupShares(rewards, size).zeroSpreadGroups;
+
   it('counts all-right and all-wrong groups alike, and no group with any spread', () => {
-    expect(zeroSpreadShare([1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1], 4)).toBeCloseTo(2 / 3, 12);
-    expect(zeroSpreadShare([1, 0, 0, 0, 0, 1], 3)).toBe(0);
-    expect(zeroSpreadShare([0, 0], 2)).toBe(1);
+    expect(zero([1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1], 4)).toBeCloseTo(2 / 3, 12);
+    expect(zero([1, 0, 0, 0, 0, 1], 3)).toBe(0);
+    expect(zero([0, 0], 2)).toBe(1);
+  });
+
+  it('tells the groups that all failed from those that were all paid, and they sum to the flat ones', () => {
+    expect(flatGroupShares([1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0], 4)).toEqual({
+      zeroSpreadGroups: 3 / 4,
+      allFailGroups: 2 / 4,
+      allPassGroups: 1 / 4,
+    });
+    expect(flatGroupShares([1, 0, 0, 0, 0, 1], 3)).toEqual({ zeroSpreadGroups: 0, allFailGroups: 0, allPassGroups: 0 });
   });
 
   it('refuses rewards that do not make whole groups', () => {
-    expect(() => zeroSpreadShare([1, 0, 1], 2)).toThrow(/3 rewards do not make whole groups of 2/);
-    expect(() => zeroSpreadShare([], 8)).toThrow(/0 rewards/);
+    expect(() => flatGroupShares([1, 0, 1], 2)).toThrow(/3 rewards do not make whole groups of 2/);
+    expect(() => flatGroupShares([], 8)).toThrow(/0 rewards/);
   });
 });
 

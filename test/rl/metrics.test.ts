@@ -73,6 +73,10 @@ describe('a GRPO step’s metrics', () => {
     expect(m.frac_reward_zero_std).toBe(groups.filter((g) => g.every((x) => x === g[0])).length / groups.length);
     expect(m.frac_reward_zero_std).toBeGreaterThan(0); // this step has groups that teach nothing…
     expect(m.frac_reward_zero_std).toBeLessThan(1); // …and groups that do
+    const every = (r: number) => groups.filter((g) => g.every((x) => x === r)).length / groups.length;
+    expect(m['frac_reward_zero_std/all_fail']).toBe(every(0));
+    expect(m['frac_reward_zero_std/all_pass']).toBe(every(1));
+    expect(m['frac_reward_zero_std/all_fail'] + m['frac_reward_zero_std/all_pass']).toBe(m.frac_reward_zero_std);
     expect(m.reward_std).toBeCloseTo(groups.reduce((s, g) => s + sampleStd(g), 0) / groups.length, 12);
     const modelChars = r.episodes.reduce((n, e) => n + e.authors.filter((a) => a === 'model').length, 0);
     expect(m['completions/mean_length']).toBe(modelChars / r.episodes.length);

@@ -70,7 +70,7 @@ describe('a script’s options', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stderr.trim()).toMatch(
-      /^error: unknown option --bogus: scripts\/workshop\.ts takes --episode, --start, --faulty, /,
+      /^error: unknown option --bogus: scripts\/workshop\.ts takes --episode, --agent, --start, --faulty, /,
     );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });

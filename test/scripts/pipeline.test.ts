@@ -155,6 +155,8 @@ describe('the Node pipeline', () => {
         'reward',
         'reward_std',
         'frac_reward_zero_std',
+        'frac_reward_zero_std/all_fail',
+        'frac_reward_zero_std/all_pass',
         'entropy',
         'completions/mean_length',
         'clip_ratio/low_mean',

@@ -23,7 +23,9 @@ describe('the group’s arithmetic', () => {
     const g = groupArithmetic(rewards, groupAdvantages(rewards, OPTS), 'group', OPTS);
     // mean 5/8 = 0.625; population std √(0.625 · 0.375) = 0.48412; (1 − 0.625)/0.48422 = 0.7744
     expect(g.meanText).toBe('mean = 5 / 8 = 0.625');
-    expect(g.stdText).toMatch(/^standard deviation = 0\.484; the trainer divides by it plus 0\.0001/);
+    expect(g.stdText).toMatch(
+      /^standard deviation = 0\.484, the population's \(÷ n = 8\); the trainer divides by it plus 0\.0001/,
+    );
     expect(g.lines[0]!.text).toBe('advantage = (1 − 0.625) / 0.484 = +0.77');
     expect(g.lines[2]!.text).toBe('advantage = (0 − 0.625) / 0.484 = −1.29');
     expect(g.taughtNothing).toBe(false);
@@ -63,6 +65,20 @@ describe('the group’s arithmetic', () => {
     expect(g.lines[3]!.text).toBe('advantage = (1 − 0.125) / 0.331 = +2.64');
     expect(g.lines[0]!.text).toBe('advantage = (0 − 0.125) / 0.331 = −0.38');
     expect(g.summary.startsWith('One of eight scored 1')).toBe(true);
+  });
+
+  it('names the population standard deviation it divides by, and what TRL’s n − 1 would give for the group shown', () => {
+    const rewards = [1, 1, 1, 0, 1, 1, 1, 1];
+    const g = groupArithmetic(rewards, groupAdvantages(rewards, OPTS), 'group', OPTS);
+    // population √(0.875 · 0.125) = 0.331; torch's std() √(8/7) · 0.331 = 0.354;
+    // (1 − 0.875) / 0.3537 = +0.35, (0 − 0.875) / 0.3537 = −2.47, where ÷ 0.3308 gives +0.38, −2.64
+    expect(g.stdText).toMatch(/^standard deviation = 0\.331, the population's \(÷ n = 8\)/);
+    expect(g.trlText).toBe(
+      "TRL's GRPOTrainer divides by torch's std(), which divides by n − 1 = 7: 0.354 here, so it would give +0.35 and −2.47 where this trainer gives +0.38 and −2.64.",
+    );
+    const same = Array<number>(8).fill(1);
+    expect(groupArithmetic(same, groupAdvantages(same, OPTS), 'group', OPTS).trlText).toBeNull();
+    expect(groupArithmetic(rewards, rewards, 'raw', OPTS).trlText).toBeNull();
   });
 
   it('agrees with the advantages the trainer gave every group of real steps, both kinds', async () => {

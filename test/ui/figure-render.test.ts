@@ -103,6 +103,82 @@ describe('the figure', () => {
     expect(live).not.toContain('settings-wait');
   });
 
+  it('names only the settings that changed since the run on the charts: the faulty calculator after a two-call run', () => {
+    const twoCalls = { ...PLATE_SETTINGS, episode: 'two-calls' as const };
+    const finished = run(1, false, 40);
+    const html = render({
+      worker: { status: 'done' },
+      run: { ...finished, end: 'done', config: { ...finished.config, ...twoCalls } },
+      settings: { ...twoCalls, faulty: true },
+    });
+    expect(html).toContain('Your changed settings (faulty) wait for Run or Step');
+  });
+
+  it('gives every chart it draws a sentence beside it, tied to it, on what it counts and what to look for', () => {
+    const step = run(1, false, 2);
+    const last = step.steps.at(-1)!;
+    const logp = { before: new Float32Array(19), after: new Float32Array(19) };
+    const shown = {
+      ...step,
+      steps: [...step.steps.slice(0, -1), { ...last, episodes: last.episodes.map((e) => ({ ...e, logp })) }],
+    };
+    const figures = [
+      render({ worker: { status: 'loading' } }),
+      render({ settings: { ...PLATE_SETTINGS, start: 'scratch' } }),
+      render({ worker: { status: 'done' }, run: shown }),
+      render({ worker: { status: 'done' }, run: { ...shown, config: { ...shown.config, updatesPerBatch: 4 } } }),
+    ];
+    const named = new Set<string>();
+    for (const html of figures) {
+      const charts = [...html.matchAll(/<svg role="img" aria-label="([^"]*)"([^>]*)>/g)];
+      expect(charts.length).toBeGreaterThanOrEqual(10);
+      for (const [, name, rest] of charts) {
+        const ids = /aria-describedby="([^"]+)"/.exec(rest!)?.[1]?.split(' ') ?? [];
+        const captions = ids.flatMap((id) => {
+          const caption = new RegExp(`<p class="[^"]*\\bchart-caption\\b[^"]*" id="${id}">([^<]+)</p>`).exec(html);
+          return caption ? [caption[1]!] : [];
+        });
+        expect(captions, name).toHaveLength(1);
+        expect(captions[0]!.length, name).toBeGreaterThan(60);
+        named.add(name!.replace(/[,:].*/, ''));
+      }
+    }
+    // The plate's two, the diagnostics, the supervised stages', the vital signs, the clip, the time split, the group's.
+    for (const chart of [
+      'Held-out success',
+      'Mean reward',
+      'Answers that copy the tool',
+      'Malformed episodes',
+      'Pre-training single-digit sums right',
+      'Fine-tuning loss on the training batch',
+      'entropy',
+      'Clipped characters',
+      'Time per GRPO step',
+      'Advantages of the 8 episodes of 23+45',
+    ])
+      expect(named).toContain(chart);
+  });
+
+  it('draws no axis before a run that repeats a tick’s label: an empty chart’s ticks still read apart', () => {
+    for (const html of [render({}), render({ settings: { ...PLATE_SETTINGS, start: 'scratch' } })]) {
+      const axes = [...html.matchAll(/<g class="axis[^"]*"[^>]*>(.*?)<\/g><\/g>(?!<g class="tick")/g)];
+      expect(axes.length).toBeGreaterThan(10);
+      for (const [axis] of axes) {
+        const labels = [...axis.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+        expect(new Set(labels).size, labels.join(' ')).toBe(labels.length);
+      }
+    }
+  });
+
+  it('opens with one line for a first-time reader: the two charts first, the rest below them later', () => {
+    const html = render({});
+    const line = /<p class="first-path">([^<]*)<\/p>/.exec(html)?.[1];
+    expect(line).toMatch(
+      /watch the two charts below, held-out success and mean reward\. Come back for the rest under them: /,
+    );
+    expect(html.indexOf('class="first-path"')).toBeLessThan(html.indexOf('class="run"'));
+  });
+
   it('draws a finished reliable run dimmed under a live faulty one, on the same axes', () => {
     const html = render({
       worker: { status: 'running' },

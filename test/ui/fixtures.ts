@@ -43,6 +43,8 @@ export function record(
     // A sampled step's vital signs (step 0 samples nothing): entropy falling, one failed call in 32.
     rewardStd: step === 0 ? null : 0.4,
     zeroSpreadGroups: step === 0 ? null : 0.25,
+    allFailGroups: step === 0 ? null : 0.125,
+    allPassGroups: step === 0 ? null : 0.125,
     clip: step === 0 ? null : { low: 0, high: 0, region: 0 },
     entropy: step === 0 ? null : 0.4 - step / 200,
     correctCallsPushedDown: step === 0 ? null : 0.1,

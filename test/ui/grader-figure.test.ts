@@ -188,6 +188,31 @@ describe('where a step’s time goes', () => {
     expect(splitSummary([record(0, 0.8, null)])).toBeNull();
   });
 
+  it('shows shares that add up to 100%, by the largest remainder, where rounding each would show 101%', () => {
+    // 237 : 656 : 107 ms is 23.7% · 65.6% · 10.7%: each rounded alone, "24% · 66% · 11%", 101%.
+    const timed = [0, 1, 2].map((s) => ({
+      ...record(s, 0.8, s ? 0.7 : null),
+      timeSplit: { sampling: 237, update: 656, evaluation: 107 },
+    }));
+    const s = splitSummary(timed)!;
+    expect(splitReadout(s)).toBe(
+      'sampling 237 ms (24%) · policy update 656 ms (65%) · held-out evaluation 107 ms (11%)',
+    );
+    expect(splitSentence(s)).toMatch(
+      /^Here the policy update is the largest part of a step \(65%\); sampling takes 24%\./,
+    );
+    // Thirds: 33.3% each, and the point left over goes to the first.
+    const thirds = splitSummary(timed.map((r) => ({ ...r, timeSplit: { sampling: 1, update: 1, evaluation: 1 } })))!;
+    expect(Object.values(thirds.percent)).toEqual([34, 33, 33]);
+    for (let i = 0; i < 200; i++) {
+      const ms = [i * 7 + 1, (i * 13) % 97, (i * 31) % 53];
+      const r = splitSummary(
+        timed.map((t) => ({ ...t, timeSplit: { sampling: ms[0]!, update: ms[1]!, evaluation: ms[2]! } })),
+      )!;
+      expect(r.percent.sampling + r.percent.update + r.percent.evaluation).toBe(100);
+    }
+  });
+
   it('draws one stacked bar per step under the curves, with the readout and the shared batch said in words', () => {
     const html = render({ run: run(1, false, 4) });
     const part = html.slice(html.indexOf('<section class="time-split"'), html.indexOf('<section class="episodes"'));

@@ -24,6 +24,25 @@ describe('parseUrlOptions', () => {
     expect(notes).toEqual([]);
   });
 
+  it('reads which agent plays, and refuses in words an agent that cannot play the episode asked for', () => {
+    expect(parseUrlOptions('?episode=one-call&agent=two-calls', PAGE)).toEqual({
+      options: { episode: 'one-call', agent: 'two-calls' },
+      notes: [],
+    });
+    const refused =
+      'the one-call agent cannot play two-call sums: it was fine-tuned on one-call sums only, and its context of 32 characters is shorter than the two-calls world’s 48';
+    expect(parseUrlOptions('?episode=two-calls&agent=one-call', PAGE)).toEqual({
+      options: { episode: 'two-calls' },
+      notes: [`Ignored agent=one-call: ${refused}.`],
+    });
+    expect(checkOptions({ episode: 'two-calls', agent: 'one-call' }, 'prop', PAGE).notes).toEqual([
+      `Ignored agent={"one-call"}: ${refused}.`,
+    ]);
+    expect(parseUrlOptions('?agent=three-calls', PAGE).notes).toEqual([
+      'Ignored agent=three-calls: expected one of own, one-call, two-calls.',
+    ]);
+  });
+
   it('ignores bad values with a note naming the key, the value and what was expected, in the address’s order', () => {
     const { options, notes } = parseUrlOptions(
       '?faulty=maybe&seed=-1&steps=400&backend=gpu&calibrate=fast&xref=javascript:alert({ref})',

@@ -53,6 +53,19 @@ describe('what a practitioner reads', () => {
     expect(html).toContain('3% → 3%'); // two of 64 calls failed (1/32)
   });
 
+  it('says the steps each vital sign’s readout is from, first and latest', () => {
+    const html = figure({ run: run(1, false, 6) });
+    const readouts = [...html.matchAll(/<p class="vital-readout">([^<]*)<\/p>/g)].map((m) => m[1]);
+    expect(readouts).toHaveLength(VITALS.length);
+    for (const r of readouts) expect(r).toMatch(/ → .* \(step 1 → step 6\)$/);
+    expect(readouts).toContain('0.40 → 0.37 (step 1 → step 6)'); // the entropy
+  });
+
+  it('names μ beside its select as TRL’s num_iterations', () => {
+    const html = figure({});
+    expect(html).toMatch(/Updates per batch \(μ\) <select[^]*?<span class="hint"[^>]*>\(TRL’s num_iterations: /);
+  });
+
   it('offers μ as a labelled select, the plate’s choice named', () => {
     const html = figure({});
     expect(html).toMatch(/Updates per batch \(μ\) <select[^>]*>.*1 \(the plate’s\)/);
@@ -71,6 +84,14 @@ describe('a run taken away', () => {
       expect(m.reward).toBe(r.steps[i + 1]!.meanReward);
       expect(m['clip_ratio/region_mean']).toBe(0.04);
     });
+  });
+
+  it('says beside the JSON Lines which std reward_std takes (n − 1, as TRL’s), which the advantages take, and that μ is num_iterations', () => {
+    const html = figure({ run: reusedRun() });
+    const line = /<p class="run-export">(.*?)<\/p>/.exec(html)![1]!;
+    expect(line).toContain('reward_std divides by n − 1, as TRL’s does');
+    expect(line).toContain('advantages divide by the group’s population std (÷ n)');
+    expect(line).toContain('μ, the updates per batch, is TRL’s num_iterations');
   });
 
   it('as JSON carries the same metrics beside the records', () => {

@@ -26,6 +26,20 @@ describe('a trainer session in the two-call world', TWO_CALLS, () => {
     expect(t.of('error')).toEqual([]);
   });
 
+  it('plays one-call sums with the two-call agent when the run asks for it: the same agent on the shorter episode', async () => {
+    const t = session();
+    t.init();
+    await t.until(has('ready'));
+    t.s.handle({ type: 'start', config: config({ episode: 'one-call', agent: 'two-calls', steps: 1 }) });
+    await t.until(has('done'));
+    expect(t.fetched.filter((u) => u.includes(CHECKPOINTS.agentTwoCalls))).toHaveLength(2);
+    const [first, last] = [t.of('step')[0]!, t.of('step').at(-1)!];
+    if (first.stage !== 'grpo' || last.stage !== 'grpo') throw new Error('a run from the agent is GRPO alone');
+    expect(first.record.heldOutCorrect).toBe(23); // the two-call agent on the one-call world's 30 held-out sums
+    expect(last.record.episodes.every((e) => /^\^\d+\+\d+=/.test(e.text))).toBe(true);
+    expect(t.of('error')).toEqual([]);
+  });
+
   it('refuses the one-call agent given as the two-call one, naming the file, and a one-call run still trains', async () => {
     const t = session({ urls: { ...CHECKPOINT_URLS, agentTwoCalls: folder(CHECKPOINTS.agent) } });
     t.init();

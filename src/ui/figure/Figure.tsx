@@ -10,12 +10,14 @@ import type { AskQuestion } from '../../protocol/messages';
 import type { RunConfig } from '../../pipeline/settings';
 import type { SupervisedRecord } from '../../agent/stage';
 import { stagesFrom } from '../../pipeline/stages';
-import { SETTING_KEYS, settingsLabel, type RunSettings } from '../../pipeline/settings';
+import { agentOf } from '../../env/world';
+import type { RunSettings } from '../../pipeline/settings';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
 import { AskAgent } from './AskAgent';
 import { RunControls, SeedChoice, StartChoice, TermSwitches } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
+import { FirstPath } from './FirstPath';
 import { GrpoPanel } from './GrpoPanel';
 import { position } from './curves';
 import { NumbersTable } from './NumbersTable';
@@ -23,6 +25,7 @@ import { sftBand, type ReferenceState } from './reference';
 import { RunExport } from './RunExport';
 import { StagePanel } from './StagePanel';
 import { StageStrip } from './StageStrip';
+import { settingsWaitText } from './settings-wait';
 import { scratchNote } from './start-note';
 import { StatusLine } from './StatusLine';
 import { TaughtData } from './TaughtData';
@@ -78,10 +81,10 @@ function Readings(p: FigureProps & { steps: number }) {
       <LongerEpisode
         status={status}
         run={p.run}
+        previous={p.previous}
         settings={p.settings}
         onSettings={p.onSettings}
-        oneCall={referenceOf(p.reference)}
-        twoCalls={referenceOf(p.referenceTwoCalls)}
+        twoCallAgent={referenceOf(p.referenceTwoCalls)}
         frame={frame}
         steps={p.steps}
       />
@@ -91,6 +94,10 @@ function Readings(p: FigureProps & { steps: number }) {
 }
 
 const referenceOf = (r: ReferenceState) => (r && 'runs' in r ? r.runs : null);
+
+/** The reference file of the agent that plays `s`: the two-call agent's holds its runs on both worlds' sums. */
+const referenceFor = (p: Pick<FigureProps, 'reference' | 'referenceTwoCalls'>, s: RunSettings): ReferenceState =>
+  agentOf(s) === 'two-calls' ? p.referenceTwoCalls : p.reference;
 
 /** The plate's 77% for a fine-tuned agent, marked at the end of fine-tuning. */
 function sftMarker(plate: PlateText): Marker | undefined {
@@ -122,6 +129,7 @@ export function Figure(p: FigureProps) {
           runs, precomputed.
         </p>
       )}
+      <FirstPath />
       <RunHead {...p} />
       <Charts {...p} steps={steps} start={start} />
       <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
@@ -164,7 +172,7 @@ export function Figure(p: FigureProps) {
 function RunHead(p: FigureProps) {
   const t = p.worker;
   // The band missing from the charts is the shown world's: its file's note, not the other's.
-  const shown = (p.run?.config ?? p.settings).episode === 'two-calls' ? p.referenceTwoCalls : p.reference;
+  const shown = referenceFor(p, p.run?.config ?? p.settings);
   const notes = shown && 'unavailable' in shown ? [...p.notes, shown.unavailable] : p.notes;
   return (
     <>
@@ -196,17 +204,15 @@ function RunHead(p: FigureProps) {
   );
 }
 
-/**
- * After a run has ended, settings changed since wait for Run or Step: said beside the controls,
- * with what the run on the charts was trained with, so a flipped switch never looks ignored.
- */
+/** After a run has ended, the settings changed since wait for Run or Step: said beside the controls (settings-wait.ts). */
 function SettingsWait({ run, settings }: { run: RunView | null; settings: RunSettings }) {
-  if (!run || run.end === undefined || SETTING_KEYS.every((k) => run.config[k] === settings[k])) return null;
+  const text = settingsWaitText(run && { config: run.config, ended: run.end !== undefined }, settings);
   return (
-    <p className="settings-wait" role="status">
-      Your changed settings ({settingsLabel(settings)}) wait for Run or Step; the run on the charts was trained{' '}
-      {settingsLabel(run.config) === 'reliable' ? 'as the plate sets it' : `with: ${settingsLabel(run.config)}`}.
-    </p>
+    text && (
+      <p className="settings-wait" role="status">
+        {text}
+      </p>
+    )
   );
 }
 
@@ -214,12 +220,12 @@ function SettingsWait({ run, settings }: { run: RunView | null; settings: RunSet
 function Charts(p: FigureProps & { steps: number; start: RunConfig['start'] }) {
   const pipeline = stagesFrom(p.start);
   const shownConfig = p.run?.config ?? p.settings;
-  const ref = referenceOf(shownConfig.episode === 'two-calls' ? p.referenceTwoCalls : p.reference);
+  const ref = referenceOf(referenceFor(p, shownConfig));
   const earlierWith = (stage: SupervisedStageName) =>
     [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
   const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
-  // The plate's numbers are the one-call world's: marked there only.
-  const plateWorld = shownConfig.episode === 'one-call';
+  // The plate's numbers are its agent's, in its world: marked there only.
+  const plateWorld = shownConfig.episode === 'one-call' && agentOf(shownConfig) === 'one-call';
   const marker = useMemo(() => (plateWorld ? sftMarker(p.plate) : undefined), [p.plate, plateWorld]);
   return (
     <>

@@ -32,6 +32,7 @@ export function GroupArithmetic({ episodes, kind }: Props) {
         <div className="group-formulas">
           {g.meanText && <p>{g.meanText}</p>}
           {g.stdText && <p>{g.stdText}</p>}
+          {g.trlText && <p className="group-trl">{g.trlText}</p>}
           <ol>
             {g.lines.map((l, i) => (
               <li key={i}>

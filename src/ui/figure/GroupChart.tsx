@@ -5,6 +5,7 @@
  * ±3 for group-relative advantages (one success in eight gives +2.64), 0–1 for the raw reward.
  */
 import * as d3 from 'd3';
+import { useId } from 'react';
 import type { Advantage } from '../../config';
 import { Axis } from './chart/Axis';
 import { signed } from './group-arithmetic';
@@ -24,6 +25,12 @@ const MAX_WIDTH = 340;
 const TICK_FORMAT = d3.format('~g');
 /** The advantage's axis: the raw reward is 0 or 1; a group-relative advantage lies within ±3 here. */
 const DOMAIN: Record<Props['kind'], [number, number]> = { raw: [0, 1], group: [-3, 3] };
+/** Beside the chart: what a bar is, and what to look for. */
+const CAPTION: Record<Props['kind'], string> = {
+  group:
+    'Each bar is one episode’s advantage, its reward under it: above the line the update makes the episode’s characters more likely, below it less. Look for bars on both sides; all at 0, the group taught nothing.',
+  raw: 'Each bar is one episode’s advantage, with the raw reward its reward itself: a rewarded episode is pushed up, a failed one not at all. Look for the failed ones: nothing pushes them down.',
+};
 
 export function GroupChart({ rewards, advantages, kind, label }: Props) {
   const [wrap, measured] = useWidth<HTMLDivElement>(MAX_WIDTH);
@@ -32,10 +39,18 @@ export function GroupChart({ rewards, advantages, kind, label }: Props) {
   const x = d3.scaleBand<number>(d3.range(rewards.length), [M.left, width - M.right]).padding(0.3);
   const y = d3.scaleLinear(domain, [HEIGHT - M.bottom, M.top]);
 
+  const captionId = useId();
   const name = `Advantages of the ${rewards.length} episodes of ${label}: ${advantages.map((a, i) => `${signed(a)} (reward ${rewards[i]})`).join(', ')}`;
   return (
     <div ref={wrap} className="group-chart">
-      <svg role="img" aria-label={name} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
+      <svg
+        role="img"
+        aria-label={name}
+        aria-describedby={captionId}
+        width={width}
+        height={HEIGHT}
+        viewBox={`0 0 ${width} ${HEIGHT}`}
+      >
         <Axis
           orient="left"
           className="axis"
@@ -68,6 +83,9 @@ export function GroupChart({ rewards, advantages, kind, label }: Props) {
           reward of each episode
         </text>
       </svg>
+      <p className="chart-caption" id={captionId}>
+        {CAPTION[kind]}
+      </p>
     </div>
   );
 }

@@ -4,13 +4,16 @@
  * answers copy the calculator, how many episodes are malformed — and notes on any setting that
  * is not the plate's.
  */
-import { memo } from 'react';
+import { memo, useId } from 'react';
+import { GRPO } from '../../config';
+import { agentOf, WORLDS } from '../../env/world';
 import type { PlateText } from '../../plate/types';
 import { settingsLabel, type RunSettings } from '../../pipeline/settings';
 import { Legend } from './Legend';
 import { PERCENT, type YAxis } from './chart/axes';
 import { LineChart } from './LineChart';
 import {
+  belowStart,
   earlierRuns,
   heldOutGap,
   seedPhrase,
@@ -23,9 +26,10 @@ import {
   truthOf,
   type GrpoChart,
 } from './curves';
+import { firstDipWhy } from './first-dip';
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
-import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRuns } from './reference';
+import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from './reference';
 import { sameGrpoSide, toneOf, type BandPoint, type RunView } from './types';
 
 interface Props {
@@ -45,16 +49,48 @@ interface Chart {
   metric: ReferenceMetric;
   /** The plate states numbers for these. */
   plate: boolean;
+  /** Beside the chart: what it counts, for the settings shown, and what to look for. */
+  caption: (config: RunSettings) => string;
 }
 
+const SAMPLED = GRPO.sumsPerStep * GRPO.episodesPerSum;
+
 const CHARTS: readonly Chart[] = [
-  { id: 'heldOut', name: 'Held-out success', metric: 'heldOut', plate: true },
-  { id: 'reward', name: 'Mean reward', metric: 'meanReward', plate: true },
+  {
+    id: 'heldOut',
+    name: 'Held-out success',
+    metric: 'heldOut',
+    plate: true,
+    caption: (c) =>
+      `The agent’s greedy answers to the world’s ${WORLDS[c.episode].split.heldOut.length} held-out sums, with the reliable calculator, graded exactly, at step 0 and after every step: look for it to rise from where fine-tuning left it.`,
+  },
+  {
+    id: 'reward',
+    name: 'Mean reward',
+    metric: 'meanReward',
+    plate: true,
+    caption: (c) =>
+      `The share of the step’s ${SAMPLED} sampled episodes (${GRPO.sumsPerStep} sums × ${GRPO.episodesPerSum}, temperature ${c.temperature}) the grader paid: look for it to climb with held-out success; climbing while held-out success does not, the grader pays for something other than the right answer.`,
+  },
 ];
 
 const DIAGNOSTICS: readonly Chart[] = [
-  { id: 'copy', name: 'Answers that copy the tool', metric: 'copyRate', plate: false },
-  { id: 'malformed', name: 'Malformed episodes', metric: 'malformed', plate: false },
+  {
+    id: 'copy',
+    name: 'Answers that copy the tool',
+    metric: 'copyRate',
+    plate: false,
+    caption: () =>
+      `Of the step’s ${SAMPLED} sampled episodes, the share whose answer is the calculator’s result, lie or not: look for it near 100%; with the faulty calculator, copying is what carries its lies into the reward.`,
+  },
+  {
+    id: 'malformed',
+    name: 'Malformed episodes',
+    metric: 'malformed',
+    plate: false,
+    caption: () =>
+      `Of the step’s ${SAMPLED} sampled episodes, the share that ended without a well-formed call and answer (each earns 0 with the exact grader): look for it to stay low; a rise means the updates are breaking the episode’s form.`,
+  },
 ];
 
 /** The diagnostics' short charts: fewer gridlines. */
@@ -89,6 +125,7 @@ export const GrpoPanel = memo(function GrpoPanel({
     steps,
     frame: Math.max(steps, totalSteps),
     calculators,
+    like: reference ? runsLike(reference, config) : [],
   };
   const row = (c: Chart, height?: number) => (
     <ChartRow key={c.id} {...shared} chart={c} band={band(c.metric)} height={height} />
@@ -102,6 +139,7 @@ export const GrpoPanel = memo(function GrpoPanel({
         referenceLabel={refLabel}
         truth={truth}
         seed={run ? seedPhrase(run.config.seed) : null}
+        plateMarks={isPlateWorld(config)}
       />
       <div className="charts">{CHARTS.map((c) => row(c))}</div>
       <h4 className="diagnostics-title">What the sampled episodes do</h4>
@@ -117,6 +155,9 @@ export const GrpoPanel = memo(function GrpoPanel({
   );
 }, sameGrpoSide);
 
+/** The plate's numbers are its agent's, on one-call sums: marked and read out there only. */
+const isPlateWorld = (s: RunSettings): boolean => s.episode === 'one-call' && agentOf(s) === 'one-call';
+
 interface RowProps extends Pick<Props, 'run' | 'config' | 'steps'> {
   chart: Chart;
   rows: PlateText['numbers']['rows'];
@@ -127,12 +168,18 @@ interface RowProps extends Pick<Props, 'run' | 'config' | 'steps'> {
   band: readonly BandPoint[];
   /** A diagnostic's shorter chart (fewer gridlines); the plate's charts take the default. */
   height?: number;
+  /** The reference runs made like the shown run (the readout's sentence reads their ends). */
+  like: readonly ReferenceRun[];
 }
 
 /** One chart beside its readout: the live run over earlier ones, and the plate's numbers where it states them. */
-function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculators, band, height }: RowProps) {
+function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculators, band, height, like }: RowProps) {
   const live = run ? seriesOf(run, c.id, false) : null;
+  const plateWorld = c.plate && isPlateWorld(config);
   const companion = run && c.id === 'reward' ? truthOf(run) : null;
+  const captionId = useId();
+  // The held-out chart's first steps dip at most seeds: why, measured (first-dip.ts).
+  const dipWhy = run && c.id === 'heldOut' ? firstDipWhy(run) : null;
   return (
     <div className={`chart-row chart-${c.id}`}>
       <LineChart
@@ -143,25 +190,32 @@ function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculat
         live={live}
         companion={companion}
         band={band}
-        markers={
-          c.plate && config.episode === 'one-call' ? markers(rows, c.id as 'heldOut' | 'reward', calculators) : []
-        }
+        markers={plateWorld ? markers(rows, c.id as 'heldOut' | 'reward', calculators) : []}
         height={height}
         y={height ? SMALL_PERCENT : undefined}
+        captionId={captionId}
       />
       <Readout
         name={c.name}
         live={readout(run?.steps ?? [], c.id)}
         tone={toneOf(config.faulty)}
-        plate={c.plate ? platePhrase(plateRows(rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
+        plate={plateWorld ? platePhrase(plateRows(rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
         earlier={earlier.map((r) => ({
           label: `earlier run (${settingsLabel(r.config)})`,
           values: readout(r.steps, c.id),
           tone: toneOf(r.config.faulty),
         }))}
         companion={companion && { label: TRUTH_LABEL, values: readout(run!.steps, 'truth') }}
-        why={run && c.id === 'heldOut' ? heldOutGap(run, rows, earlier) : null}
+        why={run && c.id === 'heldOut' ? (heldOutGap(run, rows, earlier) ?? belowStart(run, like)) : null}
       />
+      <p className="chart-caption" id={captionId}>
+        {c.caption(config)}
+      </p>
+      {dipWhy && (
+        <p className="dip-why" data-testid="dip-why">
+          {dipWhy}
+        </p>
+      )}
     </div>
   );
 }

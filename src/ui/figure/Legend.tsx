@@ -16,6 +16,8 @@ interface Props {
   truth?: { label: string; exact: boolean } | null;
   /** This run's seed, as curves.ts's seedPhrase says it. */
   seed?: string | null;
+  /** The charts mark the plate's numbers (its agent, on one-call sums): else the legend names none. */
+  plateMarks: boolean;
 }
 
 function Swatch({ className }: { className: string }) {
@@ -32,7 +34,7 @@ function Swatch({ className }: { className: string }) {
   );
 }
 
-export function Legend({ entries, referenceLabel, truth, seed }: Props) {
+export function Legend({ entries, referenceLabel, truth, seed, plateMarks }: Props) {
   return (
     <ul className="legend chart-legend">
       {entries.map((e) => (
@@ -58,9 +60,11 @@ export function Legend({ entries, referenceLabel, truth, seed }: Props) {
           <Swatch className="band" /> {referenceLabel}
         </li>
       )}
-      <li>
-        <Swatch className="marker tone-reliable" /> the plate’s numbers
-      </li>
+      {plateMarks && (
+        <li>
+          <Swatch className="marker tone-reliable" /> the plate’s numbers
+        </li>
+      )}
     </ul>
   );
 }

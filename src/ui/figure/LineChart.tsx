@@ -9,7 +9,7 @@ import type { BandPoint, Marker, Series } from './types';
 import { pct } from '../format';
 import { Axes, PERCENT, type YAxis } from './chart/axes';
 import { xScale, yScale } from './chart/frame';
-import { Band, Companion, Curves, LiveDots, Markers } from './chart/layers';
+import { Bands, Companion, Curves, LiveDots, Markers } from './chart/layers';
 import { HitArea, Probe, ProbeReadout, useProbe } from './chart/probe';
 import { useWidth } from './useWidth';
 
@@ -27,6 +27,8 @@ interface Props {
    */
   companion?: Series | null;
   band?: readonly BandPoint[];
+  /** More bands than one, each with its kind (a class: band-<kind>), drawn under the curves in order. */
+  bands?: readonly { kind: string; band: readonly BandPoint[] }[];
   markers: readonly Marker[];
   /** The y axis: 0–100% unless given (a loss: 0 to a max from the data, plain numbers). */
   y?: YAxis;
@@ -34,6 +36,11 @@ interface Props {
   xTitle?: string;
   /** Pixels; the plate's own charts are taller than the diagnostics. */
   height?: number;
+  /**
+   * The id of the sentence beside the chart that says what it counts and what to look for (its
+   * caption, class `chart-caption`): a chart without one is a line a reader must guess at.
+   */
+  captionId: string;
 }
 
 const DEFAULT_HEIGHT = 200;
@@ -63,10 +70,12 @@ export function LineChart({
   live,
   companion,
   band,
+  bands,
   markers,
   y: yAxis = PERCENT,
   xTitle = 'GRPO step',
   height = DEFAULT_HEIGHT,
+  captionId,
 }: Props) {
   const [wrap, width] = useWidth<HTMLDivElement>(480);
   const described = useId();
@@ -89,13 +98,13 @@ export function LineChart({
       <svg
         role="img"
         aria-label={chartLabel(name, steps, live, fmt)}
-        aria-describedby={companion ? described : undefined}
+        aria-describedby={companion ? `${captionId} ${described}` : captionId}
         width={width}
         height={height}
         viewBox={`0 0 ${width} ${height}`}
       >
         <Axes width={width} height={height} frame={frame} yAxis={yAxis} title={xTitle} />
-        <Band band={band} x={x} y={y} />
+        <Bands bands={[{ kind: '', band }, ...(bands ?? [])]} x={x} y={y} />
         <Curves series={series} x={x} y={y} />
         {live && <LiveDots live={live} x={x} y={y} />}
         {companion && <Companion companion={companion} x={x} y={y} />}

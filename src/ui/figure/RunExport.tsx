@@ -6,7 +6,7 @@
 import type { MouseEvent } from 'react';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import type { RunConfig } from '../../pipeline/settings';
-import { runCsv, runFileName, runJson, runJsonl } from './export';
+import { JSONL_FIELDS, runCsv, runFileName, runJson, runJsonl } from './export';
 import type { RunView } from './types';
 
 interface Props {
@@ -51,7 +51,7 @@ export function RunExport({ run, backend, shown, plate, reproduceUrl }: Props) {
       >
         the GRPO metrics as JSON Lines
       </a>{' '}
-      (TRL’s names, one step a line)
+      (TRL’s names, one step a line; {JSONL_FIELDS})
       {link && (
         <>
           {' '}

@@ -34,14 +34,15 @@ export function SettingSwitch<K extends SettingKey>(p: Props<K> & { className?: 
   );
 }
 
-/** A choice as radios under a visible legend. */
-export function SettingRadios<K extends SettingKey>(p: Props<K>) {
+/** A choice as radios under a visible legend; `offered` leaves out the choices that make no sense now. */
+export function SettingRadios<K extends SettingKey>(p: Props<K> & { offered?: (c: RunSettings[K]) => boolean }) {
   const r = rowOf(p.setting);
   const name = useId(); // names must not collide with a second plate on the page
+  const offered = (r.choices as RunSettings[K][]).filter((c) => p.offered?.(c) ?? true);
   return (
     <fieldset className="choice" disabled={p.disabled}>
       <legend>{r.label}</legend>
-      {r.choices.map((c) => (
+      {offered.map((c) => (
         <label key={String(c)}>
           <input type="radio" name={name} checked={p.value === c} onChange={() => p.onChange(c as RunSettings[K])} />
           {r.choiceLabels[String(c)]}

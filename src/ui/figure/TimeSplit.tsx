@@ -4,7 +4,7 @@
  * ties them to the plate. d3 computes the scales, React draws the axes (chart/Axis.tsx).
  */
 import * as d3 from 'd3';
-import { memo } from 'react';
+import { memo, useId } from 'react';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import { sameGrpoSide, type RunView } from './types';
 import { PART_LABEL, PARTS, SHARED_BATCH_NOTE, splitReadout, splitSentence, splitSummary } from './time-split';
@@ -13,6 +13,9 @@ import { stepTicks } from './chart/frame';
 import { useWidth } from './useWidth';
 
 const HEIGHT = 120;
+/** Beside the bars: what each counts and what to look for. */
+const TIME_CAPTION =
+  'Each bar is one GRPO step’s time as the worker measured it, stacked from the axis up: sampling, the policy update, the held-out evaluation. Look at sampling’s share: the plate says sampling episodes becomes the dominant cost of training.';
 const M = { top: 8, right: 58, bottom: 24, left: 40 };
 
 interface Props {
@@ -29,6 +32,7 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
   const y = d3.scaleLinear([0, top], [HEIGHT - M.bottom, M.top]).nice(3);
 
   const last = steps.at(-1);
+  const captionId = useId();
   const label = last
     ? `Time per GRPO step, step ${last.step}: ${PARTS.map((p) => `${PART_LABEL[p]} ${Math.round(last.timeSplit[p])} ms`).join(', ')}`
     : 'Time per GRPO step, no data yet';
@@ -37,7 +41,14 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
       <h4 className="diagnostics-title">Where a step’s time goes</h4>
       <TimeLegend />
       <div ref={wrap} className="time-chart">
-        <svg role="img" aria-label={label} width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
+        <svg
+          role="img"
+          aria-label={label}
+          aria-describedby={captionId}
+          width={width}
+          height={HEIGHT}
+          viewBox={`0 0 ${width} ${HEIGHT}`}
+        >
           {/* No step timed, no time to scale: an axis of 0, 0.5 and 1 ms would be made up. */}
           {steps.length > 0 && (
             <Axis
@@ -61,6 +72,9 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
           <TimeBars steps={steps} x={x} y={y} />
         </svg>
       </div>
+      <p className="chart-caption" id={captionId}>
+        {TIME_CAPTION}
+      </p>
       <TimeReadout steps={steps} />
     </section>
   );

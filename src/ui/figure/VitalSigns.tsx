@@ -13,7 +13,7 @@ import { lossAxis, PERCENT, type YAxis } from './chart/axes';
 import { LineChart } from './LineChart';
 import { SettingSelect } from './SettingControl';
 import { sameGrpoSide, toneOf, type RunView, type Series, type WorkerStatus } from './types';
-import { CLIP_SERIES, formatVital, metricPoints, metricsOf, VITALS, type Vital } from './vital-signs';
+import { CLIP_SERIES, formatVital, metricPoints, metricsOf, VITALS, vitalReadout, type Vital } from './vital-signs';
 
 interface Props {
   status: WorkerStatus;
@@ -106,6 +106,7 @@ function ClipChart({ run, metrics, frame, steps }: ChartProps) {
     s ? [{ ...s, dim: true, dash: i === 0 ? ('dashed' as const) : ('dotted' as const) }] : [],
   );
   const last = metrics.at(-1);
+  const captionId = useId();
   return (
     <div className="vital clip" data-testid="clip-chart">
       <p className="vital-name">
@@ -120,13 +121,14 @@ function ClipChart({ run, metrics, frame, steps }: ChartProps) {
         markers={[]}
         height={SMALL}
         y={clipAxis(metrics.map((m) => m['clip_ratio/region_mean']))}
+        captionId={captionId}
       />
       <p className="vital-readout">
         {last
           ? `step ${last.step}: ${CLIP_SERIES.map((c) => `${c.name.replace('clip_ratio/', '')} ${(100 * last[c.name]).toFixed(1)}%`).join(' · ')}`
           : 'appears once the first step is done'}
       </p>
-      <p className="vital-watch">
+      <p className="vital-watch chart-caption" id={captionId}>
         Above a few percent, the later updates have moved the policy far from the one that sampled: the clipped
         characters get no gradient at all.
       </p>
@@ -136,9 +138,7 @@ function ClipChart({ run, metrics, frame, steps }: ChartProps) {
 
 function VitalChart({ vital: v, run, metrics, frame, steps }: ChartProps & { vital: Vital }) {
   const live = run ? seriesOf(run, metrics, v.name, v.label) : null;
-  const fmt = formatVital(v);
-  const first = metrics[0]?.[v.name];
-  const last = metrics.at(-1)?.[v.name];
+  const captionId = useId();
   return (
     <div className="vital" data-testid={`vital-${v.name}`}>
       <p className="vital-name">
@@ -156,11 +156,12 @@ function VitalChart({ vital: v, run, metrics, frame, steps }: ChartProps & { vit
           v,
           metrics.map((m) => m[v.name]),
         )}
+        captionId={captionId}
       />
-      <p className="vital-readout">
-        {first === undefined || last === undefined ? '—' : `${fmt(first)} → ${fmt(last)}`}
+      <p className="vital-readout">{vitalReadout(v, metrics)}</p>
+      <p className="vital-watch chart-caption" id={captionId}>
+        {v.watch}
       </p>
-      <p className="vital-watch">{v.watch}</p>
     </div>
   );
 }

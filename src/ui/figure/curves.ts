@@ -171,6 +171,27 @@ export function yourRun(row: StatedNumber, runs: readonly RunView[]): string {
   return v === null ? '—' : `${pct(v)}${partial}`;
 }
 
+/**
+ * Why a run outside the plate's world (two calls, or the two-call agent) ends below its start,
+ * where it does: one sum of 30 is 3.3 points, and its reference runs (`like`: made as it was)
+ * end where they end — 40 steps do not lift every seed. Null where it ends at or above its start,
+ * or the run is the plate's (heldOutGap speaks for those).
+ */
+export function belowStart(run: RunView, like: readonly { heldOut: readonly number[] }[]): string | null {
+  const [first, last] = [run.steps[0], run.steps.at(-1)];
+  if (!first || !last || last.step === 0 || (run.config.episode === 'one-call' && run.config.agent !== 'two-calls'))
+    return null;
+  const d = first.heldOutCorrect - last.heldOutCorrect;
+  if (d <= 0) return null;
+  const n = last.heldOutN;
+  const ends = like.map((r) => r.heldOut.at(-1)!);
+  const band =
+    ends.length > 0
+      ? ` Our ${ends.length} reference runs made like it end at ${pct(mean(ends)!)} on average (${pct(Math.min(...ends))}–${pct(Math.max(...ends))}), ${ends.filter((e) => e < first.heldOut).length} of them below the start: 40 GRPO steps do not lift every seed.`
+      : '';
+  return `Held-out success counts ${n} sums, one sum is ${(100 / n).toFixed(1)} points: this run ends ${d === 1 ? 'one sum' : `${d} sums`} below its start (${pct(first.heldOut)} → ${pct(last.heldOut)}).${band}`;
+}
+
 /** A run's seed as the legend and the seed control say it: which of the reference band's it is. */
 export function seedPhrase(seed: number): string {
   if (seed === DEFAULT_SEED) return `seed ${seed} of the band’s five: the one nearest the plate`;

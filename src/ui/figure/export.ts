@@ -105,6 +105,13 @@ export function runCsv(run: RunView): string {
   return [CSV_COLUMNS.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
 }
 
+/**
+ * What a reader of the JSON Lines must know to compare them with TRL's logs: the two standard
+ * deviations differ (rl/metrics.ts, rl/advantages.ts), and μ goes by another name there.
+ */
+export const JSONL_FIELDS =
+  'their reward_std divides by n − 1, as TRL’s does (torch’s std()), while this trainer’s advantages divide by the group’s population std (÷ n); μ, the updates per batch, is TRL’s num_iterations';
+
 /** One JSON object per GRPO step, under TRL's names (rl/metrics.ts), one a line. */
 export const runJsonl = (run: RunView): string =>
   metricsOf(run.steps)

@@ -1,8 +1,9 @@
 /**
  * One group's rewards turned into advantages, written out with its own numbers — the arithmetic
  * the trainer does (rl/advantages.ts, the mean and the population standard deviation plus ε),
- * in words: "advantage = (1 − 0.625) / 0.484 = +0.77". With the raw reward, "advantage =
- * reward". A group whose advantages are all 0 says so: that sum taught nothing this step.
+ * in words: "advantage = (1 − 0.625) / 0.484 = +0.77", and what TRL's n − 1 would give instead.
+ * With the raw reward, "advantage = reward". A group whose advantages are all 0 says so: that sum
+ * taught nothing this step.
  * Pure; the values it shows for each advantage are the ones the record says trained.
  */
 import { groupStats, type AdvantageOptions } from '../../rl/advantages';
@@ -27,8 +28,13 @@ export interface GroupArithmetic {
   divisor: number;
   /** "mean = 5 / 8 = 0.625"; null with the raw reward (no baseline). */
   meanText: string | null;
-  /** "standard deviation = 0.484; the trainer divides by 0.484 + 0.0001"; null when not divided. */
+  /** "standard deviation = 0.484, the population's (÷ n = 8); the trainer divides by it plus 0.0001 …"; null when not divided. */
   stdText: string | null;
+  /**
+   * What TRL's GRPOTrainer would do instead: it divides by torch's `std()`, the sample standard
+   * deviation (÷ n − 1), so its advantages come out smaller; null when not divided or no spread.
+   */
+  trlText: string | null;
   lines: AdvantageLine[];
   /** Every advantage is 0: the sum taught nothing this step. */
   taughtNothing: boolean;
@@ -72,13 +78,28 @@ export function groupArithmetic(
     const summary = taughtNothing
       ? `With the raw reward, ${all}: every advantage is 0, so this sum taught nothing this step.`
       : `With the raw reward there is no baseline: ${all}, and each rewarded episode is pushed up by its reward; the failed ones are not pushed at all.`;
-    return { kind, n, rewarded, mean, std, divisor: 1, meanText: null, stdText: null, lines, taughtNothing, summary };
+    return {
+      kind,
+      n,
+      rewarded,
+      mean,
+      std,
+      divisor: 1,
+      meanText: null,
+      stdText: null,
+      trlText: null,
+      lines,
+      taughtNothing,
+      summary,
+    };
   }
   const divisor = opts.scaleByStd ? std + opts.stdEps : 1;
   const meanText = `mean = ${num(rewards.reduce((s, r) => s + r, 0))} / ${n} = ${num(mean)}`;
   const stdText = opts.scaleByStd
-    ? `standard deviation = ${num(std)}; the trainer divides by it plus ${opts.stdEps}, so a tiny spread cannot blow up`
+    ? `standard deviation = ${num(std)}, the population's (÷ n = ${n}); the trainer divides by it plus ${opts.stdEps}, so a tiny spread cannot blow up`
     : null;
+  const trlText =
+    opts.scaleByStd && !taughtNothing && n > 1 ? trlDifference(rewards, advantages, mean, std, opts) : null;
   const lines = rewards.map((r, i) => {
     const a = advantages[i]!;
     if (taughtNothing) return { reward: r, advantage: a, text: `advantage = ${minus(r, mean)} = 0` };
@@ -88,5 +109,29 @@ export function groupArithmetic(
   const summary = taughtNothing
     ? `${all[0]!.toUpperCase()}${all.slice(1)}: every reward equals the mean, so every advantage is 0 — this sum taught nothing this step.`
     : `${all[0]!.toUpperCase()}${all.slice(1)}: the ones above the mean are pushed up, the ones below pushed down, and the advantages add up to 0.`;
-  return { kind, n, rewarded, mean, std, divisor, meanText, stdText, lines, taughtNothing, summary };
+  return { kind, n, rewarded, mean, std, divisor, meanText, stdText, trlText, lines, taughtNothing, summary };
+}
+
+/**
+ * The same group under TRL's GRPOTrainer, which divides by torch's `std()` (Bessel's n − 1) plus
+ * the same ε: the group's highest and lowest advantage both ways, so the reader who moves on to
+ * TRL knows its numbers will differ by √((n − 1) / n) and by how much here.
+ */
+function trlDifference(
+  rewards: readonly number[],
+  advantages: readonly number[],
+  mean: number,
+  std: number,
+  opts: AdvantageOptions,
+): string {
+  const n = rewards.length;
+  const sampleStd = std * Math.sqrt(n / (n - 1));
+  const trl = (r: number): number => (r - mean) / (sampleStd + opts.stdEps);
+  const hi = rewards.indexOf(Math.max(...rewards));
+  const lo = rewards.indexOf(Math.min(...rewards));
+  const pair = (a: number, b: number): string => `${signed(a)} and ${signed(b)}`;
+  return (
+    `TRL's GRPOTrainer divides by torch's std(), which divides by n − 1 = ${n - 1}: ${num(sampleStd)} here, ` +
+    `so it would give ${pair(trl(rewards[hi]!), trl(rewards[lo]!))} where this trainer gives ${pair(advantages[hi]!, advantages[lo]!)}.`
+  );
 }

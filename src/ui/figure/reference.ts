@@ -5,8 +5,9 @@
  * Shape (as scripts/reference-runs.ts writes it; fractions in [0, 1]; index = GRPO step;
  * other fields, such as each run's summary, are allowed and ignored):
  *   { "note": string, "placeholder"?: boolean, "steps": 40,
- *     "episode"?: "one-call" | "two-calls",   // the world of every run in the file (absent: one call)
+ *     "episode"?: "one-call" | "two-calls",   // the world of the file's runs (absent: one call)
  *     "runs": [{ "seed": number, "faulty": boolean,
+ *                "episode"?: …, "agent"?: "own" | "one-call" | "two-calls",   // absent: the file's world, its own agent
  *                "masking"?: boolean, "advantage"?: "group" | "raw",   // absent: the plate's (on, group)
  *                "grader"?: "exact" | "crash-pass" | "trusts-tool",     // absent: the plate's (exact)
  *                "heldOut": number[steps + 1],     // steps 0..steps
@@ -15,6 +16,7 @@
  *                "copyRate"?: number[steps],       // sampled episodes whose answer copies the tool's result
  *                "malformed"?: number[steps],      // sampled episodes with a malformed call or answer
  *                "zeroSpreadGroups"?: number[steps],        // groups whose rewards are all equal
+ *                "allFailGroups"?: number[steps],           // of them, groups whose every episode failed
  *                "correctCallsPushedDown"?: number[steps] }], // correct first calls given a negative advantage
  *     "sft"?: { "steps": 200, "every": 10,           // fine-tuning the shipped worksheet model
  *               "runs": [{ "seed": number,
@@ -22,7 +24,8 @@
  *                          "loss": number[steps] }] } }          // steps 1..steps
  */
 import { useEffect, useState } from 'react';
-import { isChoice, PLATE_SETTINGS, SETTING_KEYS, type RunSettings } from '../../pipeline/settings';
+import { agentOf } from '../../env/world';
+import { isChoice, PLATE_SETTINGS, SETTING_KEYS, type RunSettings, type SettingKey } from '../../pipeline/settings';
 import { FIX_FILES } from '../../protocol/files';
 import type { BandPoint } from './types';
 
@@ -36,33 +39,66 @@ export interface ReferenceRun extends Partial<RunSettings> {
   copyRate?: number[];
   malformed?: number[];
   zeroSpreadGroups?: number[];
+  allFailGroups?: number[];
   correctCallsPushedDown?: number[];
   /** What a practitioner reads of the run (scripts/reference-runs.ts): the clip's mean fractions, the entropy's ends. */
   vitals?: { clipRegion: number; entropyFirst: number; entropyLast: number };
 }
 
 export type ReferenceMetric =
-  'heldOut' | 'meanReward' | 'trueSuccess' | 'copyRate' | 'malformed' | 'zeroSpreadGroups' | 'correctCallsPushedDown';
+  | 'heldOut'
+  | 'meanReward'
+  | 'trueSuccess'
+  | 'copyRate'
+  | 'malformed'
+  | 'zeroSpreadGroups'
+  | 'allFailGroups'
+  | 'allPassGroups'
+  | 'correctCallsPushedDown';
 
 /** The per-step curves a run may have besides held-out and the reward. */
-const OPTIONAL_CURVES = ['trueSuccess', 'copyRate', 'malformed', 'zeroSpreadGroups', 'correctCallsPushedDown'] as const;
+const OPTIONAL_CURVES = [
+  'trueSuccess',
+  'copyRate',
+  'malformed',
+  'zeroSpreadGroups',
+  'allFailGroups',
+  'correctCallsPushedDown',
+] as const;
 
 /**
  * The settings a reference run is matched on: all but where it starts (they all start from the
  * shipped agent, and a run fine-tuned here is compared with them), the temperature (they are
  * all at 1; referenceBand draws no band at another) and the tool's latency (it changes how long
- * a step takes, not what it learns: they are all made with an instant calculator).
+ * a step takes, not what it learns: they are all made with an instant calculator); the agent by
+ * the world whose agent played (`own` in the two-call world is the two-call agent).
  */
-const MATCHED = SETTING_KEYS.filter((k) => k !== 'start' && k !== 'temperature' && k !== 'toolLatencyMs');
+const MATCHED = SETTING_KEYS.filter(
+  (k) => k !== 'start' && k !== 'temperature' && k !== 'toolLatencyMs' && k !== 'agent',
+);
+
+const settingOf = <K extends SettingKey>(r: ReferenceRun, k: K): RunSettings[K] =>
+  (r[k] ?? PLATE_SETTINGS[k]) as RunSettings[K];
 
 /** The reference runs made with `config`'s settings (a setting a run does not record is the plate's). */
 export function runsLike(ref: ReferenceRuns, config: RunSettings): ReferenceRun[] {
-  return ref.runs.filter((r) => MATCHED.every((k) => (r[k] ?? PLATE_SETTINGS[k]) === config[k]));
+  return ref.runs.filter(
+    (r) =>
+      MATCHED.every((k) => settingOf(r, k) === config[k]) &&
+      agentOf({ episode: settingOf(r, 'episode'), agent: settingOf(r, 'agent') }) === agentOf(config),
+  );
 }
 
-/** A run's curve of `metric`, if it has one: under the exact grader true success is the mean reward itself. */
+/**
+ * A run's curve of `metric`, if it has one: under the exact grader true success is the mean
+ * reward itself; with 0/1 rewards the all-pass groups are the flat ones less the all-fail ones.
+ */
 export function curveOf(run: ReferenceRun, metric: ReferenceMetric): number[] | undefined {
   if (metric === 'trueSuccess' && !run.trueSuccess && (run.grader ?? 'exact') === 'exact') return run.meanReward;
+  if (metric === 'allPassGroups') {
+    const { zeroSpreadGroups: zero, allFailGroups: fail } = run;
+    return zero && fail && zero.map((z, i) => Math.round((z - fail[i]!) * 1e3) / 1e3);
+  }
   return run[metric];
 }
 

@@ -30,6 +30,20 @@ export const VITALS: readonly Vital[] = [
     kind: 'fraction',
   },
   {
+    name: 'frac_reward_zero_std/all_fail',
+    label: 'Of them, groups whose 8 episodes all failed (ours, not TRL’s)',
+    watch:
+      'No reward in the group at all: the sparse reward a longer episode brings. Rising, the agent meets sums it cannot solve even once in 8 tries.',
+    kind: 'fraction',
+  },
+  {
+    name: 'frac_reward_zero_std/all_pass',
+    label: 'And groups all 8 of which were paid (ours, not TRL’s)',
+    watch:
+      'Solved sums teach nothing either: this share grows as the agent gets better, not as the reward gets sparse.',
+    kind: 'fraction',
+  },
+  {
     name: 'reward_std',
     label: 'Spread of the rewards within a group (mean std)',
     watch: 'Falling toward 0 as the groups agree: less and less to compare, so less to learn from.',
@@ -67,6 +81,19 @@ export const VITALS: readonly Vital[] = [
 
 const NUMBER = format('.2f');
 export const formatVital = (v: Vital): ((x: number) => string) => (v.kind === 'fraction' ? pct : NUMBER);
+
+/**
+ * A vital sign's first and latest value, each window named — "13% → 25% (step 1 → step 40)" —
+ * so a reader never takes it for the mean of a span, as the readouts beside the curves are; "—"
+ * before a step has sampled.
+ */
+export function vitalReadout(v: Vital, metrics: readonly StepMetrics[]): string {
+  const first = metrics[0];
+  const last = metrics.at(-1);
+  if (!first || !last) return '—';
+  const fmt = formatVital(v);
+  return `${fmt(first[v.name])} → ${fmt(last[v.name])} (step ${first.step} → step ${last.step})`;
+}
 
 /** Each sampled step's metrics, in order (step 0 samples nothing). */
 export const metricsOf = (steps: readonly GrpoStepView[]): StepMetrics[] => steps.flatMap((r) => stepMetrics(r) ?? []);

@@ -15,18 +15,26 @@ export interface YAxis {
 
 export const PERCENT: YAxis = { max: 1, format: pct, ticks: [0, 0.25, 0.5, 0.75, 1] };
 
-/** A 0–max axis for a loss: max from the data, rounded up to a tidy number. */
-const LOSS_FORMAT = d3.format('.2~f');
 /** One axis object per top: the chart redraws its axes only when the axis changes. */
 const lossAxes = new Map<number, YAxis>();
 
+/**
+ * A 0–max axis for a loss: max from the data, rounded up to a tidy number; with nothing above 0
+ * to scale (no data yet), 0–1. Each tick is written with as many decimals as the ticks' spacing
+ * needs (no trailing zeros), so no two ticks ever read alike: a top of 1e-6 once drew "0" six times.
+ */
 export function lossAxis(values: readonly number[]): YAxis {
-  const top = d3
+  const top = Math.max(0, ...values.filter(Number.isFinite));
+  const scale = d3
     .scaleLinear()
-    .domain([0, Math.max(1e-6, ...values.filter(Number.isFinite))])
+    .domain([0, top > 0 ? top : 1])
     .nice(4);
-  const max = top.domain()[1]!;
-  if (!lossAxes.has(max)) lossAxes.set(max, { max, format: LOSS_FORMAT, ticks: top.ticks(4) });
+  const max = scale.domain()[1]!;
+  if (!lossAxes.has(max)) {
+    const ticks = scale.ticks(4);
+    const decimals = d3.precisionFixed(ticks[1]! - ticks[0]!);
+    lossAxes.set(max, { max, format: d3.format(`.${decimals}~f`), ticks });
+  }
   return lossAxes.get(max)!;
 }
 

@@ -21,14 +21,23 @@ const lineOf = ({ x, y }: Scales) =>
     (d) => y(d[1]),
   );
 
-export function Band({ band, x, y }: Scales & { band?: readonly BandPoint[] }) {
+/** The reference runs' spread; `kind` tells one band from another where a chart draws two. */
+function Band({ band, kind, x, y }: Scales & { band?: readonly BandPoint[]; kind?: string }) {
   if (!band || band.length <= 1) return null;
   const area = d3
     .area<BandPoint>()
     .x((d) => x(d.step))
     .y0((d) => y(d.lo))
     .y1((d) => y(d.hi));
-  return <path className="band" d={area(band) ?? undefined} />;
+  return <path className={kind ? `band band-${kind}` : 'band'} d={area(band) ?? undefined} />;
+}
+
+/** Bands in order, each with its kind ('' for a chart's one reference band). */
+export function Bands({
+  bands,
+  ...scales
+}: Scales & { bands: readonly { kind: string; band?: readonly BandPoint[] }[] }) {
+  return bands.map((b) => <Band key={b.kind} {...scales} band={b.band} kind={b.kind || undefined} />);
 }
 
 export function Curves({ series, ...scales }: Scales & { series: readonly Series[] }) {
