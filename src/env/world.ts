@@ -61,6 +61,13 @@ export const AGENT_CHOICES: readonly AgentChoice[] = ['own', 'one-call', 'two-ca
 export const agentOf = (s: { episode: EpisodeKind; agent: AgentChoice }): EpisodeKind =>
   s.agent === 'own' ? s.episode : s.agent;
 
+/**
+ * The plate's world: its agent on one-call sums. The plate's numbers, and what was measured
+ * against them, are that world's alone.
+ */
+export const isPlateWorld = (s: { episode: EpisodeKind; agent: AgentChoice }): boolean =>
+  s.episode === 'one-call' && agentOf(s) === 'one-call';
+
 const sumsOf = (e: EpisodeKind) => (e === 'two-calls' ? 'two-call sums' : 'one-call sums');
 
 /** Why the chosen agent cannot play the run's world, in words; null when it can. */

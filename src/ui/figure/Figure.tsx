@@ -10,7 +10,7 @@ import type { AskQuestion } from '../../protocol/messages';
 import type { RunConfig } from '../../pipeline/settings';
 import type { SupervisedRecord } from '../../agent/stage';
 import { stagesFrom } from '../../pipeline/stages';
-import { agentOf } from '../../env/world';
+import { agentOf, isPlateWorld } from '../../env/world';
 import type { RunSettings } from '../../pipeline/settings';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
@@ -225,7 +225,7 @@ function Charts(p: FigureProps & { steps: number; start: RunConfig['start'] }) {
     [...p.previous].reverse().find((r) => r.runId !== p.run?.runId && r[stage].length > 0)?.[stage] ?? null;
   const sftBandOf = useMemo(() => (ref ? sftBand(ref) : undefined), [ref]);
   // The plate's numbers are its agent's, in its world: marked there only.
-  const plateWorld = shownConfig.episode === 'one-call' && agentOf(shownConfig) === 'one-call';
+  const plateWorld = isPlateWorld(shownConfig);
   const marker = useMemo(() => (plateWorld ? sftMarker(p.plate) : undefined), [p.plate, plateWorld]);
   return (
     <>

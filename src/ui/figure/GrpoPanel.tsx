@@ -6,7 +6,7 @@
  */
 import { memo, useId } from 'react';
 import { GRPO } from '../../config';
-import { agentOf, WORLDS } from '../../env/world';
+import { isPlateWorld, WORLDS } from '../../env/world';
 import type { PlateText } from '../../plate/types';
 import { settingsLabel, type RunSettings } from '../../pipeline/settings';
 import { Legend } from './Legend';
@@ -154,9 +154,6 @@ export const GrpoPanel = memo(function GrpoPanel({
     </section>
   );
 }, sameGrpoSide);
-
-/** The plate's numbers are its agent's, on one-call sums: marked and read out there only. */
-const isPlateWorld = (s: RunSettings): boolean => s.episode === 'one-call' && agentOf(s) === 'one-call';
 
 interface RowProps extends Pick<Props, 'run' | 'config' | 'steps'> {
   chart: Chart;

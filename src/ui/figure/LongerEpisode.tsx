@@ -7,7 +7,7 @@
  * where a claim does not show.
  */
 import { memo, useId } from 'react';
-import { agentOf, WORLDS } from '../../env/world';
+import { isPlateWorld, WORLDS } from '../../env/world';
 import { withPlayableAgent, type RunSettings } from '../../pipeline/settings';
 import { PERCENT, type YAxis } from './chart/axes';
 import { LineChart } from './LineChart';
@@ -244,7 +244,7 @@ const worldWords = (w: RunSettings['episode']) => (w === 'two-calls' ? 'two call
 
 /** What to expect of the world shown, in the plate's words where they fit. */
 function expectation(s: RunSettings): string {
-  if (s.episode === 'one-call' && agentOf(s) === 'one-call')
+  if (isPlateWorld(s))
     return 'The plate’s world: from the fine-tuned agent at 77% on held-out sums, 40 GRPO steps bring it to 83%. Pick two calls, or the two-call agent, to see what grows with the episode.';
   if (s.episode === 'one-call')
     return 'The two-call agent on one-call sums: the agent of the two-call world, on the plate’s episode. Set beside a two-call run, the only difference is the episode’s length. Held-out success is greedy, on the one-call world’s 30 held-out sums; the plate’s numbers are its own agent’s, so none are marked.';

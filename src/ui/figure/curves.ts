@@ -4,6 +4,7 @@
  */
 import type { ChartId, StatedNumber } from '../../plate/types';
 import { DEFAULT_SEED, REFERENCE_SEEDS } from '../../config';
+import { isPlateWorld } from '../../env/world';
 import { PLATE_SETTINGS, SETTING_KEYS, settingsLabel, type RunConfig } from '../../pipeline/settings';
 import type { Stage } from '../../pipeline/stages';
 import { mean } from 'd3';
@@ -179,8 +180,7 @@ export function yourRun(row: StatedNumber, runs: readonly RunView[]): string {
  */
 export function belowStart(run: RunView, like: readonly { heldOut: readonly number[] }[]): string | null {
   const [first, last] = [run.steps[0], run.steps.at(-1)];
-  if (!first || !last || last.step === 0 || (run.config.episode === 'one-call' && run.config.agent !== 'two-calls'))
-    return null;
+  if (!first || !last || last.step === 0 || isPlateWorld(run.config)) return null;
   const d = first.heldOutCorrect - last.heldOutCorrect;
   if (d <= 0) return null;
   const n = last.heldOutN;

@@ -4,7 +4,7 @@
  * the agent; it is Adam's first steps, measured (scripts/first-dip.ts, docs/results.md "The first
  * dip"). Pure: a run in, a sentence or null out.
  */
-import { agentOf } from '../../env/world';
+import { isPlateWorld } from '../../env/world';
 import { pct } from '../format';
 import type { RunView } from './types';
 
@@ -62,7 +62,7 @@ const round = (x: number) => Math.round(x).toFixed(0);
  */
 export function firstDipWhy(run: RunView): string | null {
   const [start, ...after] = run.steps;
-  const measured = run.config.episode === 'one-call' && agentOf(run.config) === 'one-call';
+  const measured = isPlateWorld(run.config);
   if (!start || start.step !== 0 || !measured) return null;
   const window = after.filter((s) => s.step <= DIP_STEPS);
   const low = window.reduce<(typeof window)[number] | null>(
