@@ -87,10 +87,13 @@ interface Done extends Omit<Config, 'grader'> {
   trueSuccess?: number[];
   copyRate: number[];
   malformed: number[];
-  /** Per step, the share of zero-spread groups, of all-fail groups and of correct first calls pushed down (rl/figures.ts). */
-  zeroSpreadGroups: number[];
+  /**
+   * Per step, the share of zero-spread groups, of all-fail groups and of correct first calls
+   * pushed down (rl/figures.ts): the claims' figures, kept in the two-call agent's file only.
+   */
+  zeroSpreadGroups?: number[];
   allFailGroups?: number[];
-  correctCallsPushedDown: number[];
+  correctCallsPushedDown?: number[];
   summary: RunSummary;
 }
 
@@ -178,11 +181,14 @@ async function runConfig(
       ...(grader !== 'exact' && { trueSuccess: r.trueSuccess.map(round) }),
       copyRate: share('copied').map(round),
       malformed: share('malformed').map(round),
-      // As precise as the page draws them (a percent), which keeps the file small on a first visit:
-      // a step's zero-spread share is a number of eighths; the share pushed down to two places.
-      zeroSpreadGroups: eighths('zeroSpreadGroups'),
-      ...(episode === 'two-calls' && { allFailGroups: eighths('allFailGroups') }),
-      correctCallsPushedDown: grpo.map((s) => Math.round(s.correctCallsPushedDown! * 1e2) / 1e2),
+      // The claims read these from the two-call agent's file alone (ui/figure/longer-episode.ts): the
+      // one-call file, fetched on every first visit, leaves them out. As precise as the page draws
+      // them (a percent): a step's group shares are eighths; the share pushed down to two places.
+      ...(episode === 'two-calls' && {
+        zeroSpreadGroups: eighths('zeroSpreadGroups'),
+        allFailGroups: eighths('allFailGroups'),
+        correctCallsPushedDown: grpo.map((s) => Math.round(s.correctCallsPushedDown! * 1e2) / 1e2),
+      }),
       summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
     });
   }
