@@ -189,15 +189,18 @@ describe('the push on a phone (390×844, touch)', () => {
     );
     expect(await detail.locator('.push-arrow code').innerText()).toBe(ch);
     expect(await tapped.getAttribute('class')).toMatch(/\bshown\b/);
+    await page.mouse.move(0, 0); // off the rows before the page scrolls (below)
     await inPlace(page.locator('.episodes h3'));
     await page.locator('.episodes h3').tap(); // a tap elsewhere leaves it marked
     expect(await tapped.getAttribute('class')).toMatch(/\bshown\b/);
-    // Under the detail, which may stand below the screen's edge: brought to the middle, still, first.
+    // Touch emulation keeps a tap's point as the mouse's: when a scroll brings a character under
+    // that point, Chromium hovers it and the character shows (CI at f632edb showed one of the next
+    // episode's '|'). A phone has no pointer left there; the emulation's is moved off the rows.
+    await page.mouse.move(0, 0);
     const after = page.getByRole('button', { name: 'The character after' });
-    await inPlace(after);
+    await inPlace(after); // under the detail, it may stand below the screen's edge
     await after.tap();
-    // A tap's click follows its touchend when the browser gets to it: wait for the mark, not a read at once.
-    await page.waitForFunction((c) => c!.classList.contains('shown'), await chars.nth(3).elementHandle());
+    await chars.nth(3).and(page.locator('.shown')).waitFor(); // the tap's click comes when the browser gets to it
     expect(await tapped.getAttribute('class')).not.toMatch(/\bshown\b/);
     await chars.nth(1).tap();
     expect(await page.locator('.episode-table .shown').count()).toBe(1);
