@@ -16,7 +16,7 @@
 // With --json the last line is every row as one JSON object. ~2.5 s a run on the WASM backend.
 import * as tf from '@tensorflow/tfjs';
 import { GRPO, type GrpoConfig } from '../src/config';
-import { intOption, main, parseOptions } from '../src/node/args';
+import { intOption, main, parseOptions, seedsOption } from '../src/node/args';
 import { runWorkshop } from '../src/node/run-workshop';
 import { PLATE_SETTINGS, type RunSettings } from '../src/pipeline/settings';
 import type { GrpoRecord } from '../src/rl/grpo';
@@ -63,12 +63,6 @@ const ABLATIONS: Ablation[] = [
 const DIP_WINDOW = 5;
 /** A longer look, for a dip an ablation only delays (a 10-step warm-up reaches the full lr at step 10). */
 const LATE_WINDOW = 15;
-
-const seedsOf = (spec: string): number[] =>
-  spec.split(',').flatMap((part) => {
-    const [lo, hi] = part.split('-').map(Number);
-    return Array.from({ length: (hi ?? lo!) - lo! + 1 }, (_, i) => lo! + i);
-  });
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
 
@@ -164,7 +158,7 @@ function rowOf(
 await main(async () => {
   await setNodeBackend('wasm');
   const steps = intOption('steps', a.steps, GRPO.steps, DIP_WINDOW);
-  const seeds = seedsOf(a.seeds!);
+  const seeds = seedsOption('seeds', a.seeds!);
   const only = a.only?.split(',');
   const chosen = ABLATIONS.filter((x) => !only || only.includes(x.name));
   if (chosen.length === 0) throw new Error(`--only names none of ${ABLATIONS.map((x) => x.name).join(', ')}`);

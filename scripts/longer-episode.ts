@@ -9,7 +9,7 @@ import { mean } from 'd3';
 import { GRPO } from '../src/config';
 import type { EpisodeKind } from '../src/env/episode';
 import type { GrpoRecord } from '../src/rl/grpo';
-import { intOption, main, parseOptions } from '../src/node/args';
+import { intOption, main, parseOptions, seedsOption } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop, type WorkshopRun } from '../src/node/run-workshop';
 import { median } from './bench/stats';
@@ -57,7 +57,7 @@ const MEASURES: readonly Measure[] = [
 const fmt = (m: Measure, x: number) => (m.ratio ? x.toFixed(2) : `${(100 * x).toFixed(1)}%`);
 
 await main(async () => {
-  const seeds = a.seeds!.split(',').map((s) => intOption('seeds', s, 0));
+  const seeds = seedsOption('seeds', a.seeds!);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   await setNodeBackend('wasm');
   const runs = async (episode: EpisodeKind, faulty: boolean) => {

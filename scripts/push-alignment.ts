@@ -15,7 +15,7 @@ import { grpoConfigOf, PLATE_SETTINGS, settingsLabel, type RunSettings } from '.
 import { trainedOn } from '../src/rl/credit';
 import type { GrpoRecord } from '../src/rl/grpo';
 import { alignment, groupAlignments, logpChange, modelChars, type PushedEpisode } from '../src/rl/push';
-import { intOption, main, parseOptions } from '../src/node/args';
+import { intOption, main, parseOptions, seedsOption } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop } from '../src/node/run-workshop';
 import { SETTING_OPTIONS, settingsGiven } from './lib/setting-options';
@@ -84,10 +84,6 @@ function count(records: readonly GrpoRecord[], groupSize: number, mask: LossMask
   }
 }
 
-const range = (spec: string): number[] => {
-  const [lo, hi] = spec.split('-').map(Number);
-  return Array.from({ length: (hi ?? lo!) - lo! + 1 }, (_, i) => lo! + i);
-};
 const pct = (t: Tally) => `${t.holds}/${t.n} (${t.n ? ((100 * t.holds) / t.n).toFixed(1) : '—'}%)`;
 
 await main(async () => {
@@ -99,7 +95,7 @@ await main(async () => {
     lede: { batch: tally(), group: tally(), firstStepGroup: tally() },
     objective: { batch: tally(), group: tally() },
   };
-  for (const seed of range(a.seeds!)) {
+  for (const seed of seedsOption('seeds', a.seeds!)) {
     const { records } = await runWorkshop({ ...settings, seed, steps, grpo });
     count(records, grpo.episodesPerSum, grpoConfigOf(grpo, { ...settings, seed, steps }).lossMask, counts, seed);
     console.log(`seed ${seed}: lede batch ${pct(counts.lede.batch)}, groups ${pct(counts.lede.group)} so far`);

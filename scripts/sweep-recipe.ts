@@ -19,7 +19,7 @@ import { WORLDS } from '../src/env/world';
 import { roundToStored } from '../src/model/checkpoint';
 import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
-import { fail, intOption, parseOptions } from '../src/node/args';
+import { fail, intOption, parseOptions, seedsOption } from '../src/node/args';
 import { median } from './bench/stats';
 import { setNodeBackend } from './lib/node-backend';
 import { loadCheckpoint, saveCheckpoint } from '../src/node/checkpoint-fs';
@@ -40,19 +40,7 @@ const { values: a } = parseOptions({
 if (!a.results) fail('--results FILE is required (JSON lines are appended to it)');
 const resultsFile = a.results;
 
-/** `1-10`, `1,3,7` or a mix: `1-5,9`. */
-function parseSeeds(text: string): number[] {
-  const seeds = text.split(',').flatMap((part) => {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) fail(`--seeds must look like 1-10 or 1,3,7, got ${JSON.stringify(text)}`);
-    const [lo, hi] = [Number(m[1]), Number(m[2] ?? m[1])];
-    return Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
-  });
-  if (seeds.length === 0) fail(`--seeds names no seed: ${JSON.stringify(text)}`);
-  return seeds;
-}
-
-const seeds = parseSeeds(a.seeds!);
+const seeds = seedsOption('seeds', a.seeds!);
 const traceEvery = intOption('trace-every', a['trace-every'], 0);
 const fixedPretrainSeed = a['pretrain-seed'] === undefined ? null : intOption('pretrain-seed', a['pretrain-seed'], 0);
 const base = recipeFrom(a, 0, AGENT_RECIPES[episodeOption(a.episode)]);

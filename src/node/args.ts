@@ -55,6 +55,18 @@ export function intOption(name: string, value: string | undefined, fallback: num
   return n;
 }
 
+/** Parses a list of seeds — `1-10`, `1,3,7` or a mix, `1-5,9` — or exits with a one-line error naming the option. */
+export function seedsOption(name: string, text: string): number[] {
+  const seeds = text.split(',').flatMap((part) => {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) fail(`--${name} must look like 1-10 or 1,3,7, got ${JSON.stringify(text)}`);
+    const [lo, hi] = [Number(m[1]), Number(m[2] ?? m[1])];
+    return Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
+  });
+  if (seeds.length === 0) fail(`--${name} names no seed: ${JSON.stringify(text)}`);
+  return seeds;
+}
+
 /** Parses a finite number option or exits with a one-line error naming the option. */
 export function numberOption(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;

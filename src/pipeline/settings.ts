@@ -263,7 +263,7 @@ export const isRunSettings = (x: Record<string, unknown>): boolean =>
   SETTING_KEYS.every((k) => isChoice(k, x[k])) && agentRefusal(x as RunSettings) === null;
 
 /** The rows in a run's label: what trained it first, then where it started ("faulty, masking off, fine-tuned here"). */
-const LABEL_ORDER: readonly SettingKey[] = [...SETTING_KEYS.filter((k) => k !== 'start'), 'start'];
+export const LABEL_ORDER: readonly SettingKey[] = [...SETTING_KEYS.filter((k) => k !== 'start'), 'start'];
 
 /** A run's settings in words, only what differs from the plate (and always the calculator): "faulty, masking off". */
 export const settingsLabel = (s: RunSettings): string =>

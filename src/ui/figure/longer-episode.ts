@@ -102,15 +102,19 @@ const heldFixed = (world: World, faulty: boolean): RunSettings => ({
 
 const meanOf = (xs: readonly number[]): number => mean(xs) ?? NaN;
 
+/** A world's reference curves of `metric` by seed, with one calculator; a seed lacking the curve is left out. */
+const seedCurves = (ref: ReferenceRuns, world: World, faulty: boolean, metric: ReferenceMetric) =>
+  new Map(
+    runsLike(ref, heldFixed(world, faulty)).flatMap((r: ReferenceRun) => {
+      const curve = curveOf(r, metric);
+      return curve ? [[r.seed, curve] as const] : [];
+    }),
+  );
+
 /** One figure per seed of a world's reference runs, by seed; a seed lacking a curve is left out. */
 function perSeed(ref: ReferenceRuns, c: ClaimSpec, world: World): Map<number, number> {
   const bySeed = (faulty: boolean, metric: ReferenceMetric) =>
-    new Map(
-      runsLike(ref, heldFixed(world, faulty)).flatMap((r: ReferenceRun) => {
-        const curve = curveOf(r, metric);
-        return curve ? [[r.seed, meanOf(curve)] as const] : [];
-      }),
-    );
+    new Map([...seedCurves(ref, world, faulty, metric)].map(([seed, curve]) => [seed, meanOf(curve)] as const));
   if (c.key !== 'faultyCap') return bySeed(c.faulty, c.metric);
   const reliable = bySeed(false, 'meanReward');
   const faulty = bySeed(true, 'meanReward');
@@ -132,23 +136,31 @@ type StepFigure = 'meanReward' | 'allFailGroups' | 'allPassGroups' | 'correctCal
 const overSteps = (steps: readonly GrpoStepView[], k: StepFigure): number | null =>
   mean(sampled(steps), (s) => s[k] ?? undefined) ?? null;
 
+/** The reader's latest held-fixed run in `world` with the calculator `faulty` says, that sampled a step. */
+const latestRun = (runs: readonly RunView[], world: World, faulty: boolean): RunView | undefined =>
+  [...runs]
+    .reverse()
+    .find((r) => isHeldFixed(r) && r.config.episode === world && r.config.faulty === faulty && sampled(r.steps).length);
+
+/**
+ * The sampled steps of the reader's latest faulty and reliable runs in `world`, over the steps both
+ * have (a run stopped early is compared with the same window); null without one of each.
+ */
+function pairedSteps(runs: readonly RunView[], world: World) {
+  const [f, r] = [latestRun(runs, world, true), latestRun(runs, world, false)];
+  if (!f || !r) return null;
+  const n = Math.min(sampled(f.steps).length, sampled(r.steps).length);
+  return { faulty: sampled(f.steps).slice(0, n), reliable: sampled(r.steps).slice(0, n) };
+}
+
 /** The reader's figure for a claim in `world`: its latest such run (for the cap, one of each calculator). */
 function yourFigure(runs: readonly RunView[], c: ClaimSpec, world: World): number | null {
-  const latest = (faulty: boolean) =>
-    [...runs]
-      .reverse()
-      .find(
-        (r) => isHeldFixed(r) && r.config.episode === world && r.config.faulty === faulty && sampled(r.steps).length,
-      );
   if (c.key === 'faultyCap') {
-    const [f, r] = [latest(true), latest(false)];
-    if (!f || !r) return null;
-    // Over the steps both runs have: a run stopped early is compared with the same window.
-    const n = Math.min(sampled(f.steps).length, sampled(r.steps).length);
-    const reliable = overSteps(sampled(r.steps).slice(0, n), 'meanReward');
-    return reliable ? overSteps(sampled(f.steps).slice(0, n), 'meanReward')! / reliable : null;
+    const paired = pairedSteps(runs, world);
+    const reliable = paired && overSteps(paired.reliable, 'meanReward');
+    return paired && reliable ? overSteps(paired.faulty, 'meanReward')! / reliable : null;
   }
-  const run = latest(c.faulty);
+  const run = latestRun(runs, world, c.faulty);
   return run ? overSteps(run.steps, c.metric as StepFigure) : null;
 }
 
@@ -269,13 +281,7 @@ const running = (xs: readonly number[]): number[] => {
  */
 export function claimCurve(ref: ReferenceRuns, key: ClaimKey, world: World, faulty: boolean): ClaimCurve {
   const c = CLAIMS.find((x) => x.key === key)!;
-  const curves = (f: boolean, metric: ReferenceMetric) =>
-    new Map(
-      runsLike(ref, heldFixed(world, f)).flatMap((r) => {
-        const curve = curveOf(r, metric);
-        return curve ? [[r.seed, curve] as const] : [];
-      }),
-    );
+  const curves = (f: boolean, metric: ReferenceMetric) => seedCurves(ref, world, f, metric);
   let per: number[][];
   if (key === 'faultyCap') {
     const reliable = curves(false, 'meanReward');
@@ -301,19 +307,13 @@ export function claimCurve(ref: ReferenceRuns, key: ClaimKey, world: World, faul
 export function yourClaimCurve(runs: readonly RunView[], key: ClaimKey, faulty: boolean): [number, number][] {
   const world = yourWorld(runs);
   if (!world) return [];
-  const latest = (f: boolean) =>
-    [...runs]
-      .reverse()
-      .find((r) => isHeldFixed(r) && r.config.episode === world && r.config.faulty === f && sampled(r.steps).length);
   if (key === 'faultyCap') {
-    const [f, r] = [latest(true), latest(false)];
-    if (!f || !r) return [];
-    const n = Math.min(sampled(f.steps).length, sampled(r.steps).length);
-    const [fs, rs] = [sampled(f.steps).slice(0, n), sampled(r.steps).slice(0, n)];
-    const [fr, rr] = [running(fs.map((s) => s.meanReward!)), running(rs.map((s) => s.meanReward!))];
-    return fs.map((s, i) => [s.step, rr[i]! > 0 ? fr[i]! / rr[i]! : 0]);
+    const paired = pairedSteps(runs, world);
+    if (!paired) return [];
+    const [fr, rr] = [paired.faulty, paired.reliable].map((ss) => running(ss.map((s) => s.meanReward!)));
+    return paired.faulty.map((s, i) => [s.step, rr![i]! > 0 ? fr![i]! / rr![i]! : 0]);
   }
-  const run = latest(faulty);
+  const run = latestRun(runs, world, faulty);
   const k = CLAIMS.find((x) => x.key === key)!.metric as StepFigure;
   return run ? sampled(run.steps).flatMap((s) => (s[k] === null ? [] : [[s.step, s[k]] as [number, number]])) : [];
 }

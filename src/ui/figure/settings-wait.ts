@@ -5,16 +5,13 @@
  * a flipped switch never looks ignored. Pure: from the run's config and the controls' settings.
  */
 import {
-  SETTING_KEYS,
+  LABEL_ORDER,
   SETTINGS,
   settingsLabel,
   type RunSettings,
   type SettingKey,
   type SettingRow,
 } from '../../pipeline/settings';
-
-/** The rows in the order a run's label names them: what trains first, where the run starts last. */
-const ORDER: readonly SettingKey[] = [...SETTING_KEYS.filter((k) => k !== 'start'), 'start'];
 
 /**
  * A changed row in words, by its new choice: as a run's label says it ("faulty", "μ = 4"), or —
@@ -32,7 +29,7 @@ function changedRow(key: SettingKey, settings: RunSettings): string {
  * @internal A test seam: exported for test/ui/settings-wait.test.ts.
  */
 export const changedSettingsLabel = (run: RunSettings, settings: RunSettings): string =>
-  ORDER.filter((k) => run[k] !== settings[k])
+  LABEL_ORDER.filter((k) => run[k] !== settings[k])
     .map((k) => changedRow(k, settings))
     .join(', ');
 
