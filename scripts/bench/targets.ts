@@ -16,6 +16,7 @@ import type { GrpoStepView } from '../../src/protocol/episode-view';
 import type { PipelineBench } from './browser';
 import { benchNode, type NodeBench } from './node';
 import { phaseMedians, timeSplitMedians, type PhaseMedians, type SplitMedians } from './stats';
+import { arithmeticProbe, type ArithmeticBench } from './arithmetic';
 import { launch } from '../../test/browser/chromium';
 import { launchFirefox } from '../../test/browser/firefox';
 import { buildPage } from '../../test/browser/page-site';
@@ -48,6 +49,8 @@ interface EngineBench {
    * end (worker/warm-up.ts), then runs `steps` steps. warmUpMs: what the warm-up took.
    */
   readFirst?: { warmUpMs: number; steppingSeconds: number; firstTenMs: number; lastTenMs: number };
+  /** The engine on plain arithmetic in the served plate page (arithmetic.ts): tells a slow engine from a slow page. */
+  arithmetic?: ArithmeticBench;
   error?: string;
 }
 
@@ -62,6 +65,8 @@ export interface TargetsBench {
   steps: number;
   /** One per run, in one process. */
   node: NodeBench[];
+  /** Node on the same arithmetic as the engines. */
+  nodeArithmetic: ArithmeticBench;
   engines: EngineBench[];
   /** null: ../shared/peer is absent (said in the output). */
   peer: PeerBench | null;
@@ -165,7 +170,10 @@ async function benchEngine(engine: Engine, open: () => Promise<AnyPage>, urls: {
     const readFirst = { warmUpMs: r.warmUpMs, steppingSeconds: r.steppingSeconds[0]!, firstTenMs: r.firstTenMs, lastTenMs: r.lastTenMs };
     await page.close();
     page = await open();
-    return { engine, steps, ...s, readFirst, fromLoadSeconds: await fromLoad(page, urls.plate, steps) };
+    const fromLoadSeconds = await fromLoad(page, urls.plate, steps);
+    // In the page just served (an about:blank page may run at full speed where a served one does not).
+    const arithmetic = await page.evaluate(arithmeticProbe, null);
+    return { engine, steps, ...s, readFirst, fromLoadSeconds, arithmetic };
   } catch (e) {
     return { ...empty, error: (e as Error).message.split('\n')[0] };
   } finally {
@@ -220,10 +228,11 @@ export async function benchTargets(opts: { steps: number; runs: number; peer: st
   console.log(`node wasm: ${opts.runs} × ${opts.steps} steps…`);
   const node: NodeBench[] = [];
   for (let n = 0; n < opts.runs; n++) node.push(await benchNode('wasm', opts.steps));
+  const nodeArithmetic = arithmeticProbe();
   const engines = await benchEngines(opts.steps, opts.runs);
   const peer = opts.peer ? await benchPeer(opts.peer) : null;
   const peerMissing = opts.peer ? `${opts.peer} is absent: no peer line` : 'not run: pass --peer path/to/torch_ref.py (the PyTorch CPU peer of the workshop) to compare';
-  return { steps: opts.steps, node, engines, peer, ...(!peer && { peerMissing }) };
+  return { steps: opts.steps, node, nodeArithmetic, engines, peer, ...(!peer && { peerMissing }) };
 }
 
 // ——— the report ———
@@ -278,6 +287,11 @@ the browser against Node, paired (${runs} run${runs > 1 ? 's' : ''} of ${t.steps
   for (const e of t.engines) {
     lines.push(e.error ? `  ${e.engine}: ${e.error}` : row(e.engine, e.steppingSeconds, e.computeSeconds, e.phases, e.split, `first/last ten steps of the first run ${ms(e.firstTenMs)}/${ms(e.lastTenMs)} ms; from page load ${s1(e.fromLoadSeconds)}`));
   }
+  const loops = (name: string, a: ArithmeticBench, step: number) =>
+    `  ${name.padEnd(9)} plain arithmetic: a float multiply-add loop of 2×10⁷ ${a.floatLoopMs} ms, an integer loop of 10⁸ ${a.intLoopMs} ms; beside a GRPO step of ${ms(step).trim()} ms`;
+  lines.push('\neach engine on plain arithmetic (a slow float loop is the engine\'s; a slow step beside a fast loop is the page\'s)');
+  lines.push(loops('node', t.nodeArithmetic, t.node[0]!.phases.total));
+  for (const e of t.engines) if (e.arithmetic) lines.push(loops(e.engine, e.arithmetic, e.phases.total));
   for (const e of t.engines) {
     const r = e.readFirst;
     if (r) lines.push(`  ${e.engine.padEnd(9)} after an idle warm-up of ${(r.warmUpMs / 1000).toFixed(2)} s (a reader who reads before Run): stepping ${s1(r.steppingSeconds)}, first/last ten steps ${ms(r.firstTenMs)}/${ms(r.lastTenMs)} ms`);

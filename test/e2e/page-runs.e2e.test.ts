@@ -24,6 +24,17 @@ const { open, openFinished } = plateBrowser();
 beforeAll(() => useWasm()); // the switch tests run the Node workshop beside the page
 
 describe('the whole pipeline in the page', () => {
+  it('ends the default 40-step run where the Node workshop ends it, on the plate’s start (80%)', async () => {
+    // The whole default run in one engine; Firefox runs a shorter one (firefox.e2e: a slow engine).
+    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: GRPO.steps });
+    const o = await openFinished('index.html?autorun=1&backend=wasm');
+    const { page } = o;
+    expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 40 of 40: ${pct(node.heldOut[40]!)}`);
+    expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 40 of 40: ${pct(node.meanReward[39]!)}`);
+    expect(await page.getByTestId('readout').first().innerText()).toBe(`80% → ${pct(node.heldOut[40]!)}`);
+    expectClean(o);
+  });
+
   it('trains from random weights through pre-training and fine-tuning into GRPO, each stage on its own charts', async () => {
     const o = await openFinished('index.html?start=scratch&seed=1&steps=1&autorun=1', undefined, 240_000);
     const { page } = o;

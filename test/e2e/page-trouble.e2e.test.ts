@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { watch } from '../browser/chromium';
 import { serve } from '../browser/site';
-import { expectClean, plateBrowser, showFigure, waitForStatus } from './page-helpers';
+import { expectClean, plateBrowser, showFigure, statusWord, waitForStatus } from './page-helpers';
 
 const { browser, site, open, openFinished } = plateBrowser();
 
@@ -69,6 +69,23 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
     for (let i = 0; i < 8; i++) await page.keyboard.press('Enter');
     expect(await page.locator('.group-nav').innerText()).toContain('group 8 of 8');
     expect(await next.evaluate((b) => b === document.activeElement)).toBe(true);
+    expectClean(o);
+  });
+
+  it('says the time left while a slow run trains (?backend=cpu), and once what still serves on a slow engine', async () => {
+    const o = await open('index.html?backend=cpu&autorun=1');
+    const { page } = o;
+    await showFigure(page);
+    // The first timed step gives the pace (step 0 only measures): then the time left appears.
+    const left = page.locator('.status-left');
+    await left.waitFor({ timeout: 120_000 });
+    expect(await left.innerText()).toMatch(/^· about \d+ (s|min) to step 40$/);
+    expect(await statusWord(page)).toBe('Training');
+    // The note says a step takes seconds exactly when the backend's line does.
+    const ms = Number(/(\d+) ms a step/.exec(await page.locator('.status-speed').innerText())![1]);
+    expect(await page.locator('.status-slow').count()).toBe(ms >= 1000 ? 1 : 0);
+    if (ms >= 1000)
+      expect(await page.locator('.status-slow').innerText()).toMatch(/^This browser trains slowly here: /);
     expectClean(o);
   });
 

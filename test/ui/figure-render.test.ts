@@ -1,16 +1,11 @@
 // The figure rendered from plain props (no worker): what a reader sees at a given moment.
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import type { WorkerState } from '../../src/client/worker-state';
-import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
-import { FIGURE_PROPS, run } from './fixtures';
+import { FIGURE_PROPS, renderFigure, run } from './fixtures';
 
 const PROPS = FIGURE_PROPS;
-type Over = Partial<Omit<FigureProps, 'worker'>> & { worker?: Partial<WorkerState> };
-const render = (over: Over) =>
-  renderToStaticMarkup(createElement(Figure, { ...PROPS, ...over, worker: { ...PROPS.worker, ...over.worker } }));
+const render = renderFigure;
 
 describe('the figure', () => {
   it('says the engine warmed up while idle, or that the first run cut the warm-up short', () => {

@@ -1,11 +1,14 @@
 // Hand-made step records and runs for the figure's tests.
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import type { GrpoStepView } from '../../src/protocol/episode-view';
 import type { EpisodeView } from '../../src/protocol/episode-view';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import { INITIAL_STATE, type RunView } from '../../src/client/worker-state';
 import { DEFAULT_SEED } from '../../src/config';
 import { PLATE } from '../../src/plate/text';
-import type { FigureProps } from '../../src/ui/figure/Figure';
+import type { WorkerState } from '../../src/client/worker-state';
+import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
 
 const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: 500 };
 const SPLIT = { sampling: 200, update: 250, evaluation: 50 };
@@ -115,3 +118,9 @@ export const FIGURE_PROPS: FigureProps = {
   onRestart: noop,
   onAsk: noop,
 };
+
+/** The figure's markup with FIGURE_PROPS overridden; `worker` overrides the worker's state field by field. */
+export const renderFigure = (over: Partial<Omit<FigureProps, 'worker'>> & { worker?: Partial<WorkerState> }): string =>
+  renderToStaticMarkup(
+    createElement(Figure, { ...FIGURE_PROPS, ...over, worker: { ...FIGURE_PROPS.worker, ...over.worker } }),
+  );

@@ -21,7 +21,7 @@ import { FirstPath } from './FirstPath';
 import { GrpoPanel } from './GrpoPanel';
 import { position } from './curves';
 import { NumbersTable } from './NumbersTable';
-import { sftBand, type ReferenceState } from './reference';
+import { referenceBand, sftBand, type ReferenceState } from './reference';
 import { RunExport } from './RunExport';
 import { StagePanel } from './StagePanel';
 import { StageStrip } from './StageStrip';
@@ -194,7 +194,13 @@ function RunHead(p: FigureProps) {
         backend={t.backend}
         lastSwitch={t.lastSwitch}
         position={p.run ? position(p.run) : null}
+        stagesAfter={p.run ? p.run.stages.slice(p.run.stages.indexOf(p.run.stage) + 1) : []}
         stepsPerSecond={t.stepsPerSecond}
+        bandDrawn={
+          shown !== null &&
+          'runs' in shown &&
+          referenceBand(shown.runs, p.run?.config ?? p.settings, 'heldOut').length > 0
+        }
         holders={t.holders}
         error={t.error?.message ?? null}
         notes={notes}

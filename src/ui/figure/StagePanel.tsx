@@ -10,8 +10,7 @@ import type { BandPoint, Marker } from './types';
 import { lossAxis } from './chart/axes';
 import { LineChart } from './LineChart';
 import { Readout } from './Readout';
-import { stageReadout, stageSeries, type StageMetric } from './stages';
-import { STAGE_NAME } from './StatusLine';
+import { STAGE_NAME, stageReadout, stageSeries, type StageMetric } from './stages';
 
 interface Props {
   stage: SupervisedStageName;

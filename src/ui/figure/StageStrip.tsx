@@ -2,7 +2,7 @@
 import type { Stage, StartFrom } from '../../pipeline/stages';
 import type { RunView } from './types';
 import { stageStates, type StageState } from './stages';
-import { STAGE_NAME } from './StatusLine';
+import { STAGE_NAME } from './stages';
 
 const WHAT: Record<Stage, string> = {
   pretrain: 'single-digit worksheets',

@@ -1,11 +1,13 @@
 /**
- * What the trainer is doing, in words: loading, the stage and step, who holds it paused, the
- * backend in use in one short line with why (after a switch too) one click away, errors with a
- * way out, and notes.
+ * What the trainer is doing, in words: loading, the stage and step and, while it trains, the time
+ * left (time-left.ts), who holds it paused, the backend in use in one short line with why (after
+ * a switch too) one click away, on a slow engine what still serves, errors with a way out, and notes.
  */
 import { Fragment } from 'react';
 import { BACKEND_LABEL } from '../../protocol/backends';
 import type { Stage } from '../../pipeline/stages';
+import { STAGE_NAME, stageWord } from './stages';
+import { slowText, timeLeftText } from './time-left';
 import type { BackendInfo, BackendSwitch, Holder, ReadyInfo, WorkerStatus } from './types';
 
 interface Props {
@@ -16,7 +18,11 @@ interface Props {
   lastSwitch: BackendSwitch | null;
   /** The stage, step and step count of the latest record, if any. */
   position: { stage: Stage; step: number; steps: number } | null;
+  /** The run's stages after the current one (their pace is not known yet). */
+  stagesAfter: readonly Stage[];
   stepsPerSecond: number | null;
+  /** A reference band of the run's settings is on the charts (the slow-engine note points to it). */
+  bandDrawn: boolean;
   /** Who holds the run paused (the reader, the figure out of view, the tab hidden). */
   holders: readonly Holder[];
   /** An error that stopped the trainer or the run (shown as an alert). */
@@ -37,10 +43,6 @@ const WORD: Record<WorkerStatus, string> = {
   error: 'Error',
   dead: 'Stopped',
 };
-
-export const STAGE_NAME: Record<Stage, string> = { pretrain: 'Pre-training', sft: 'Fine-tuning', grpo: 'GRPO' };
-/** A stage's name inside a sentence: "after fine-tuning step 3", "after GRPO step 3". */
-export const stageWord = (s: Stage): string => (s === 'grpo' ? STAGE_NAME[s] : STAGE_NAME[s].toLowerCase());
 
 /** Who holds the run, as the status line's sentence goes on: "Paused after GRPO step 1 by you". */
 const HELD_BY: Record<Holder, string> = {
@@ -92,6 +94,7 @@ export function StatusLine(p: Props) {
             {BACKEND_LABEL[s.backend]} could not start: {s.reason}.
           </p>
         ))}
+      <SlowNote {...p} />
       {p.notes.map((n) => (
         <p key={n} className="status-note">
           {n}
@@ -101,8 +104,19 @@ export function StatusLine(p: Props) {
   );
 }
 
-/** The run's state in a word, where a Step left it, who holds it, loading, and the stage's step. */
-function RunLine({ status, position, holders, loadingMessage }: Props) {
+const msPerStep = (stepsPerSecond: number | null): number | null =>
+  stepsPerSecond !== null && stepsPerSecond > 0 ? 1000 / stepsPerSecond : null;
+
+/** While a run is live on a slow engine: how slow, once, and what still serves the reader. */
+function SlowNote({ status, stepsPerSecond, backend, bandDrawn }: Props) {
+  const live = status === 'running' || status === 'pausing' || status === 'paused' || status === 'stepping';
+  const text = live && backend ? slowText(msPerStep(stepsPerSecond), BACKEND_LABEL[backend.backend], bandDrawn) : null;
+  return text && <p className="status-note status-slow">{text}</p>;
+}
+
+/** The run's state in a word, where a Step left it, who holds it, loading, the stage's step and, while it trains, the time left. */
+function RunLine({ status, position, holders, loadingMessage, stepsPerSecond, stagesAfter }: Props) {
+  const left = status === 'running' && position ? timeLeftText(position, msPerStep(stepsPerSecond), stagesAfter) : null;
   return (
     <p className="status-line">
       <span className={`status-word state-${status}`} role="status">
@@ -143,6 +157,7 @@ function RunLine({ status, position, holders, loadingMessage }: Props) {
           {STAGE_NAME[position.stage]} · step {position.step} of {position.steps}
         </span>
       )}
+      {left && <span className="status-left"> · {left}</span>}
     </p>
   );
 }
@@ -160,7 +175,8 @@ function BackendLine({
   ready: ReadyInfo | null;
   stepsPerSecond: number | null;
 }) {
-  const ms = stepsPerSecond !== null && stepsPerSecond > 0 ? Math.round(1000 / stepsPerSecond) : null;
+  const perStep = msPerStep(stepsPerSecond);
+  const ms = perStep === null ? null : Math.round(perStep);
   return (
     <details className="status-backend">
       <summary>

@@ -4,7 +4,7 @@
  */
 import { OPERAND_MAX, OPERAND_MIN, sumKey, type Sum } from '../../env/sums';
 import type { AnsweredBy, SumKind } from '../../protocol/messages';
-import { stageWord } from './StatusLine';
+import { stageWord } from './stages';
 
 export type Parsed = { sum: Sum } | { error: string };
 

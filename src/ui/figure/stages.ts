@@ -8,6 +8,10 @@ import { stagesFrom } from '../../pipeline/stages';
 import type { ReadoutValues } from './curves';
 import { toneOf, type RunView, type Series } from './types';
 
+export const STAGE_NAME: Record<Stage, string> = { pretrain: 'Pre-training', sft: 'Fine-tuning', grpo: 'GRPO' };
+/** A stage's name inside a sentence: "after fine-tuning step 3", "after GRPO step 3". */
+export const stageWord = (s: Stage): string => (s === 'grpo' ? STAGE_NAME[s] : STAGE_NAME[s].toLowerCase());
+
 export type StageMetric = 'loss' | 'score';
 
 /** loss: per step from 1; score: held-out (fine-tuning) or worksheet sums (pre-training), where measured. */
