@@ -6,14 +6,17 @@
  * setting waits for Run or Step. Options that change after mount (the element's attributes,
  * the component's props) act as the matching control would (useLiveOptions).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { newSequence, sentAt, sequenceStep, type RunSequence } from '../client/run-sequence';
 import { DEFAULT_SEED, GRPO } from '../config';
 import { agentOf } from '../env/world';
 import { withPlayableAgent, type RunConfig, type RunSettings } from '../pipeline/settings';
 import type { PlateText } from '../plate/types';
+import type { LinkConfig } from './figure/export';
 import type { PlateAssets } from './assets';
 import { useTrainingWorker, type TrainingWorker } from '../client/useTrainingWorker';
 import { Figure } from './figure/Figure';
+import { CLAIM_AGENT, CLAIM_LENGTHS } from './figure/longer-episode';
 import { useReferenceRuns } from './figure/reference';
 import type { PlateOptions } from './options';
 import { usePageHolds } from './useHolds';
@@ -26,7 +29,7 @@ export interface LiveFigureProps {
   options: PlateOptions;
   notes: readonly string[];
   assets: PlateAssets;
-  reproduceUrl?: (config: RunConfig) => string;
+  reproduceUrl?: (config: LinkConfig) => string;
 }
 
 export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: LiveFigureProps) {
@@ -47,8 +50,14 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
   const reference = useReferenceRuns(near ? assets.referenceRuns : null);
   usePageHolds(box, worker.hold, worker.release);
   const controls = useReaderControls(worker, options);
-  const picked = useTwoCallsPicked(
-    agentOf(controls.settings) === 'two-calls' || (worker.run !== null && agentOf(worker.run.config) === 'two-calls'),
+  // The held-fixed agent's runs: fetched once the reader picks that agent, or the claims' section
+  // comes near the screen (or is printed), not on a first visit.
+  const [claimsNear, setClaimsNear] = useState(false);
+  const onClaimsNear = useCallback(() => setClaimsNear(true), []);
+  const picked = useOnce(
+    claimsNear ||
+      agentOf(controls.settings) === CLAIM_AGENT ||
+      (worker.run !== null && agentOf(worker.run.config) === CLAIM_AGENT),
   );
   const referenceTwoCalls = useReferenceRuns(near && picked ? assets.referenceRunsTwoCalls : null);
   const asked = useRef(0);
@@ -64,6 +73,9 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
         totalSteps={GRPO.steps}
         reference={reference}
         referenceTwoCalls={referenceTwoCalls}
+        onClaimsNear={onClaimsNear}
+        sequence={controls.sequence}
+        onRunEveryLength={controls.onRunEveryLength}
         notes={controls.restartNote ? [...notes, controls.restartNote] : notes}
         onRun={controls.onRun}
         onPause={worker.pause}
@@ -80,15 +92,11 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
   );
 }
 
-/**
- * Whether the reader has picked the two-call agent on this page — its world, or the agent on
- * one-call sums (once picked, it stays so): its reference runs are fetched then, not on every
- * first visit.
- */
-function useTwoCallsPicked(now: boolean): boolean {
-  const [picked, setPicked] = useState(now);
-  if (now && !picked) setPicked(true); // React's pattern for state kept from an earlier render
-  return picked;
+/** True from the first render at which `now` is, on. */
+function useOnce(now: boolean): boolean {
+  const [once, setOnce] = useState(now);
+  if (now && !once) setOnce(true); // React's pattern for state kept from an earlier render
+  return once;
 }
 
 /**
@@ -100,8 +108,12 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
   const [settings, setSettings] = useState<RunSettings>(() => settingsOf(options));
   const [seed, setSeed] = useState(options.seed ?? DEFAULT_SEED);
   /** A run asked for while the worker was loading, sent once it is ready. */
-  const queued = useRef(options.autorun ?? false);
+  const queued = useRef((options.autorun ?? false) && !options.everyLength);
   const { status, start, configure, resume, step } = worker;
+  // Run every length: the held-fixed agent on each length it plays, one run after another (run-sequence.ts).
+  const [sequence, setSequence] = useState<RunSequence | null>(() =>
+    options.autorun && options.everyLength ? newSequence(CLAIM_AGENT, CLAIM_LENGTHS) : null,
+  );
   const configOf = (s: RunSettings): RunConfig => ({
     ...s,
     seed,
@@ -113,6 +125,23 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
     queued.current = false;
     start(configOf(settings));
   });
+
+  // After every change of the worker's state: the sequence follows its run, or starts its next length.
+  useEffect(() => {
+    if (!sequence) return;
+    const { next, start: length } = sequenceStep(sequence, worker);
+    if (!length) {
+      if (next !== sequence) setSequence(next);
+      return;
+    }
+    // The controls show what trains: the length and its agent, with the settings as set now.
+    const s = { ...settings, episode: length, agent: CLAIM_AGENT };
+    setSettings(s);
+    const latest = worker.run?.runId ?? -1;
+    start(configOf(s));
+    setSequence(sentAt(next, latest));
+  });
+  const onRunEveryLength = () => setSequence(newSequence(CLAIM_AGENT, CLAIM_LENGTHS));
 
   const onRun = () => {
     if (status === 'paused' || status === 'stepping') resume();
@@ -140,5 +169,5 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
     setSeed(next);
     configure({ ...configOf(settings), seed: next });
   };
-  return { settings, seed, onRun, onStep, onSettings, onSeed, restartNote };
+  return { settings, seed, onRun, onStep, onSettings, onSeed, restartNote, sequence, onRunEveryLength };
 }

@@ -5,9 +5,8 @@
  * 400–560 ms (`npm run bench -- phone`).
  */
 import { Component, lazy, Suspense, type ReactNode } from 'react';
-import type { RunConfig } from '../pipeline/settings';
 import { PLATE } from '../plate/text';
-import { pageUrlFor } from './figure/export';
+import { pageUrlFor, type LinkConfig } from './figure/export';
 import type { LiveFigureProps } from './LiveFigure';
 import { parseUrlOptions } from './options';
 import { PlateWithFigure } from './PlateWithFigure';
@@ -16,7 +15,7 @@ import { useEmbedHeight } from './useEmbedHeight';
 const here = typeof location === 'undefined' ? 'http://localhost/' : location.href;
 const { options, notes } = parseUrlOptions(typeof location === 'undefined' ? '' : location.search, here);
 // This page reads its options from its own URL, so its URL with them sets a run up again.
-const reproduceUrl = (config: RunConfig) => pageUrlFor(here, config);
+const reproduceUrl = (config: LinkConfig) => pageUrlFor(here, config);
 
 const LazyFigure = lazy(() => import('./LiveFigure').then((m) => ({ default: m.LiveFigure })));
 

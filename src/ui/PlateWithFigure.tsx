@@ -6,7 +6,7 @@
  */
 import { useMemo, type ComponentType } from 'react';
 import { PLATE } from '../plate/text';
-import type { RunConfig } from '../pipeline/settings';
+import type { LinkConfig } from './figure/export';
 import '../styles/plate.css';
 import '../styles/figure.css';
 import '../styles/charts.css';
@@ -25,7 +25,7 @@ export interface MultiTurnRLPlateProps extends PlateOptions {
    * A link that sets `config` up again in the page that shows this plate. Without one the plate
    * offers none: it cannot know how its host page is set up (the standalone page passes its own).
    */
-  reproduceUrl?: (config: RunConfig) => string;
+  reproduceUrl?: (config: LinkConfig) => string;
 }
 
 export function PlateWithFigure({

@@ -17,6 +17,7 @@ export const ELEMENT_NAME = 'plate-multi-turn-rl';
 export interface PlateElementAttributes extends SettingAttributes {
   'xref-pattern'?: string;
   autorun?: boolean | '' | 'true' | 'false' | '0' | '1';
+  'every-length'?: boolean | '' | 'true' | 'false' | '0' | '1';
   seed?: number | string;
   steps?: number | string;
   backend?: BackendName;

@@ -5,7 +5,7 @@
  * line shows ("Ignored steps={100}: expected a whole number from 1 to 40."); nothing breaks.
  *
  *   ?start=pretrained&faulty=1&masking=off&advantage=raw&temperature=1.5&grader=crash-pass&seed=7
- *   &steps=10&backend=wasm&calibrate=off&autorun=1&embed=1&xref=/volume/{ref}/
+ *   &steps=10&backend=wasm&calibrate=off&autorun=1&every-length=1&embed=1&xref=/volume/{ref}/
  *
  * Links and files are judged by resolving them, as the browser will: a cross-reference pattern
  * from the URL must stay on the page's own site (anyone can write a URL; only the embedding site
@@ -32,6 +32,8 @@ export interface PlateOptions extends Partial<RunSettings> {
   xrefPattern?: string;
   /** Start training as soon as the trainer is ready. */
   autorun?: boolean;
+  /** With autorun: run the held-fixed agent on every length it plays, one after another (the figure's Run both). */
+  everyLength?: boolean;
   seed?: number;
   /** GRPO steps of a run, 1 to 40 (the charts' frame). */
   steps?: number;
@@ -142,6 +144,7 @@ const SETTING_CHECKS = Object.fromEntries(SETTING_KEYS.map((k) => [k, setting(k)
 const CHECKS: Checks = {
   xrefPattern: xref,
   autorun: flag,
+  everyLength: flag,
   ...SETTING_CHECKS,
   seed: whole(0, MAX_SEED),
   steps: whole(1, GRPO.steps),
@@ -160,6 +163,7 @@ const SETTING_NAMES = Object.fromEntries(
 export const NAMES: { [K in keyof PlateOptions]-?: Names } = {
   xrefPattern: { url: 'xref', attribute: 'xref-pattern' },
   autorun: { url: 'autorun', attribute: 'autorun' },
+  everyLength: { url: 'every-length', attribute: 'every-length' },
   ...SETTING_NAMES,
   seed: { url: 'seed', attribute: 'seed' },
   steps: { url: 'steps', attribute: 'steps' },

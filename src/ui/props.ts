@@ -33,6 +33,11 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
     doc: 'URL pattern for cross-references, `{ref}` replaced by e.g. `XIX.5`; without one they are plain text',
   },
   autorun: { attribute: 'autorun', type: 'boolean', doc: 'start training as soon as the trainer is ready' },
+  everyLength: {
+    attribute: 'every-length',
+    type: 'boolean',
+    doc: 'with `autorun`: train the agent the closing claims hold fixed on every length it plays, one run after another (the figure’s “Run both”), instead of one run',
+  },
   ...SETTING_PROPS,
   seed: {
     attribute: 'seed',
@@ -72,8 +77,8 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   },
   reproduceUrl: {
     attribute: null,
-    type: '(config: RunConfig) => string',
-    doc: 'makes the link that sets a run’s configuration up again in your page; without it the plate offers no such link',
+    type: '(config: LinkConfig) => string',
+    doc: 'makes the link that sets a run’s configuration up again in your page (with `config.everyLength`, one that runs every length again, as `every-length` does); without it the plate offers no such link',
   },
 };
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
-import { CLAIMS, claimCurve, claimRows, yourClaimCurve } from '../../src/ui/figure/longer-episode';
+import { CLAIM_AGENT, CLAIMS, claimRows, claimTrend } from '../../src/ui/figure/longer-episode';
 import { parseReferenceRuns, type ReferenceRun, type ReferenceRuns } from '../../src/ui/figure/reference';
 import type { RunView } from '../../src/ui/figure/types';
 import { run } from './fixtures';
@@ -16,10 +16,13 @@ const TWO_CALL_AGENT = shipped('reference-runs-two-calls.json');
 
 const byKey = (rows: ReturnType<typeof claimRows>) => Object.fromEntries(rows.map((r) => [r.key, r]));
 
-describe('the shipped two-call agent’s reference runs, one call against two', () => {
+const at = (row: ReturnType<typeof claimRows>[number], e: 'one-call' | 'two-calls') =>
+  row.lengths.find((l) => l.episode === e)!;
+
+describe('the shipped held-fixed agent’s reference runs, length against length', () => {
   const rows = claimRows(TWO_CALL_AGENT, []);
 
-  it('hold the same agent on both lengths at every seed, with the plate’s settings', () => {
+  it('hold the same agent on every length at every seed, with the plate’s settings', () => {
     const held = (episode: 'one-call' | 'two-calls', faulty: boolean) =>
       TWO_CALL_AGENT.runs.filter(
         (r) =>
@@ -33,7 +36,7 @@ describe('the shipped two-call agent’s reference runs, one call against two', 
       const seeds = (rs: ReferenceRun[]) => rs.map((r) => r.seed).sort();
       expect(seeds(held('one-call', faulty))).toEqual([1, 2, 3, 4, 5]);
       expect(seeds(held('two-calls', faulty))).toEqual([1, 2, 3, 4, 5]);
-      for (const r of held('one-call', faulty)) expect(r.agent).toBe('two-calls');
+      for (const r of held('one-call', faulty)) expect(r.agent).toBe(CLAIM_AGENT);
     }
   });
 
@@ -41,10 +44,11 @@ describe('the shipped two-call agent’s reference runs, one call against two', 
     const claimed = rows.filter((r) => r.way !== null);
     expect(claimed.map((r) => r.key)).toEqual(['reward', 'allFail', 'pushedDown', 'pushedDownFaulty', 'faultyCap']);
     for (const r of claimed) {
-      expect(r.one, r.key).not.toBeNull();
+      const [one, two] = [at(r, 'one-call').mean!, at(r, 'two-calls').mean!];
+      expect(one, r.key).not.toBeNull();
       expect(r.against, `${r.key}: ${r.shows}`).not.toContain('reference');
-      if (r.way === 'more') expect(r.two!, r.key).toBeGreaterThan(r.one!);
-      else expect(r.two!, r.key).toBeLessThan(r.one!);
+      if (r.way === 'more') expect(two, r.key).toBeGreaterThan(one);
+      else expect(two, r.key).toBeLessThan(one);
     }
   });
 
@@ -53,27 +57,23 @@ describe('the shipped two-call agent’s reference runs, one call against two', 
     for (const r of rows.filter((x) => x.way !== null))
       expect(r.shows).toMatch(/^Shows (at \d of 5 seeds|in the means)/);
     expect(k.allPass!.way).toBeNull();
-    expect(k.allPass!.one! + k.allFail!.one!).toBeGreaterThan(k.allFail!.one!); // the flat groups, split
+    expect(at(k.allPass!, 'one-call').mean! + at(k.allFail!, 'one-call').mean!).toBeGreaterThan(
+      at(k.allFail!, 'one-call').mean!,
+    ); // the flat groups, split
   });
 
-  it('draw each claim per step for both worlds, the cap’s last point being the table’s figure', () => {
+  it('draw each claim against the calls: each length’s seeds’ spread around their mean, the table’s figure', () => {
+    const k = byKey(rows);
     for (const key of ['allFail', 'pushedDown', 'faultyCap'] as const) {
-      for (const world of ['one-call', 'two-calls'] as const) {
-        const c = claimCurve(TWO_CALL_AGENT, key, world, false);
-        expect(c.band).toHaveLength(40);
-        expect(c.mean).toHaveLength(40);
-        for (const b of c.band) expect(b.lo).toBeLessThanOrEqual(b.hi);
+      const trend = claimTrend(TWO_CALL_AGENT, [], key, false);
+      expect(trend.map((p) => p.calls)).toEqual([1, 2]);
+      for (const p of trend) {
+        expect(p.seeds).toBe(5);
+        expect(p.lo!).toBeLessThanOrEqual(p.mean!);
+        expect(p.mean!).toBeLessThanOrEqual(p.hi!);
+        expect(p.mean).toBeCloseTo(at(k[key]!, p.episode).mean!, 10);
       }
     }
-    const k = byKey(rows);
-    expect(claimCurve(TWO_CALL_AGENT, 'faultyCap', 'two-calls', false).mean.at(-1)![1]).toBeCloseTo(
-      k.faultyCap!.two!,
-      10,
-    );
-    expect(claimCurve(TWO_CALL_AGENT, 'faultyCap', 'one-call', false).mean.at(-1)![1]).toBeCloseTo(
-      k.faultyCap!.one!,
-      10,
-    );
   });
 });
 
@@ -113,10 +113,10 @@ describe('a claim that does not show', () => {
 
   it('is named at its seed, with both figures, though the means point the plate’s way', () => {
     const k = byKey(claimRows(file, []));
-    expect(k.allFail!.two).toBeGreaterThan(k.allFail!.one!);
+    expect(at(k.allFail!, 'two-calls').mean).toBeGreaterThan(at(k.allFail!, 'one-call').mean!);
     expect(k.allFail!.against).toEqual(['seed']);
     expect(k.allFail!.shows).toBe(
-      'Shows in the means and at 1 of 2 seeds, not at seed 2 (two calls 10%, one call 16%): one seed’s 40 steps of 8 groups are noisy, the mean of five less so.',
+      'Shows in the means and at 1 of 2 seeds, not at seed 2 (16% → 10%): one seed’s 40 steps of 8 groups are noisy, the mean of five less so.',
     );
     expect(k.reward!.shows).toBe('Shows at 2 of 2 seeds.');
   });
@@ -128,7 +128,7 @@ describe('a claim that does not show', () => {
     ]);
     const k = byKey(claimRows(against, []));
     expect(k.reward!.against).toContain('reference');
-    expect(k.reward!.shows).toMatch(/^Not in our reference runs: two calls 90% against one call’s 80%/);
+    expect(k.reward!.shows).toMatch(/^Not in our reference means \(one call, two calls: 80% → 90%\), against the plate’s claim\./);
   });
 
   it('is named in the reader’s run, set against the other world’s mean', () => {
@@ -138,7 +138,8 @@ describe('a claim that does not show', () => {
     };
     // The fixture's steps leave 12.5% of the groups all-failed; the one-call mean here is 9%.
     const k = byKey(claimRows(file, [mine]));
-    expect(k.allFail!.yours).toBeCloseTo(0.125, 10);
+    expect(at(k.allFail!, 'two-calls').yours!.value).toBeCloseTo(0.125, 10);
+    expect(at(k.allFail!, 'one-call').yours).toBeNull();
     expect(k.allFail!.shows).toMatch(/Your run \(two calls\) shows it too: 13% against 9%\./);
     const lucky: RunView = {
       ...mine,
@@ -151,13 +152,21 @@ describe('a claim that does not show', () => {
     );
   });
 
-  it('reads only runs of the same agent with the plate’s settings: the plate’s agent fills no cell', () => {
+  it('reads only runs of the held-fixed agent: the plate’s agent fills no cell', () => {
     const plateAgent = run(8, false, 5); // one call, its own agent
-    const rawReward: RunView = {
-      ...run(9, false, 5),
-      config: { ...run(9, false, 5).config, agent: 'two-calls', advantage: 'raw' },
+    for (const r of claimRows(file, [plateAgent])) for (const l of r.lengths) expect(l.yours, r.key).toBeNull();
+  });
+
+  it('sets the reader’s runs beside each other only when made alike: the latest settings decide which', () => {
+    const two: RunView = { ...run(9, false, 5), config: { ...run(9, false, 5).config, episode: 'two-calls' } };
+    const oneRaw: RunView = {
+      ...run(10, false, 5),
+      config: { ...run(10, false, 5).config, agent: CLAIM_AGENT, advantage: 'raw' },
     };
-    for (const r of claimRows(file, [plateAgent, rawReward])) expect(r.yours, r.key).toBeNull();
+    // The latest run (raw reward, one call) is not set beside the group-relative two-call run.
+    const k = byKey(claimRows(file, [two, oneRaw]));
+    expect(at(k.reward!, 'one-call').yours).not.toBeNull();
+    expect(at(k.reward!, 'two-calls').yours).toBeNull();
   });
 });
 
@@ -168,10 +177,10 @@ describe('faulty ÷ reliable for the reader', () => {
     const faulty: RunView = { ...run(2, true, 6), config: { ...config, faulty: true } };
     const k = byKey(claimRows(null, [reliable, faulty]));
     const reliableMean = reliable.steps.slice(1, 7).reduce((s, r) => s + r.meanReward!, 0) / 6;
-    expect(k.faultyCap!.yours).toBeCloseTo(0.5 / reliableMean, 10);
-    expect(yourClaimCurve([reliable, faulty], 'faultyCap', false)).toHaveLength(6);
+    expect(at(k.faultyCap!, 'two-calls').yours).toEqual({ value: expect.closeTo(0.5 / reliableMean, 10), steps: 6 });
+    expect(claimTrend(null, [reliable, faulty], 'faultyCap', false)[1]!.yours!.steps).toBe(6);
     // One calculator alone leaves it empty.
-    expect(byKey(claimRows(null, [reliable])).faultyCap!.yours).toBeNull();
+    expect(at(byKey(claimRows(null, [reliable])).faultyCap!, 'two-calls').yours).toBeNull();
   });
 
   it('is not filled from runs of two worlds', () => {
@@ -180,7 +189,7 @@ describe('faulty ÷ reliable for the reader', () => {
       ...run(2, true, 10),
       config: { ...run(2, true, 10).config, ...PLATE_SETTINGS, faulty: true, episode: 'two-calls' },
     };
-    expect(byKey(claimRows(null, [reliable, faulty])).faultyCap!.yours).toBeNull();
+    for (const l of byKey(claimRows(null, [reliable, faulty])).faultyCap!.lengths) expect(l.yours).toBeNull();
   });
 
   it('lists every claim the table shows', () => {

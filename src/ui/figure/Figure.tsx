@@ -14,6 +14,7 @@ import { agentOf, isPlateWorld } from '../../env/world';
 import type { RunSettings } from '../../pipeline/settings';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
+import type { RunSequence } from '../../client/run-sequence';
 import { AskAgent } from './AskAgent';
 import { RunControls, SeedChoice, StartChoice, TermSwitches } from './Controls';
 import { EpisodeViewer } from './EpisodeViewer';
@@ -23,6 +24,7 @@ import { position } from './curves';
 import { NumbersTable } from './NumbersTable';
 import { referenceBand, sftBand, type ReferenceState } from './reference';
 import { RunExport } from './RunExport';
+import type { LinkConfig } from './export';
 import { StagePanel } from './StagePanel';
 import { StageStrip } from './StageStrip';
 import { settingsWaitText } from './settings-wait';
@@ -32,6 +34,7 @@ import { TaughtData } from './TaughtData';
 import { TimeSplit } from './TimeSplit';
 import { VitalSigns } from './VitalSigns';
 import { LongerEpisode } from './LongerEpisode';
+import { callsWords } from './longer-episode';
 import { toneOf, type Marker, type RunView } from './types';
 import type { SupervisedStageName } from '../../agent/stage';
 
@@ -46,6 +49,11 @@ export interface FigureProps {
   /** The reference runs of each world: the one-call world's (the plate's), and the two-call world's. */
   reference: ReferenceState;
   referenceTwoCalls: ReferenceState;
+  /** The claims' section came near the screen: the held-fixed agent's reference runs are wanted. */
+  onClaimsNear: () => void;
+  /** Run every length (run-sequence.ts): the latest sequence, and the button's action. */
+  sequence: RunSequence | null;
+  onRunEveryLength: () => void;
   notes: readonly string[];
   onRun: () => void;
   onPause: () => void;
@@ -57,7 +65,7 @@ export interface FigureProps {
   onSeed: (seed: number) => void;
   onRestart: () => void;
   /** The host's link that sets a run's configuration up again (RunExport). */
-  reproduceUrl?: (config: RunConfig) => string;
+  reproduceUrl?: (config: LinkConfig) => string;
   /** The reader asks the current policy a sum (the container numbers it). */
   onAsk: (q: Omit<AskQuestion, 'id'>) => void;
 }
@@ -84,9 +92,10 @@ function Readings(p: FigureProps & { steps: number }) {
         previous={p.previous}
         settings={p.settings}
         onSettings={p.onSettings}
-        twoCallAgent={referenceOf(p.referenceTwoCalls)}
-        frame={frame}
-        steps={p.steps}
+        reference={p.referenceTwoCalls}
+        onNear={p.onClaimsNear}
+        sequence={p.sequence}
+        onRunEveryLength={p.onRunEveryLength}
       />
       <TimeSplit run={p.run} frame={frame} />
     </>
@@ -157,6 +166,7 @@ export function Figure(p: FigureProps) {
           shown={latestWithEpisodes}
           plate={p.plate.id}
           reproduceUrl={p.reproduceUrl}
+          lengths={sequenceRuns(p)}
         />
       )}
       <NumbersTable
@@ -196,6 +206,7 @@ function RunHead(p: FigureProps) {
         position={p.run ? position(p.run) : null}
         stagesAfter={p.run ? p.run.stages.slice(p.run.stages.indexOf(p.run.stage) + 1) : []}
         stepsPerSecond={t.stepsPerSecond}
+        inSequence={sequenceWords(p.sequence)}
         bandDrawn={
           shown !== null &&
           'runs' in shown &&
@@ -209,6 +220,18 @@ function RunHead(p: FigureProps) {
     </>
   );
 }
+
+/** The runs of the latest run of every length, in order, when the run shown is one of them. */
+function sequenceRuns(p: Pick<FigureProps, 'sequence' | 'run' | 'previous'>): RunView[] {
+  const ids = p.sequence?.runIds ?? [];
+  if (!p.run || !ids.includes(p.run.runId)) return [];
+  const all = [...p.previous, p.run];
+  return ids.flatMap((id) => all.filter((r) => r.runId === id).slice(-1));
+}
+
+/** Which length of a run of every length trains, as the status says it: "one call, 1 of 2". */
+const sequenceWords = (q: RunSequence | null): string | null =>
+  q?.state === 'running' ? `${callsWords(q.lengths[q.index]!)}, ${q.index + 1} of ${q.lengths.length}` : null;
 
 /** After a run has ended, the settings changed since wait for Run or Step: said beside the controls (settings-wait.ts). */
 function SettingsWait({ run, settings }: { run: RunView | null; settings: RunSettings }) {

@@ -1,20 +1,33 @@
 /**
  * The plate's thesis, runnable: "the same algorithm, a longer episode". The reader picks the
- * world — one call (the plate's) or two — which agent plays it, and how long the calculator
- * takes. The closing claims are measured with the agent held fixed: the two-call agent on
- * one-call sums beside the same agent on two-call sums, each claim as a small chart (both worlds'
- * reference bands per step, the reader's run over them) and as a table that says, in words,
- * where a claim does not show.
+ * world, which agent plays it, and how long the calculator takes, or runs the held-fixed agent on
+ * every length with one button. The closing claims are measured with that agent held fixed, each
+ * as a small chart against the number of calls (the reference seeds' spread and mean, the
+ * reader's runs as marks) and in a table that says, in words, whether each shows. The reference
+ * runs are fetched as the section comes near the screen, so a reader who reads down sees them.
  */
-import { memo, useId } from 'react';
+import { memo, useEffect, useId, useRef } from 'react';
+import type { RunSequence } from '../../client/run-sequence';
 import { isPlateWorld, WORLDS } from '../../env/world';
 import { withPlayableAgent, type RunSettings } from '../../pipeline/settings';
+import { useNear } from '../useNear';
 import { PERCENT, type YAxis } from './chart/axes';
-import { LineChart } from './LineChart';
-import { claimCurve, claimRows, claimValue, yourClaimCurve, yourWorld, type ClaimKey } from './longer-episode';
-import type { ReferenceRuns } from './reference';
+import {
+  CLAIM_AGENT,
+  CLAIM_LENGTHS,
+  callsAdjective,
+  callsWords,
+  claimRows,
+  claimTrend,
+  claimValue,
+  yourSettingsWords,
+  type ClaimKey,
+  type ClaimRow,
+} from './longer-episode';
+import type { ReferenceRuns, ReferenceState } from './reference';
 import { SettingRadios, SettingSelect } from './SettingControl';
-import { sameGrpoSide, toneOf, type RunView, type Series, type WorkerStatus } from './types';
+import { TrendChart } from './TrendChart';
+import { sameGrpoSide, toneOf, type RunView, type WorkerStatus } from './types';
 
 interface Props {
   status: WorkerStatus;
@@ -23,14 +36,17 @@ interface Props {
   previous: readonly RunView[];
   settings: RunSettings;
   onSettings: (s: RunSettings) => void;
-  /** The two-call agent's reference runs (on both worlds' sums), once loaded. */
-  twoCallAgent: ReferenceRuns | null;
-  frame: number;
-  steps: number;
+  /** The held-fixed agent's reference runs (on every length): null while on their way. */
+  reference: ReferenceState;
+  /** The section came near the screen: its reference runs are wanted. */
+  onNear: () => void;
+  /** Run every length: the latest such sequence, if any. */
+  sequence: RunSequence | null;
+  onRunEveryLength: () => void;
 }
 
 const SMALL_PERCENT: YAxis = { ...PERCENT, ticks: [0, 0.5, 1] };
-const RATIO: YAxis = { max: 1.2, format: (v) => v.toFixed(1), ticks: [0, 0.4, 0.8, 1.2] };
+const RATIO: YAxis = { max: 1.2, format: (v) => v.toFixed(2), ticks: [0, 0.4, 0.8, 1.2] };
 
 /** The reader's runs, oldest first, the live one last. */
 const runsOf = (p: Pick<Props, 'run' | 'previous'>): RunView[] => [
@@ -38,21 +54,38 @@ const runsOf = (p: Pick<Props, 'run' | 'previous'>): RunView[] => [
   ...(p.run ? [p.run] : []),
 ];
 
+/** The lengths in words, as the button and the status say them: "one call, then two calls". */
+const lengthsWords = CLAIM_LENGTHS.map(callsWords).join(', then ');
+/** The button's name: it says it runs every length. */
+export const RUN_EVERY_LENGTH =
+  CLAIM_LENGTHS.length === 2 ? `Run both: ${lengthsWords}` : `Run every length: ${lengthsWords}`;
+
 export const LongerEpisode = memo(function LongerEpisode(p: Props) {
   const head = useId(); // ids must not collide with a second plate on the page
+  const box = useRef<HTMLElement>(null);
+  const near = useNear(box);
+  const { onNear } = p;
+  useEffect(() => {
+    if (near) onNear();
+    // Print lays out every part: the file is asked for then too (it may not arrive before the paper).
+    const printing = () => onNear();
+    window.addEventListener('beforeprint', printing);
+    return () => window.removeEventListener('beforeprint', printing);
+  }, [near, onNear]);
   const shown = p.run?.config ?? p.settings;
   const off = p.status === 'dead';
   const runs = runsOf(p);
+  const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
   return (
-    <section className="longer-episode" aria-labelledby={head}>
+    <section className="longer-episode" aria-labelledby={head} ref={box}>
       <h4 className="diagnostics-title" id={head}>
         The same algorithm, a longer episode
       </h4>
       <p className="longer-episode-note">
         One call, the plate’s: <code>{WORLDS['one-call'].example}</code>. Two calls, on three-term sums:{' '}
         <code>{WORLDS['two-calls'].example}</code> — the model adds the first two terms, then the third to the result.
-        GRPO is the same. The plate’s agent plays one call only; the two-call agent, fine-tuned on both kinds of sums,
-        plays either, so with it the two worlds differ in the episode alone.
+        GRPO is the same. The plate’s agent plays one call only; the {callsAdjective(CLAIM_AGENT)} agent,
+        fine-tuned on every length, plays each, so with it the lengths differ in the episode alone.
       </p>
       <div className="grpo-settings">
         <SettingRadios
@@ -78,16 +111,57 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
       <p className="longer-episode-expect" data-testid="episode-note">
         {expectation(shown)}
       </p>
-      <ClaimCharts {...p} runs={runs} faulty={shown.faulty} />
-      <ClaimsTable {...p} runs={runs} />
+      <RunEveryLength {...p} />
+      <ReferenceNote reference={p.reference} />
+      <ClaimCharts {...p} runs={runs} faulty={shown.faulty} refRuns={ref} />
+      <ClaimsTable {...p} runs={runs} refRuns={ref} />
       <p className="longer-episode-cost">
         Sampling becomes the dominant cost: with an instant calculator sampling’s share of a step barely moves between
-        the worlds, because the update grows with the episode too. Choose a slow tool and watch the time split: the
-        batch waits on the calculator at every call, and the two-call world waits twice.
+        the lengths, because the update grows with the episode too. Choose a slow tool and watch the time split: the
+        batch waits on the calculator at every call, and a longer episode waits at each of its calls.
       </p>
     </section>
   );
 }, sameGrpoSide);
+
+/** One button for the reader's own comparison: the held-fixed agent on every length, with the settings as set. */
+function RunEveryLength(p: Props) {
+  const q = p.sequence;
+  const at = q?.state === 'running' ? `${callsWords(q.lengths[q.index]!)}, ${q.index + 1} of ${q.lengths.length}` : null;
+  return (
+    <div className="run-every-length">
+      <button
+        type="button"
+        className="run-lengths"
+        disabled={p.status === 'dead' || q?.state === 'running'}
+        onClick={p.onRunEveryLength}
+      >
+        {RUN_EVERY_LENGTH}
+      </button>{' '}
+      <span className="run-lengths-note" role="status">
+        {at
+          ? `Training ${at}.`
+          : `The ${callsAdjective(CLAIM_AGENT)} agent, one run a length, the same seed and the settings as set (the calculator, μ, the temperature): your figures then fill the table and the charts.`}
+      </span>
+    </div>
+  );
+}
+
+/** While the file is on its way nothing needs saying (the cells say "…"); if it cannot come, the section says so, and what still works. */
+function ReferenceNote({ reference }: { reference: ReferenceState }) {
+  if (reference && 'unavailable' in reference)
+    return (
+      <p className="claims-unavailable" role="note">
+        {reference.unavailable.replace('Your own run is not affected.', '')}
+        The claims’ reference figures and bars are left out; your own runs still fill the table’s “you” figures and
+        the charts’ marks, and every other part of the figure works.
+      </p>
+    );
+  // Printed before the file came: said on paper, where "…" would be read as a figure.
+  return reference === null ? (
+    <p className="print-only">The reference runs had not arrived when this page was printed.</p>
+  ) : null;
+}
 
 interface ChartSpec {
   key: ClaimKey;
@@ -102,26 +176,28 @@ const CHARTS: readonly ChartSpec[] = [
     name: 'Groups whose 8 episodes all failed',
     y: SMALL_PERCENT,
     watch:
-      'Rewards become sparser: per step, the share of the 8 sums whose episodes all failed — no reward in the group, nothing to learn from. Two calls leave more such groups.',
+      'Rewards become sparser: the share of a step’s 8 sums whose episodes all failed — no reward in the group, nothing to learn from. Look for more such groups with every call.',
   },
   {
     key: 'pushedDown',
     name: 'Correct first calls pushed down',
     y: SMALL_PERCENT,
     watch:
-      'Credit is spread over every action: per step, of the episodes whose first call was right, the share the update made less likely — the episode failed later, and its advantage falls on the right call too. Two calls push down more.',
+      'Credit is spread over every action: of the episodes whose first call was right, the share the update made less likely — the episode failed later, and its advantage falls on the right call too. Look for more with every call.',
   },
   {
     key: 'faultyCap',
     name: 'Faulty ÷ reliable reward',
     y: RATIO,
     watch:
-      'The environment’s randomness enters every gradient: the faulty calculator’s reward over the reliable one’s, each over the steps so far (its last point is the table’s figure). Each call can lie, so two calls keep about 0.7 × 0.7 where one keeps 0.7.',
+      'The environment’s randomness enters every gradient: the faulty calculator’s reward over the reliable one’s. Each call can lie, so each call keeps about 0.7 of the reward: the dashed line is 0.7 to the power of the calls.',
   },
 ];
 
-/** Each claim as a small chart: both worlds' reference bands and means per step, the reader's run over them. */
-function ClaimCharts(p: Props & { runs: RunView[]; faulty: boolean }) {
+/** Each claim as a small chart against the number of calls. */
+type WithRuns = Props & { runs: RunView[]; refRuns: ReferenceRuns | null };
+
+function ClaimCharts(p: WithRuns & { faulty: boolean }) {
   return (
     <div className="claim-charts" data-testid="claim-charts">
       {CHARTS.map((c) => (
@@ -131,65 +207,33 @@ function ClaimCharts(p: Props & { runs: RunView[]; faulty: boolean }) {
   );
 }
 
-/** A claim chart's curves: each world's reference mean (one call dashed), the reader's run on top. */
-function claimSeries(p: Pick<Props, 'twoCallAgent'> & { runs: RunView[] }, key: ClaimKey, faulty: boolean) {
-  const tone = toneOf(faulty);
-  const curve = (w: RunSettings['episode']) => (p.twoCallAgent ? claimCurve(p.twoCallAgent, key, w, faulty) : null);
-  const [one, two] = [curve('one-call'), curve('two-calls')];
-  // The worlds' means in the ink's grey (one call dashed), the reader's run over them in its tone, with dots.
-  const line = (id: string, label: string, dash: Series['dash'], points: Series['points'], dim = true): Series => ({
-    id,
-    label,
-    tone,
-    dim,
-    dash,
-    points,
-  });
-  const world = yourWorld(p.runs);
-  const yours = yourClaimCurve(p.runs, key, faulty);
-  const live =
-    world && yours.length > 0 ? line(`yours-${key}`, `your run (${worldWords(world)})`, 'solid', yours, false) : null;
-  return {
-    series: [
-      ...(one ? [line('one-call', 'one call, the same agent', 'dashed', one.mean)] : []),
-      ...(two ? [line('two-calls', 'two calls', 'solid', two.mean)] : []),
-      ...(live ? [live] : []),
-    ],
-    live,
-    bands: [
-      { kind: 'one-call', band: one?.band ?? [] },
-      { kind: 'two-calls', band: two?.band ?? [] },
-    ],
-  };
-}
-
-function ClaimChart({ chart: c, ...p }: Props & { runs: RunView[]; faulty: boolean; chart: ChartSpec }) {
+function ClaimChart({
+  chart: c,
+  ...p
+}: WithRuns & { faulty: boolean; chart: ChartSpec }) {
   const captionId = useId();
   // The cap is both calculators' by definition; the others follow the calculator shown.
   const faulty = c.key === 'faultyCap' ? false : p.faulty;
-  const { series, live, bands } = claimSeries(p, c.key, faulty);
+  const points = claimTrend(p.refRuns, p.runs, c.key, faulty);
   const calculator = c.key === 'faultyCap' ? '' : ` (${toneOf(faulty)})`;
+  const mine = points.some((x) => x.yours !== null);
   return (
     <div className="vital claim-chart" data-testid={`claim-chart-${c.key}`}>
       <p className="vital-name">
         {c.name}
         {calculator}
       </p>
-      <LineChart
+      <TrendChart
         name={`${c.name}${calculator}`}
-        frame={p.frame}
-        steps={p.steps}
-        series={series}
-        live={live}
-        bands={bands}
-        markers={[]}
-        height={140}
+        points={points}
         y={c.y}
+        tone={toneOf(faulty)}
+        capLine={c.key === 'faultyCap'}
         captionId={captionId}
       />
       <p className="claim-key">
-        <span className="key-two">— two calls</span> <span className="key-one">- - one call</span>, the same agent
-        (seeds 1–5: band and mean){live ? '; dots: your run' : ''}
+        Each figure a mean over a run’s GRPO steps. Grey: our reference runs ({seedsWords(points)}: dot the mean, bar
+        the spread){mine ? '; ◆ your runs, over their steps so far' : ''}.
       </p>
       <p className="vital-watch chart-caption" id={captionId}>
         {c.watch}
@@ -198,41 +242,39 @@ function ClaimChart({ chart: c, ...p }: Props & { runs: RunView[]; faulty: boole
   );
 }
 
-/** The closing claims' figures: the same agent on both lengths, beside the reader's run, and whether each shows. */
-function ClaimsTable(p: Props & { runs: RunView[] }) {
-  const rows = claimRows(p.twoCallAgent, p.runs);
-  const world = yourWorld(p.runs);
+const seedsWords = (points: ReturnType<typeof claimTrend>) => {
+  const n = Math.max(0, ...points.map((x) => x.seeds));
+  return n > 0 ? `${n} seeds` : 'on their way';
+};
+
+/** The closing claims' figures: the same agent at every length, ours and the reader's, and whether each shows. */
+function ClaimsTable(p: WithRuns) {
+  const rows = claimRows(p.refRuns, p.runs);
+  const settings = yourSettingsWords(p.runs);
   return (
-    // Six columns: on a phone the table scrolls on its own, not the page.
     <div className="claims-wrap" role="region" aria-label="What grows with the episode" tabIndex={0}>
       <table className="claims" data-testid="claims">
         <caption>
-          What grows with the episode, the agent held fixed: the two-call agent on one-call and on two-call sums, from
-          our reference runs (precomputed, seeds 1–5, the plate’s settings
-          {p.twoCallAgent ? '' : '; they are fetched when you pick two calls or the two-call agent'}) and from your run
-          {world ? ` (${worldWords(world)}, the two-call agent)` : ' with the two-call agent'}. Every figure is a mean
-          over a run’s GRPO steps — the reference runs’ 40, your run’s so far — then over the seeds.
+          What grows with the episode, the agent held fixed: the {callsAdjective(CLAIM_AGENT)} agent on
+          every length, from our reference runs (precomputed, seeds 1–5, the plate’s settings) and, marked “you”, from
+          your runs with it{settings ? ` (${settings})` : ''}. Every figure is a mean over a run’s GRPO steps — the
+          reference runs’ 40, yours so far — then over the seeds.
         </caption>
         <thead>
           <tr>
             <th scope="col">The plate says</th>
             <th scope="col">Measured (mean over the steps)</th>
-            <th scope="col">one call, the same agent</th>
-            <th scope="col">two calls</th>
-            <th scope="col">your run</th>
+            {CLAIM_LENGTHS.map((e) => (
+              <th scope="col" key={e}>
+                {callsWords(e)}
+              </th>
+            ))}
             <th scope="col">Does it show?</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.key} data-claim={r.key} className={r.against.length > 0 ? 'claim-against' : undefined}>
-              <td>{r.claim}</td>
-              <th scope="row">{r.what}</th>
-              <td>{p.twoCallAgent ? claimValue(r.key, r.one) : '…'}</td>
-              <td>{p.twoCallAgent ? claimValue(r.key, r.two) : '…'}</td>
-              <td>{claimValue(r.key, r.yours)}</td>
-              <td className="claim-shows">{r.shows ?? (r.way ? '' : 'No claim: shown beside the failed groups.')}</td>
-            </tr>
+            <ClaimTableRow key={r.key} row={r} state={p.refRuns ? 'in' : p.reference ? 'unavailable' : 'coming'} />
           ))}
         </tbody>
       </table>
@@ -240,18 +282,34 @@ function ClaimsTable(p: Props & { runs: RunView[] }) {
   );
 }
 
-const worldWords = (w: RunSettings['episode']) => (w === 'two-calls' ? 'two calls' : 'one call');
+/** The reference figures' state: in, on their way ("…"), or not to come ("—", said above the charts). */
+function ClaimTableRow({ row: r, state }: { row: ClaimRow; state: 'in' | 'coming' | 'unavailable' }) {
+  return (
+    <tr data-claim={r.key} className={r.against.length > 0 ? 'claim-against' : undefined}>
+      <td className="claim-says">{r.claim}</td>
+      <th scope="row">{r.what}</th>
+      {r.lengths.map((l) => (
+        <td key={l.episode} className="claim-length" data-length={callsWords(l.episode)}>
+          <span className="claim-ref">{state === 'coming' ? '…' : claimValue(r.key, l.mean)}</span>
+          {l.yours && <span className="claim-yours"> you {claimValue(r.key, l.yours.value)}</span>}
+        </td>
+      ))}
+      <td className="claim-shows">{r.shows ?? (r.way ? '' : 'No claim: shown beside the failed groups.')}</td>
+    </tr>
+  );
+}
 
 /** What to expect of the world shown, in the plate's words where they fit. */
 function expectation(s: RunSettings): string {
+  const agent = callsAdjective(CLAIM_AGENT);
   if (isPlateWorld(s))
-    return 'The plate’s world: from the fine-tuned agent at 77% on held-out sums, 40 GRPO steps bring it to 83%. Pick two calls, or the two-call agent, to see what grows with the episode.';
+    return `The plate’s world: from the fine-tuned agent at 77% on held-out sums, 40 GRPO steps bring it to 83%. Pick more calls, or the ${agent} agent, to see what grows with the episode.`;
   if (s.episode === 'one-call')
-    return 'The two-call agent on one-call sums: the agent of the two-call world, on the plate’s episode. Set beside a two-call run, the only difference is the episode’s length. Held-out success is greedy, on the one-call world’s 30 held-out sums; the plate’s numbers are its own agent’s, so none are marked.';
+    return `The ${agent} agent on one-call sums: the agent the claims hold fixed, on the plate’s episode. Set beside its runs on longer sums, the only difference is the episode’s length. Held-out success is greedy, on the one-call world’s 30 held-out sums; the plate’s numbers are its own agent’s, so none are marked.`;
   return (
-    'Two calls: the difficulties grow with the episode. A group teaches nothing when all its episodes fail alike, and an episode that fails at its second call pushes down its correct first call. ' +
+    `${callsWords(s.episode).replace(/^./, (c) => c.toUpperCase())}: the difficulties grow with the episode. A group teaches nothing when all its episodes fail alike, and an episode that fails at a later call pushes down its correct first call. ` +
     (s.faulty
-      ? 'With the faulty calculator each call can lie, so the reward’s cap falls to about 0.7 × 0.7 of the reliable reward, against 0.7 for one call: noise in the environment is noise in the gradient.'
-      : 'Held-out success is greedy, on the two-call world’s own 30 held-out sums, with the reliable calculator.')
+      ? 'With the faulty calculator each call can lie, so the reward’s cap falls to about 0.7 to the power of the calls of the reliable reward: noise in the environment is noise in the gradient.'
+      : `Held-out success is greedy, on the ${callsAdjective(s.episode)} world’s own 30 held-out sums, with the reliable calculator.`)
   );
 }

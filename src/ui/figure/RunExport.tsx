@@ -5,8 +5,8 @@
  */
 import type { MouseEvent } from 'react';
 import type { GrpoStepView } from '../../protocol/episode-view';
-import type { RunConfig } from '../../pipeline/settings';
-import { JSONL_FIELDS, runCsv, runFileName, runJson, runJsonl } from './export';
+import { JSONL_FIELDS, runCsv, runFileName, runJson, runJsonl, runsCsv, runsJson, runsJsonl, type LinkConfig } from './export';
+import { callsWords } from './longer-episode';
 import type { RunView } from './types';
 
 interface Props {
@@ -16,7 +16,9 @@ interface Props {
   shown: GrpoStepView | null;
   plate: string;
   /** The host's link that sets a configuration up again; none is offered without it. */
-  reproduceUrl?: (config: RunConfig) => string;
+  reproduceUrl?: (config: LinkConfig) => string;
+  /** The runs of a run of every length that `run` is one of, in order (fewer than two: none). */
+  lengths: readonly RunView[];
 }
 
 /** Points the clicked link at a fresh object URL before the browser follows it; frees it after. */
@@ -26,7 +28,16 @@ const offer = (make: () => string, type: string) => (e: MouseEvent<HTMLAnchorEle
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 };
 
-export function RunExport({ run, backend, shown, plate, reproduceUrl }: Props) {
+export function RunExport(p: Props) {
+  return (
+    <>
+      <OneRun {...p} />
+      {p.lengths.length > 1 && <EveryLength {...p} />}
+    </>
+  );
+}
+
+function OneRun({ run, backend, shown, plate, reproduceUrl }: Props) {
   const name = runFileName(run.config);
   const link = reproduceUrl?.(run.config) ?? null;
   return (
@@ -56,6 +67,40 @@ export function RunExport({ run, backend, shown, plate, reproduceUrl }: Props) {
         <>
           {' '}
           · <a href={link}>a link that sets this configuration up again</a>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** A run of every length, taken away together: the files hold each length's run, the link runs them all again. */
+function EveryLength({ lengths: runs, backend, shown, plate, reproduceUrl }: Props) {
+  const name = `${runFileName(runs[0]!.config).replace('-run-', '-runs-')}-every-length`;
+  const link = reproduceUrl?.({ ...runs[0]!.config, everyLength: true }) ?? null;
+  const which = runs.map((r) => callsWords(r.config.episode)).join(', ');
+  return (
+    <p className="run-export run-export-lengths">
+      Take the run of every length away ({which}):{' '}
+      <a
+        href="#runs-json"
+        download={`${name}.json`}
+        onClick={offer(() => runsJson(runs, { plate, backend, shown }), 'application/json')}
+      >
+        the runs as JSON
+      </a>{' '}
+      ·{' '}
+      <a href="#runs-csv" download={`${name}.csv`} onClick={offer(() => runsCsv(runs), 'text/csv')}>
+        the curves as CSV
+      </a>{' '}
+      ·{' '}
+      <a href="#runs-jsonl" download={`${name}.metrics.jsonl`} onClick={offer(() => runsJsonl(runs), 'application/x-ndjson')}>
+        the GRPO metrics as JSON Lines
+      </a>{' '}
+      (each line led by its episode)
+      {link && (
+        <>
+          {' '}
+          · <a href={link}>a link that runs every length again</a>
         </>
       )}
     </p>

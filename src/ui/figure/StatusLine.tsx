@@ -23,6 +23,8 @@ interface Props {
   stepsPerSecond: number | null;
   /** A reference band of the run's settings is on the charts (the slow-engine note points to it). */
   bandDrawn: boolean;
+  /** Which of a run of every length trains: "one call, 1 of 2" (null outside one). */
+  inSequence: string | null;
   /** Who holds the run paused (the reader, the figure out of view, the tab hidden). */
   holders: readonly Holder[];
   /** An error that stopped the trainer or the run (shown as an alert). */
@@ -115,7 +117,7 @@ function SlowNote({ status, stepsPerSecond, backend, bandDrawn }: Props) {
 }
 
 /** The run's state in a word, where a Step left it, who holds it, loading, the stage's step and, while it trains, the time left. */
-function RunLine({ status, position, holders, loadingMessage, stepsPerSecond, stagesAfter }: Props) {
+function RunLine({ status, position, holders, loadingMessage, stepsPerSecond, stagesAfter, inSequence }: Props) {
   const left = status === 'running' && position ? timeLeftText(position, msPerStep(stepsPerSecond), stagesAfter) : null;
   return (
     <p className="status-line">
@@ -157,6 +159,7 @@ function RunLine({ status, position, holders, loadingMessage, stepsPerSecond, st
           {STAGE_NAME[position.stage]} · step {position.step} of {position.steps}
         </span>
       )}
+      {inSequence && <span className="status-sequence"> · {inSequence}</span>}
       {left && <span className="status-left"> · {left}</span>}
     </p>
   );

@@ -10,32 +10,45 @@ import type { RunView } from './types';
 import { metricsOf } from './vital-signs';
 
 const EXPORT_FORMAT = 'multi-turn-rl-run/1';
+/** Several runs in one file: a run of every length. */
+const RUNS_FORMAT = 'multi-turn-rl-runs/1';
+
+/** A run's configuration for a link: with `everyLength`, the link runs every length again, as Run both did. */
+export type LinkConfig = RunConfig & { everyLength?: boolean };
+
+type Meta = { plate: string; backend: string | null; shown: GrpoStepView | null };
+
+/** One run's record in a file: configuration, each stage's records (GRPO without episodes), the episodes of `shown`. */
+function runRecord(run: RunView, shown: GrpoStepView | null) {
+  const grpo = run.steps.map(({ episodes: _, sampled: __, ...figures }) => figures);
+  return {
+    config: run.config,
+    stages: run.stages,
+    from: run.from,
+    pretrain: run.pretrain,
+    sft: run.sft,
+    grpo,
+    summary: run.summary ?? null,
+    metrics: metricsOf(run.steps),
+    episodes: shown ? { step: shown.step, episodes: shown.episodes } : null,
+  };
+}
+
+// The push's log-probs travel as Float32Arrays: plain arrays here (JSON would make them objects).
+const plainArrays = (_: string, v: unknown) =>
+  v instanceof Float32Array ? Array.from(v, (x) => Math.round(x * 1e6) / 1e6) : v;
 
 /** The run as JSON: configuration, each stage's records (GRPO without episodes), the episodes of `shown`. */
-export function runJson(
-  run: RunView,
-  meta: { plate: string; backend: string | null; shown: GrpoStepView | null },
-): string {
-  const grpo = run.steps.map(({ episodes: _, sampled: __, ...figures }) => figures);
-  return JSON.stringify(
-    {
-      format: EXPORT_FORMAT,
-      plate: meta.plate,
-      backend: meta.backend,
-      config: run.config,
-      stages: run.stages,
-      from: run.from,
-      pretrain: run.pretrain,
-      sft: run.sft,
-      grpo,
-      summary: run.summary ?? null,
-      metrics: metricsOf(run.steps),
-      episodes: meta.shown ? { step: meta.shown.step, episodes: meta.shown.episodes } : null,
-    },
-    // The push's log-probs travel as Float32Arrays: plain arrays here (JSON would make them objects).
-    (_, v: unknown) => (v instanceof Float32Array ? Array.from(v, (x) => Math.round(x * 1e6) / 1e6) : v),
-    1,
-  );
+export function runJson(run: RunView, meta: Meta): string {
+  const head = { format: EXPORT_FORMAT, plate: meta.plate, backend: meta.backend };
+  return JSON.stringify({ ...head, ...runRecord(run, meta.shown) }, plainArrays, 1);
+}
+
+/** A run of every length as one JSON file: each run as runJson has it, in order; `shown`'s episodes with its run. */
+export function runsJson(runs: readonly RunView[], meta: Meta): string {
+  const shownIn = (r: RunView) => (meta.shown && r.steps.includes(meta.shown) ? meta.shown : null);
+  const head = { format: RUNS_FORMAT, plate: meta.plate, backend: meta.backend };
+  return JSON.stringify({ ...head, runs: runs.map((r) => runRecord(r, shownIn(r))) }, plainArrays, 1);
 }
 
 const CSV_COLUMNS = [
@@ -105,6 +118,18 @@ export function runCsv(run: RunView): string {
   return [CSV_COLUMNS.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
 }
 
+/** Several runs' curves in one CSV: runCsv's columns after the run's episode and seed. */
+export function runsCsv(runs: readonly RunView[]): string {
+  const body = runs.flatMap((run) =>
+    runCsv(run)
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => `${run.config.episode},${run.config.seed},${line}`),
+  );
+  return [['episode', 'seed', ...CSV_COLUMNS].join(','), ...body].join('\n') + '\n';
+}
+
 /**
  * What a reader of the JSON Lines must know to compare them with TRL's logs: the two standard
  * deviations differ (rl/metrics.ts, rl/advantages.ts), and μ goes by another name there.
@@ -118,17 +143,25 @@ export const runJsonl = (run: RunView): string =>
     .map((m) => JSON.stringify(m))
     .join('\n') + '\n';
 
+/** Several runs' GRPO steps as JSON Lines, each line led by its run's episode (runs in order). */
+export const runsJsonl = (runs: readonly RunView[]): string =>
+  runs
+    .flatMap((run) => metricsOf(run.steps).map((m) => JSON.stringify({ episode: run.config.episode, ...m })))
+    .join('\n') + '\n';
+
 /**
  * The standalone page's URL `href` with the options that set `config` up again (the page's other
  * options kept). Only that page reads its options from its URL: an embedded plate's host passes
  * its own link maker, or none (MultiTurnRLPlate's `reproduceUrl`).
  */
-export function pageUrlFor(href: string, config: RunConfig): string {
+export function pageUrlFor(href: string, config: LinkConfig): string {
   const url = new URL(href);
   for (const k of SETTING_KEYS) url.searchParams.set(SETTINGS[k].name, textOf(k, config[k]));
   url.searchParams.set('seed', String(config.seed));
   url.searchParams.set('steps', String(config.steps));
   url.searchParams.set('autorun', '1');
+  if (config.everyLength) url.searchParams.set('every-length', '1');
+  else url.searchParams.delete('every-length');
   return url.href;
 }
 

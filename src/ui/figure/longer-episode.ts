@@ -1,13 +1,13 @@
 /**
- * The plate's closing claims as figures, with the agent held fixed: the two-call agent on
- * one-call sums beside the same agent on two-call sums, so the two columns differ in the episode
- * alone. From the two-call agent's reference runs (one file holds both: the plate's settings,
- * seeds as the file holds them) and from the reader's runs with that agent. Pure: from the runs
- * to what the figure's table and small charts say, and whether each claim shows, in words.
+ * The plate's closing claims as figures, with the agent held fixed: one agent (CLAIM_AGENT) on
+ * every length it plays, so the lengths differ in the episode alone. From that agent's reference
+ * runs (one file holds every length: the plate's settings, seeds as the file holds them) and from
+ * the reader's runs with that agent. Pure: from the runs to what the figure's table and small
+ * charts say, and whether each claim shows, in words.
  *
  * Every figure is a mean over a run's GRPO steps (a reference run's 40; the reader's so far),
  * then over the seeds:
- *   reward            sampled reward, reliable calculator — sparser rewards: lower with two calls
+ *   reward            sampled reward, reliable calculator — sparser rewards: lower with more calls
  *   allFail           groups whose 8 episodes all failed, reliable — no reward to learn from: more
  *   allPass           groups all 8 of which were paid, reliable — solved: shown beside, no claim
  *   pushedDown        correct first calls given a negative advantage, reliable — credit spread: more
@@ -16,16 +16,23 @@
  *                     so the cap falls with the calls (~0.7 a call): lower
  */
 import { mean } from 'd3';
-import { agentOf } from '../../env/world';
-import { PLATE_SETTINGS, type RunSettings } from '../../pipeline/settings';
+import { EPISODES, type EpisodeKind } from '../../env/episode';
+import { agentOf, WORLDS } from '../../env/world';
+import { PLATE_SETTINGS, SETTING_KEYS, settingsLabel, type RunSettings } from '../../pipeline/settings';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import { pct } from '../format';
 import { curveOf, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from './reference';
-import type { BandPoint, RunView } from './types';
+import type { RunView } from './types';
+
+/** The agent the claims hold fixed: fine-tuned on every length it plays. */
+export const CLAIM_AGENT: EpisodeKind = 'two-calls';
+/** The lengths it plays, fewest calls first: the claims' columns and the charts' x axis. */
+export const CLAIM_LENGTHS: readonly EpisodeKind[] = EPISODES.filter((e) => WORLDS[CLAIM_AGENT].plays.includes(e)).sort(
+  (a, b) => WORLDS[a].calls - WORLDS[b].calls,
+);
 
 export type ClaimKey = 'reward' | 'allFail' | 'allPass' | 'pushedDown' | 'pushedDownFaulty' | 'faultyCap';
 
-type World = RunSettings['episode'];
 type Way = 'more' | 'less';
 
 interface ClaimSpec {
@@ -33,7 +40,7 @@ interface ClaimSpec {
   /** The plate's claim, on its first row ('' on the rows that go on measuring it). */
   claim: string;
   what: string;
-  /** Which way the plate says the figure goes with two calls; null: shown beside, claimed nothing. */
+  /** Which way the plate says the figure goes with more calls; null: shown beside, claimed nothing. */
   way: Way | null;
   /** The per-step curve a run is measured on, with its calculator (faultyCap: the reward of both). */
   metric: ReferenceMetric;
@@ -92,76 +99,114 @@ export const CLAIMS: readonly ClaimSpec[] = [
   },
 ];
 
-/** The settings of a claim's runs: the plate's, the two-call agent playing `world`. */
-const heldFixed = (world: World, faulty: boolean): RunSettings => ({
+/** A length in words: "one call", "two calls". */
+export const callsWords = (e: EpisodeKind): string =>
+  `${['no', 'one', 'two', 'three', 'four'][WORLDS[e].calls] ?? WORLDS[e].calls} call${WORLDS[e].calls === 1 ? '' : 's'}`;
+
+/** A length as an adjective: "one-call", "two-call". */
+export const callsAdjective = (e: EpisodeKind): string => callsWords(e).replace(/ calls?$/, '-call');
+
+/** The settings of a claim's reference runs: the plate's, the held-fixed agent playing `episode`. */
+const heldFixed = (episode: EpisodeKind, faulty: boolean): RunSettings => ({
   ...PLATE_SETTINGS,
-  episode: world,
-  agent: 'two-calls',
+  episode,
+  agent: CLAIM_AGENT,
   faulty,
 });
 
 const meanOf = (xs: readonly number[]): number => mean(xs) ?? NaN;
 
-/** A world's reference curves of `metric` by seed, with one calculator; a seed lacking the curve is left out. */
-const seedCurves = (ref: ReferenceRuns, world: World, faulty: boolean, metric: ReferenceMetric) =>
+/** A length's reference curves of `metric` by seed, with one calculator; a seed lacking the curve is left out. */
+const seedCurves = (ref: ReferenceRuns, episode: EpisodeKind, faulty: boolean, metric: ReferenceMetric) =>
   new Map(
-    runsLike(ref, heldFixed(world, faulty)).flatMap((r: ReferenceRun) => {
+    runsLike(ref, heldFixed(episode, faulty)).flatMap((r: ReferenceRun) => {
       const curve = curveOf(r, metric);
       return curve ? [[r.seed, curve] as const] : [];
     }),
   );
 
-/** One figure per seed of a world's reference runs, by seed; a seed lacking a curve is left out. */
-function perSeed(ref: ReferenceRuns, c: ClaimSpec, world: World): Map<number, number> {
+/** One figure per seed of a length's reference runs, by seed; a seed lacking a curve is left out. */
+function perSeed(ref: ReferenceRuns, c: ClaimSpec, episode: EpisodeKind): Map<number, number> {
   const bySeed = (faulty: boolean, metric: ReferenceMetric) =>
-    new Map([...seedCurves(ref, world, faulty, metric)].map(([seed, curve]) => [seed, meanOf(curve)] as const));
+    new Map([...seedCurves(ref, episode, faulty, metric)].map(([seed, curve]) => [seed, meanOf(curve)] as const));
   if (c.key !== 'faultyCap') return bySeed(c.faulty, c.metric);
   const reliable = bySeed(false, 'meanReward');
   const faulty = bySeed(true, 'meanReward');
   return new Map([...faulty].flatMap(([seed, f]) => (reliable.get(seed) ? [[seed, f / reliable.get(seed)!]] : [])));
 }
 
-/** The reader's runs a claim's cell reads: made with the plate's settings but the world, by the two-call agent. */
-const isHeldFixed = (r: RunView): boolean =>
-  agentOf(r.config) === 'two-calls' &&
-  r.config.masking === PLATE_SETTINGS.masking &&
-  r.config.advantage === PLATE_SETTINGS.advantage &&
-  r.config.grader === PLATE_SETTINGS.grader &&
-  r.config.temperature === PLATE_SETTINGS.temperature &&
-  r.config.updatesPerBatch === PLATE_SETTINGS.updatesPerBatch;
-
 const sampled = (steps: readonly GrpoStepView[]) => steps.filter((s) => s.meanReward !== null);
+
+/** The settings a reader's claim runs must share to be set beside each other: all but the length, the calculator and the tool's speed. */
+const SHARED = SETTING_KEYS.filter((k) => k !== 'episode' && k !== 'faulty' && k !== 'toolLatencyMs');
+
+/** A run of the held-fixed agent from the shipped weights, that sampled a step. */
+const isClaimRun = (r: RunView): boolean =>
+  agentOf(r.config) === CLAIM_AGENT && r.config.start === 'agent' && sampled(r.steps).length > 0;
+
+/**
+ * The reader's runs the claims read: the held-fixed agent's, made with the settings of the
+ * reader's latest such run (its calculator and length aside), so that the reader's figures at
+ * each length differ in the length alone. Oldest first.
+ */
+function yourClaimRuns(runs: readonly RunView[]): RunView[] {
+  const latest = [...runs].reverse().find(isClaimRun);
+  if (!latest) return [];
+  return runs.filter(
+    (r) =>
+      isClaimRun(r) && r.config.seed === latest.config.seed && SHARED.every((k) => r.config[k] === latest.config[k]),
+  );
+}
 
 type StepFigure = 'meanReward' | 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown';
 const overSteps = (steps: readonly GrpoStepView[], k: StepFigure): number | null =>
   mean(sampled(steps), (s) => s[k] ?? undefined) ?? null;
 
-/** The reader's latest held-fixed run in `world` with the calculator `faulty` says, that sampled a step. */
-const latestRun = (runs: readonly RunView[], world: World, faulty: boolean): RunView | undefined =>
-  [...runs]
-    .reverse()
-    .find((r) => isHeldFixed(r) && r.config.episode === world && r.config.faulty === faulty && sampled(r.steps).length);
+/** The reader's latest claim run at `episode` with the calculator `faulty` says. */
+const latestRun = (runs: readonly RunView[], episode: EpisodeKind, faulty: boolean): RunView | undefined =>
+  [...runs].reverse().find((r) => r.config.episode === episode && r.config.faulty === faulty);
 
 /**
- * The sampled steps of the reader's latest faulty and reliable runs in `world`, over the steps both
- * have (a run stopped early is compared with the same window); null without one of each.
+ * The sampled steps of the reader's latest faulty and reliable runs at `episode`, over the steps
+ * both have (a run stopped early is compared with the same window); null without one of each.
  */
-function pairedSteps(runs: readonly RunView[], world: World) {
-  const [f, r] = [latestRun(runs, world, true), latestRun(runs, world, false)];
+function pairedSteps(runs: readonly RunView[], episode: EpisodeKind) {
+  const [f, r] = [latestRun(runs, episode, true), latestRun(runs, episode, false)];
   if (!f || !r) return null;
   const n = Math.min(sampled(f.steps).length, sampled(r.steps).length);
   return { faulty: sampled(f.steps).slice(0, n), reliable: sampled(r.steps).slice(0, n) };
 }
 
-/** The reader's figure for a claim in `world`: its latest such run (for the cap, one of each calculator). */
-function yourFigure(runs: readonly RunView[], c: ClaimSpec, world: World): number | null {
+/** The reader's figure for a claim at one length, and the GRPO steps it is a mean over. */
+function yourFigure(runs: readonly RunView[], c: ClaimSpec, episode: EpisodeKind): Yours | null {
   if (c.key === 'faultyCap') {
-    const paired = pairedSteps(runs, world);
+    const paired = pairedSteps(runs, episode);
     const reliable = paired && overSteps(paired.reliable, 'meanReward');
-    return paired && reliable ? overSteps(paired.faulty, 'meanReward')! / reliable : null;
+    return paired && reliable
+      ? { value: overSteps(paired.faulty, 'meanReward')! / reliable, steps: paired.faulty.length }
+      : null;
   }
-  const run = latestRun(runs, world, c.faulty);
-  return run ? overSteps(run.steps, c.metric as StepFigure) : null;
+  const run = latestRun(runs, episode, c.faulty);
+  const value = run ? overSteps(run.steps, c.metric as StepFigure) : null;
+  return run && value !== null ? { value, steps: sampled(run.steps).length } : null;
+}
+
+interface Yours {
+  value: number;
+  /** The GRPO steps it is a mean over (a run still training: its steps so far). */
+  steps: number;
+}
+
+/** A claim's figures at one length. */
+export interface LengthFigures {
+  episode: EpisodeKind;
+  calls: number;
+  /** The reference runs' figure per seed; empty until the file is in. */
+  bySeed: ReadonlyMap<number, number>;
+  /** Their mean over the seeds; null until the file is in. */
+  mean: number | null;
+  /** The reader's, from the latest claim runs; null without one. */
+  yours: Yours | null;
 }
 
 export interface ClaimRow {
@@ -169,151 +214,171 @@ export interface ClaimRow {
   claim: string;
   what: string;
   way: Way | null;
-  /** Means over the seeds: the same agent on one-call sums and on two-call sums; null until the file is in. */
-  one: number | null;
-  two: number | null;
-  /** The reader's latest run with the two-call agent, in its world; null without one. */
-  yours: number | null;
+  /** One per length, fewest calls first. */
+  lengths: LengthFigures[];
   /** Whether the claim shows, in words, and why where it does not; null where nothing is claimed or known. */
   shows: string | null;
-  /** Where it does not show: in the reference means, at a seed, or in the reader's run. */
+  /** Where it does not show: in the reference means, at a seed, or in the reader's runs. */
   against: ('reference' | 'seed' | 'yours')[];
 }
 
 /** How a row writes a figure. */
-export const claimValue = (key: ClaimKey, v: number | null): string =>
-  v === null || !Number.isFinite(v) ? '—' : key === 'faultyCap' ? v.toFixed(2) : pct(v);
+export const claimValue = (key: ClaimKey, v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : key === 'faultyCap' ? v.toFixed(2) : pct(v);
 
-const pointsWay = (way: Way, one: number, two: number): boolean => (way === 'more' ? two > one : two < one);
-const wordsOf = (w: World) => (w === 'two-calls' ? 'two calls' : 'one call');
+/** Each step from fewer calls to more goes the plate's way. */
+const everyStepWay = (way: Way, xs: readonly number[]): boolean =>
+  xs.every((x, i) => i === 0 || (way === 'more' ? x > xs[i - 1]! : x < xs[i - 1]!));
 
-/** The world of the reader's latest run with the two-call agent, if any. */
-export function yourWorld(runs: readonly RunView[]): World | null {
-  return [...runs].reverse().find((r) => isHeldFixed(r) && sampled(r.steps).length)?.config.episode ?? null;
-}
+/** The figures in order of length, in words: "90% → 85%". */
+const trendWords = (key: ClaimKey, xs: readonly number[]): string => xs.map((x) => claimValue(key, x)).join(' → ');
 
 /**
- * The claims' rows: each figure with the agent held fixed, from the two-call agent's reference
- * runs (null: not loaded yet) and from the reader's runs, and whether each claim shows.
+ * The claims' rows: each figure with the agent held fixed, from that agent's reference runs
+ * (null: not loaded yet) and from the reader's runs, and whether each claim shows.
  */
 export function claimRows(ref: ReferenceRuns | null, runs: readonly RunView[]): ClaimRow[] {
-  const world = yourWorld(runs);
+  const yours = yourClaimRuns(runs);
+  // The reader's runs were made as the reference runs are: one of them may be set against their means.
+  const plateLike =
+    yours.length > 0 && SHARED.every((k) => yours.at(-1)!.config[k] === PLATE_SETTINGS[k] || k === 'agent');
   return CLAIMS.map((c) => {
-    const one = ref ? perSeed(ref, c, 'one-call') : null;
-    const two = ref ? perSeed(ref, c, 'two-calls') : null;
-    const row: ClaimRow = {
-      key: c.key,
-      claim: c.claim,
-      what: c.what,
-      way: c.way,
-      one: one?.size ? meanOf([...one.values()]) : null,
-      two: two?.size ? meanOf([...two.values()]) : null,
-      yours: world ? yourFigure(runs, c, world) : null,
-      shows: null,
-      against: [],
-    };
-    if (c.way && one && two && row.one !== null && row.two !== null)
-      Object.assign(row, verdict(c, row, one, two, world));
+    const lengths = CLAIM_LENGTHS.map((episode): LengthFigures => {
+      const bySeed = ref ? perSeed(ref, c, episode) : new Map<number, number>();
+      return {
+        episode,
+        calls: WORLDS[episode].calls,
+        bySeed,
+        mean: bySeed.size ? meanOf([...bySeed.values()]) : null,
+        yours: yourFigure(yours, c, episode),
+      };
+    });
+    const row: ClaimRow = { key: c.key, claim: c.claim, what: c.what, way: c.way, lengths, shows: null, against: [] };
+    if (c.way && lengths.every((l) => l.mean !== null)) Object.assign(row, verdict(c, lengths, plateLike));
     return row;
   });
 }
 
-/** Whether the claim shows in the means, at each seed and in the reader's run — in words, with why where not. */
+/** Whether the claim shows in the means, at each seed and in the reader's runs — in words, with why where not. */
 function verdict(
   c: ClaimSpec,
-  row: ClaimRow,
-  one: Map<number, number>,
-  two: Map<number, number>,
-  world: World | null,
+  lengths: readonly LengthFigures[],
+  plateLike: boolean,
 ): Pick<ClaimRow, 'shows' | 'against'> {
   const way = c.way!;
-  const v = (x: number) => claimValue(c.key, x);
   const against: ClaimRow['against'] = [];
   const words: string[] = [];
-  const seeds = [...one.keys()].filter((s) => two.has(s)).sort((a, b) => a - b);
-  const off = seeds.filter((s) => !pointsWay(way, one.get(s)!, two.get(s)!));
-  if (!pointsWay(way, row.one!, row.two!)) {
+  const means = lengths.map((l) => l.mean!);
+  const seeds = [...lengths[0]!.bySeed.keys()]
+    .filter((s) => lengths.every((l) => l.bySeed.has(s)))
+    .sort((a, b) => a - b);
+  const off = seeds.filter(
+    (s) =>
+      !everyStepWay(
+        way,
+        lengths.map((l) => l.bySeed.get(s)!),
+      ),
+  );
+  const named = lengths.map((l) => callsWords(l.episode)).join(', ');
+  if (!everyStepWay(way, means)) {
     against.push('reference');
-    words.push(
-      `Not in our reference runs: two calls ${v(row.two!)} against one call’s ${v(row.one!)}, the other way from the plate’s claim.`,
-    );
+    words.push(`Not in our reference means (${named}: ${trendWords(c.key, means)}), against the plate’s claim.`);
   } else if (off.length === 0) {
     words.push(`Shows at ${seeds.length} of ${seeds.length} seeds.`);
   } else {
     against.push('seed');
-    const at = off.map((s) => `seed ${s} (two calls ${v(two.get(s)!)}, one call ${v(one.get(s)!)})`).join('; ');
+    const at = off
+      .map(
+        (s) =>
+          `seed ${s} (${trendWords(
+            c.key,
+            lengths.map((l) => l.bySeed.get(s)!),
+          )})`,
+      )
+      .join('; ');
     words.push(
       `Shows in the means and at ${seeds.length - off.length} of ${seeds.length} seeds, not at ${at}: one seed’s 40 steps of 8 groups are noisy, the mean of five less so.`,
     );
   }
-  if (world && row.yours !== null && Number.isFinite(row.yours)) {
-    // The reader's run against the other world's reference mean.
-    const holds = world === 'two-calls' ? pointsWay(way, row.one!, row.yours) : pointsWay(way, row.yours, row.two!);
-    const other = world === 'two-calls' ? row.one! : row.two!;
-    const otherWorld = world === 'two-calls' ? 'one-call' : 'two-calls';
-    if (holds) words.push(`Your run (${wordsOf(world)}) shows it too: ${v(row.yours)} against ${v(other)}.`);
+  const mine = lengths.filter((l) => l.yours !== null);
+  if (mine.length === 1 && plateLike) {
+    // One run of the reader's, made as the reference runs were: set against the next length's mean.
+    const i = lengths.indexOf(mine[0]!);
+    const j = i + 1 < lengths.length ? i + 1 : i - 1;
+    const [a, b] = i < j ? [mine[0]!.yours!.value, means[j]!] : [means[j]!, mine[0]!.yours!.value];
+    const v = (x: number) => claimValue(c.key, x);
+    const which = callsWords(lengths[i]!.episode);
+    if (everyStepWay(way, [a, b]))
+      words.push(`Your run (${which}) shows it too: ${v(mine[0]!.yours!.value)} against ${v(means[j]!)}.`);
     else {
       against.push('yours');
       words.push(
-        `Not in your run (${wordsOf(world)}): ${v(row.yours)} against the ${otherWorld} runs’ ${v(other)} — one run set against a mean of five seeds; the band on the chart shows how far one seed strays.`,
+        `Not in your run (${which}): ${v(mine[0]!.yours!.value)} against the ${callsAdjective(lengths[j]!.episode)} runs’ ${v(means[j]!)} — one run set against a mean of five seeds; the bars on the charts show how far one seed strays.`,
+      );
+    }
+  }
+  if (mine.length >= 2) {
+    // The reader's runs against each other: the same agent, seed and settings, the length alone differs.
+    const xs = mine.map((l) => l.yours!.value);
+    const which = mine.map((l) => callsWords(l.episode)).join(', ');
+    if (everyStepWay(way, xs)) words.push(`Your runs show it too (${which}: ${trendWords(c.key, xs)}).`);
+    else {
+      against.push('yours');
+      words.push(
+        `Not in your runs (${which}: ${trendWords(c.key, xs)}): one seed’s runs, where the reference means are five seeds’; the bars on the charts show how far one seed strays.`,
       );
     }
   }
   return { shows: words.join(' '), against };
 }
 
-/** A world's reference curve for a claim's chart: the seeds' spread and their mean, per step. */
-export interface ClaimCurve {
-  band: BandPoint[];
-  mean: [number, number][];
+/** The settings of the reader's claim runs where they are not the plate's, in words ('' when they are). */
+export function yourSettingsWords(runs: readonly RunView[]): string {
+  const latest = yourClaimRuns(runs).at(-1);
+  if (!latest) return '';
+  const shared = { ...PLATE_SETTINGS, ...Object.fromEntries(SHARED.map((k) => [k, latest.config[k]])) } as RunSettings;
+  // settingsLabel always names the calculator; the table's rows name it themselves.
+  return settingsLabel({ ...shared, faulty: false, episode: CLAIM_LENGTHS[0]! })
+    .split(', ')
+    .filter((w) => w !== 'reliable')
+    .join(', ');
 }
 
-/** A running mean: the mean of steps 1..t at each t. */
-const running = (xs: readonly number[]): number[] => {
-  let sum = 0;
-  return xs.map((x, i) => (sum += x) / (i + 1));
-};
+/** A claim's chart at one length: the seeds' figures, their spread and mean, and the reader's. */
+export interface TrendPoint {
+  episode: EpisodeKind;
+  calls: number;
+  lo: number | null;
+  hi: number | null;
+  mean: number | null;
+  seeds: number;
+  yours: Yours | null;
+}
 
 /**
- * Per step 1..n, the seeds' curves of a claim in one world, as a band and a mean: the claim's
- * figure per step (its calculator as `faulty` says), or for the cap the faulty ÷ reliable ratio of
- * each seed's reward so far (its last point is the table's figure).
+ * A claim against the number of calls, for its chart: per length the reference seeds' spread and
+ * mean, and the reader's figure; `faulty` picks the calculator of a claim measured with either
+ * (the cap is both calculators' by definition).
  */
-export function claimCurve(ref: ReferenceRuns, key: ClaimKey, world: World, faulty: boolean): ClaimCurve {
-  const c = CLAIMS.find((x) => x.key === key)!;
-  const curves = (f: boolean, metric: ReferenceMetric) => seedCurves(ref, world, f, metric);
-  let per: number[][];
-  if (key === 'faultyCap') {
-    const reliable = curves(false, 'meanReward');
-    per = [...curves(true, 'meanReward')].flatMap(([seed, f]) => {
-      const r = reliable.get(seed);
-      if (!r) return [];
-      const [fr, rr] = [running(f), running(r)];
-      return [fr.map((x, i) => (rr[i]! > 0 ? x / rr[i]! : 0))];
-    });
-  } else per = [...curves(faulty, c.metric).values()];
-  if (per.length === 0) return { band: [], mean: [] };
-  const steps = per[0]!.map((_, i) => i);
-  return {
-    band: steps.map((i) => {
-      const xs = per.map((p) => p[i]!);
-      return { step: i + 1, lo: Math.min(...xs), hi: Math.max(...xs) };
-    }),
-    mean: steps.map((i) => [i + 1, meanOf(per.map((p) => p[i]!))]),
-  };
-}
-
-/** The reader's curve for a claim's chart: its latest held-fixed run with the chart's calculator (the cap: both). */
-export function yourClaimCurve(runs: readonly RunView[], key: ClaimKey, faulty: boolean): [number, number][] {
-  const world = yourWorld(runs);
-  if (!world) return [];
-  if (key === 'faultyCap') {
-    const paired = pairedSteps(runs, world);
-    if (!paired) return [];
-    const [fr, rr] = [paired.faulty, paired.reliable].map((ss) => running(ss.map((s) => s.meanReward!)));
-    return paired.faulty.map((s, i) => [s.step, rr![i]! > 0 ? fr![i]! / rr![i]! : 0]);
-  }
-  const run = latestRun(runs, world, faulty);
-  const k = CLAIMS.find((x) => x.key === key)!.metric as StepFigure;
-  return run ? sampled(run.steps).flatMap((s) => (s[k] === null ? [] : [[s.step, s[k]] as [number, number]])) : [];
+export function claimTrend(
+  ref: ReferenceRuns | null,
+  runs: readonly RunView[],
+  key: ClaimKey,
+  faulty: boolean,
+): TrendPoint[] {
+  const base = CLAIMS.find((x) => x.key === key)!;
+  const c: ClaimSpec = key === 'faultyCap' ? base : { ...base, faulty };
+  const yours = yourClaimRuns(runs);
+  return CLAIM_LENGTHS.map((episode) => {
+    const xs = ref ? [...perSeed(ref, c, episode).values()] : [];
+    return {
+      episode,
+      calls: WORLDS[episode].calls,
+      lo: xs.length ? Math.min(...xs) : null,
+      hi: xs.length ? Math.max(...xs) : null,
+      mean: xs.length ? meanOf(xs) : null,
+      seeds: xs.length,
+      yours: yourFigure(yours, c, episode),
+    };
+  });
 }

@@ -1,0 +1,133 @@
+/**
+ * A claim against the number of calls: per length, the reference seeds' spread (a bar) and mean
+ * (a grey dot, joined across lengths), the reader's figure as a mark in its calculator's colour,
+ * and on the cap's chart the 0.7ᵏ a calculator that lies 30% of the time per call would leave.
+ * Each number it shows is a mean over a run's GRPO steps: its description names that window.
+ */
+import * as d3 from 'd3';
+import { GRPO } from '../../config';
+import type { CalculatorName } from '../../env/calculator';
+import { Axis } from './chart/Axis';
+import type { YAxis } from './chart/axes';
+import { M } from './chart/frame';
+import { callsWords, type TrendPoint } from './longer-episode';
+import { useWidth } from './useWidth';
+
+interface Props {
+  name: string;
+  points: readonly TrendPoint[];
+  y: YAxis;
+  /** The reader's marks' colour: the calculator of the runs they come from. */
+  tone: CalculatorName;
+  /** Draw (1 − faulty rate)^calls: the cap each call's lie would leave. */
+  capLine?: boolean;
+  height?: number;
+  captionId: string;
+}
+
+/** The cap one call leaves: the faulty calculator answers right 70% of the time. */
+const KEEP = 1 - GRPO.faultyRate;
+
+/** The chart in words: each length's mean and spread, the reader's figures, the window they are means over. */
+export function trendLabel(name: string, points: readonly TrendPoint[], format: (v: number) => string): string {
+  const at = (p: TrendPoint) => callsWords(p.episode);
+  const ref = points.filter((p) => p.mean !== null);
+  const mine = points.filter((p) => p.yours !== null);
+  const parts = [
+    ref.length
+      ? `our reference runs (a mean over each run’s ${GRPO.steps} GRPO steps, then over ${ref[0]!.seeds} seeds): ${ref
+          .map((p) => `${at(p)} ${format(p.mean!)} (seeds ${format(p.lo!)}–${format(p.hi!)})`)
+          .join(', ')}`
+      : 'the reference runs are not in yet',
+    ...(mine.length
+      ? [
+          `your runs (a mean over the GRPO steps so far): ${mine
+            .map((p) => `${at(p)} ${format(p.yours!.value)} over ${p.yours!.steps} steps`)
+            .join(', ')}`,
+        ]
+      : []),
+  ];
+  return `${name} against the number of calls: ${parts.join('; ')}`;
+}
+
+export function TrendChart({ name, points, y: yAxis, tone, capLine = false, height = 150, captionId }: Props) {
+  const [wrap, width] = useWidth<HTMLDivElement>(240);
+  const calls = points.map((p) => p.calls);
+  const x = d3
+    .scaleLinear()
+    .domain([Math.min(...calls) - 0.4, Math.max(...calls) + 0.4])
+    .range([M.left, Math.max(M.left + 60, width - 16)]);
+  const y = d3.scaleLinear([0, yAxis.max], [height - M.bottom, M.top]);
+  const clamp = (v: number) => y(Math.min(v, yAxis.max));
+  const ref = points.filter((p) => p.mean !== null);
+  const mine = points.filter((p) => p.yours !== null);
+  const path = d3.line<[number, number]>(
+    ([c]) => x(c),
+    ([, v]) => clamp(v),
+  );
+  const cap = capLine ? calls.map((c) => [c, KEEP ** c] as [number, number]) : [];
+  return (
+    <div ref={wrap} className="chart trend-chart">
+      <svg
+        role="img"
+        aria-label={trendLabel(name, points, yAxis.format)}
+        aria-describedby={captionId}
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+      >
+        <Axis
+          orient="left"
+          className="axis axis-y"
+          transform={`translate(${M.left},0)`}
+          scale={y}
+          ticks={yAxis.ticks}
+          format={yAxis.format}
+          tickSize={-(x.range()[1]! - M.left)}
+          domain={false}
+        />
+        <Axis
+          orient="bottom"
+          className="axis axis-x"
+          transform={`translate(0,${height - M.bottom})`}
+          scale={x}
+          ticks={calls}
+          format={(c) => String(c)}
+        />
+        <text className="axis-title" x={x.range()[1]} y={height - 2} textAnchor="end">
+          calls per episode
+        </text>
+        {cap.length > 0 && (
+          <g className="cap-line">
+            <path d={path(cap) ?? ''} />
+            <text x={x(cap.at(-1)![0]) + 4} y={clamp(cap.at(-1)![1]) - 4} textAnchor="end">
+              0.7ᵏ
+            </text>
+          </g>
+        )}
+        <g className="trend-reference">
+          {ref.map((p) => (
+            <line key={p.calls} className="spread" x1={x(p.calls)} x2={x(p.calls)} y1={clamp(p.lo!)} y2={clamp(p.hi!)} />
+          ))}
+          {ref.length > 1 && <path d={path(ref.map((p) => [p.calls, p.mean!])) ?? ''} />}
+          {ref.map((p) => (
+            <circle key={p.calls} cx={x(p.calls)} cy={clamp(p.mean!)} r={3.5} />
+          ))}
+        </g>
+        <g className={`trend-yours tone-${tone}`}>
+          {mine.length > 1 && <path d={path(mine.map((p) => [p.calls, p.yours!.value])) ?? ''} />}
+          {mine.map((p) => (
+            <rect
+              key={p.calls}
+              x={x(p.calls) + 6 - 4}
+              y={clamp(p.yours!.value) - 4}
+              width={8}
+              height={8}
+              transform={`rotate(45 ${x(p.calls) + 6} ${clamp(p.yours!.value)})`}
+            />
+          ))}
+        </g>
+      </svg>
+    </div>
+  );
+}
