@@ -4,7 +4,9 @@
 // spread in) and every bench mode one the bench takes; every path under src/, scripts/, test/,
 // public/ or docs/ exists (a `*` or a `<placeholder>` matches any name within one folder); every
 // relative link leads to a file and a heading that exist; and every URL option and attribute the
-// docs write is one src/ui/options.ts reads. CHANGELOG.md is history, and is left as it was.
+// docs write is one src/ui/options.ts reads; every tarball and folder name carries package.json's
+// version. Each doc says on its first screen whom it is for, and the docs keep to their sizes
+// (docs/ 90 KB, the README 15 KB). CHANGELOG.md is history, and is left as it was.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +17,8 @@ import { SETTING_OPTIONS } from '../scripts/lib/setting-options';
 const ROOT = resolve(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).flatMap((f) => (f.endsWith('.md') ? [`docs/${f}`] : []))];
-const SCRIPTS = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+const PKG = JSON.parse(read('package.json')) as { version: string; scripts: Record<string, string> };
+const SCRIPTS = PKG.scripts;
 
 /** What a doc says in code: its fenced blocks, and its inline spans (which may run over a line break). */
 function codeOf(text: string): string[] {
@@ -169,7 +172,25 @@ function unknownSettings(doc: string): string[] {
   return [...found];
 }
 
+/** The versions a doc writes in the tarball's name or the folder's, other than package.json's. */
+const otherVersions = (doc: string): string[] => [
+  ...new Set(
+    [...read(doc).matchAll(/(?:multi-turn-rl-plate-|plate-)(\d+\.\d+\.\d+)/g)]
+      .map((m) => m[0])
+      .filter((name) => !name.endsWith(`-${PKG.version}`)),
+  ),
+];
+
 describe.each(DOCS)('%s', (doc) => {
+  it('says on its first screen whom it is for', () => {
+    const firstScreen = read(doc).split('\n').slice(0, 20).join('\n');
+    expect(firstScreen).toMatch(/\*\*For [^*]+\*\*|This file is for /);
+  });
+
+  it('names the tarball and the folder with package.json’s version', () => {
+    expect(otherVersions(doc)).toEqual([]);
+  });
+
   it('names only npm scripts package.json has, and only the options and modes those scripts take', () => {
     expect(mistakesInCommands(doc)).toEqual([]);
   });
@@ -184,6 +205,15 @@ describe.each(DOCS)('%s', (doc) => {
 
   it('writes only URL options and attributes the plate reads', () => {
     expect(unknownSettings(doc)).toEqual([]);
+  });
+});
+
+describe('the docs’ sizes', () => {
+  const bytes = (path: string) => statSync(join(ROOT, path)).size;
+  it('keep docs/ within 90 KB and the README within 15 KB', () => {
+    const docs = DOCS.filter((d) => d.startsWith('docs/'));
+    expect(docs.reduce((sum, d) => sum + bytes(d), 0)).toBeLessThanOrEqual(90_000);
+    expect(bytes('README.md')).toBeLessThanOrEqual(15_000);
   });
 });
 
