@@ -203,6 +203,11 @@ describe.each(DOCS)('%s', (doc) => {
     expect(brokenLinks(doc)).toEqual([]);
   });
 
+  it('says each heading once', () => {
+    const headings = [...read(doc).matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1]!);
+    expect(headings.filter((h, i) => headings.indexOf(h) !== i)).toEqual([]);
+  });
+
   it('writes only URL options and attributes the plate reads', () => {
     expect(unknownSettings(doc)).toEqual([]);
   });
