@@ -213,6 +213,29 @@ describe.each(DOCS)('%s', (doc) => {
   });
 });
 
+/** The code's pointers into the docs — `docs/embedding.md, “Hosting the files yourself”` — with no such heading. */
+function codePointersAstray(): string[] {
+  const files = ['src', 'scripts', 'test']
+    .flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}/${f}`))
+    .filter((f) => /\.(ts|tsx|mjs)$/.test(f) && !f.includes('node_modules'))
+    .concat('.dependency-cruiser.mjs');
+  const astray: string[] = [];
+  for (const file of files)
+    for (const m of read(file).matchAll(/(docs\/[\w-]+\.md)(?:,\s*|\s*\()["“]([^"”]+)["”]/g)) {
+      const [, doc, heading] = m as unknown as [string, string, string];
+      const headings = existsSync(join(ROOT, doc)) ? [...read(doc).matchAll(/^#{1,6} (.+)$/gm)].map((h) => h[1]!) : [];
+      if (!headings.some((h) => h.startsWith(heading.replace(/[?.]$/, ''))))
+        astray.push(`${file}: ${doc}, “${heading}”`);
+    }
+  return astray;
+}
+
+describe('the code’s pointers into the docs', () => {
+  it('name headings the docs have', () => {
+    expect(codePointersAstray()).toEqual([]);
+  });
+});
+
 describe('the docs’ sizes', () => {
   const bytes = (path: string) => statSync(join(ROOT, path)).size;
   it('keep docs/ within 90 KB and the README within 15 KB', () => {
