@@ -81,9 +81,10 @@ export type Command =
    */
   | { type: 'start'; config: RunConfig; begin?: RunBegin }
   /**
-   * The reader changed a setting: redo only what it affects. Same start and seed → a run
-   * still before GRPO takes the new GRPO settings in place (`configured`), a run in or after
-   * GRPO restarts GRPO from its own fine-tuned agent; anything else starts afresh.
+   * The reader changed a setting: redo only what it affects. The same pipeline (samePipeline in
+   * pipeline/settings.ts: the same seed, start, episode and agent's world) → a run still before
+   * GRPO takes the new GRPO settings in place (`configured`), a run in or after GRPO restarts GRPO
+   * from its own fine-tuned agent; anything else starts afresh.
    */
   | { type: 'configure'; config: RunConfig }
   | { type: 'pause' }
