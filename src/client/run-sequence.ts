@@ -10,8 +10,8 @@
  *                                                 │  midway restarts GRPO as a new run: followed)
  *   a new run of another length or agent          │ stopped: the reader started something else
  *   its run ended done                            │ the next length, or done after the last
- *   its run gone or its start dropped (Reset),    │ stopped
- *    an error, or the worker stopped              │
+ *   its run gone, its start dropped once shown,   │ stopped
+ *    an error, the worker stopped, or Reset       │
  *
  * Pause and Resume change nothing here: the run they hold is still the length's.
  */
@@ -29,6 +29,11 @@ export interface RunSequence {
   runIds: number[];
   /** The current length's start was asked for. */
   sent: boolean;
+  /**
+   * The page has shown that start on its way (or its run). The page redraws at its own pace, so
+   * a state seen right after the start may not show it yet: only a start once shown can be dropped.
+   */
+  shown: boolean;
   /** The id of the latest run when that start was asked for: a run above it is a new one. */
   after: number;
   state: 'running' | 'done' | 'stopped';
@@ -37,7 +42,7 @@ export interface RunSequence {
 type Seen = Pick<WorkerState, 'status' | 'run' | 'startSent'>;
 
 export function newSequence(agent: EpisodeKind, lengths: readonly EpisodeKind[]): RunSequence {
-  return { agent, lengths, index: 0, runIds: [], sent: false, after: -1, state: 'running' };
+  return { agent, lengths, index: 0, runIds: [], sent: false, shown: false, after: -1, state: 'running' };
 }
 
 /** The worker can take a start now (loading: it waits, as a Run pressed then does). */
@@ -62,7 +67,10 @@ export function sequenceStep(q: RunSequence, s: Seen): { next: RunSequence; star
     return sequenceStep({ ...q, runIds }, s);
   }
   // Its start is on its way, unless the page dropped it (a Reset) or an error stopped the worker.
-  if (mine === undefined) return s.startSent && s.status !== 'error' ? same : stop(q);
+  if (mine === undefined) {
+    if (s.startSent) return q.shown ? same : { next: { ...q, shown: true }, start: null };
+    return q.shown ? stop(q) : same;
+  }
   if (!r || r.runId !== mine || r.end === 'error' || r.end === 'stopped') return stop(q);
   if (r.end !== 'done') return same;
   if (q.index + 1 === q.lengths.length) return { next: { ...q, state: 'done' }, start: null };
@@ -70,6 +78,14 @@ export function sequenceStep(q: RunSequence, s: Seen): { next: RunSequence; star
 }
 
 /** The current length's start was sent while `latestRunId` was the page's latest run. */
-export const sentAt = (q: RunSequence, latestRunId: number): RunSequence => ({ ...q, sent: true, after: latestRunId });
+export const sentAt = (q: RunSequence, latestRunId: number): RunSequence => ({
+  ...q,
+  sent: true,
+  shown: false,
+  after: latestRunId,
+});
 
-const stop = (q: RunSequence) => ({ next: { ...q, state: 'stopped' as const }, start: null });
+/** The reader ended it (Reset). */
+export const stopped = (q: RunSequence): RunSequence => (q.state === 'running' ? { ...q, state: 'stopped' } : q);
+
+const stop = (q: RunSequence) => ({ next: stopped(q), start: null });

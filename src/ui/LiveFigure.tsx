@@ -7,7 +7,6 @@
  * the component's props) act as the matching control would (useLiveOptions).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { newSequence, sentAt, sequenceStep, type RunSequence } from '../client/run-sequence';
 import { DEFAULT_SEED, GRPO } from '../config';
 import { agentOf } from '../env/world';
 import { withPlayableAgent, type RunConfig, type RunSettings } from '../pipeline/settings';
@@ -16,11 +15,12 @@ import type { LinkConfig } from './figure/export';
 import type { PlateAssets } from './assets';
 import { useTrainingWorker, type TrainingWorker } from '../client/useTrainingWorker';
 import { Figure } from './figure/Figure';
-import { CLAIM_AGENT, CLAIM_LENGTHS } from './figure/longer-episode';
+import { CLAIM_AGENT } from './figure/longer-episode';
 import { useReferenceRuns } from './figure/reference';
 import type { PlateOptions } from './options';
 import { usePageHolds } from './useHolds';
 import { useNear } from './useNear';
+import { useRunEveryLength } from './useRunEveryLength';
 import { settingsOf, useLiveOptions } from './useLiveOptions';
 
 export interface LiveFigureProps {
@@ -80,7 +80,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
         onRun={controls.onRun}
         onPause={worker.pause}
         onStep={controls.onStep}
-        onReset={worker.reset}
+        onReset={controls.onReset}
         onSettings={controls.onSettings}
         seed={controls.seed}
         onSeed={controls.onSeed}
@@ -110,38 +110,21 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
   /** A run asked for while the worker was loading, sent once it is ready. */
   const queued = useRef((options.autorun ?? false) && !options.everyLength);
   const { status, start, configure, resume, step } = worker;
-  // Run every length: the held-fixed agent on each length it plays, one run after another (run-sequence.ts).
-  const [sequence, setSequence] = useState<RunSequence | null>(() =>
-    options.autorun && options.everyLength ? newSequence(CLAIM_AGENT, CLAIM_LENGTHS) : null,
+  const configOf = useCallback(
+    (s: RunSettings): RunConfig => ({ ...s, seed, steps: options.steps ?? GRPO.steps }),
+    [seed, options.steps],
   );
-  const configOf = (s: RunSettings): RunConfig => ({
-    ...s,
-    seed,
-    steps: options.steps ?? GRPO.steps,
-  });
+  const { sequence, onRunEveryLength, onReset: endSequence } = useRunEveryLength(
+    worker,
+    { settings, show: setSettings, configOf },
+    (options.autorun ?? false) && (options.everyLength ?? false),
+  );
 
   useEffect(() => {
     if (status !== 'ready' || !queued.current) return;
     queued.current = false;
     start(configOf(settings));
   });
-
-  // After every change of the worker's state: the sequence follows its run, or starts its next length.
-  useEffect(() => {
-    if (!sequence) return;
-    const { next, start: length } = sequenceStep(sequence, worker);
-    if (!length) {
-      if (next !== sequence) setSequence(next);
-      return;
-    }
-    // The controls show what trains: the length and its agent, with the settings as set now.
-    const s = { ...settings, episode: length, agent: CLAIM_AGENT };
-    setSettings(s);
-    const latest = worker.run?.runId ?? -1;
-    start(configOf(s));
-    setSequence(sentAt(next, latest));
-  });
-  const onRunEveryLength = () => setSequence(newSequence(CLAIM_AGENT, CLAIM_LENGTHS));
 
   const onRun = () => {
     if (status === 'paused' || status === 'stepping') resume();
@@ -169,5 +152,9 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
     setSeed(next);
     configure({ ...configOf(settings), seed: next });
   };
-  return { settings, seed, onRun, onStep, onSettings, onSeed, restartNote, sequence, onRunEveryLength };
+  const onReset = () => {
+    endSequence();
+    worker.reset();
+  };
+  return { settings, seed, onRun, onStep, onSettings, onSeed, restartNote, sequence, onRunEveryLength, onReset };
 }

@@ -1,6 +1,6 @@
 /**
- * Whether the figure has come within two viewports of the screen, as Distill's d-figure asks
- * before it starts work: false until then (on the server and in the first render too, so
+ * Whether the figure (or a part of it) has come within two viewports of the screen, or the margin
+ * given, as Distill's d-figure asks before it starts work: false until then (on the server and in the first render too, so
  * hydration matches), true from then on. Where there is no IntersectionObserver, true.
  */
 import { useCallback, useState, type RefObject } from 'react';
@@ -9,9 +9,10 @@ import { useInView } from './useHolds';
 /** Two viewports' height above and below the screen. */
 const NEAR_MARGIN = '200% 0px';
 
-export function useNear(target: RefObject<Element | null>): boolean {
+/** `margin`: how near counts, as IntersectionObserver's rootMargin (default two viewports). */
+export function useNear(target: RefObject<Element | null>, margin = NEAR_MARGIN): boolean {
   const [near, setNear] = useState(() => typeof window !== 'undefined' && typeof IntersectionObserver === 'undefined');
   const onChange = useCallback((inView: boolean) => inView && setNear(true), []);
-  useInView(target, onChange, NEAR_MARGIN);
+  useInView(target, onChange, margin);
   return near;
 }

@@ -135,6 +135,15 @@ describe('running every length', () => {
     expect(error.started).toEqual(['one-call']);
   });
 
+  it('waits for the page to show its start: the page redraws at its own pace, a frame late', () => {
+    const q = sentAt(newSequence('two-calls', LENGTHS), -1);
+    const before = { ...INITIAL_STATE, status: 'ready' as const }; // drawn before the start was folded
+    expect(sequenceStep(q, before).next.state).toBe('running');
+    const shown = sequenceStep(q, { ...before, startSent: true }).next;
+    expect(shown.shown).toBe(true);
+    expect(sequenceStep(shown, before).next.state).toBe('stopped'); // shown, then dropped: a Reset
+  });
+
   it('waits for a loading worker before its first start, as a Run pressed then does', () => {
     let seq = newSequence('two-calls', LENGTHS);
     const loading = { ...INITIAL_STATE };

@@ -1,8 +1,9 @@
 // The plate in a second engine: Debian's Firefox ESR through puppeteer-core over WebDriver BiDi,
 // beside Chromium, one Firefox for the file. The same run on the same backend (WASM, forced so
 // that neither engine's GPU decides the arithmetic) must end with the same readouts, with no
-// console error in the page or its worker and nothing fetched from elsewhere; then the two-call
-// world against the Node workshop, and Step, the push and Ask in Firefox.
+// console error in the page or its worker and nothing fetched from elsewhere; then Run both (the
+// held-fixed agent on every length, the two-call world last) against the Node workshop, and Step,
+// the push and Ask in Firefox.
 //
 // Runs are short (5, 2 and 3 GRPO steps): on some machines Firefox runs a page's plain float
 // arithmetic ~50× slower than Chromium (~10 s a GRPO step, `npm run bench -- targets` prints each
@@ -18,6 +19,7 @@ import { serve } from '../browser/site';
 import { DEFAULT_SEED } from '../../src/config';
 import { runWorkshop } from '../../src/node/run-workshop';
 import { pct } from '../../src/ui/format';
+import { CLAIM_AGENT, CLAIM_LENGTHS } from '../../src/ui/figure/longer-episode';
 import { useWasm } from '../tf';
 
 let site: { url: string; server: Server; dir: string };
@@ -90,25 +92,39 @@ describe('a second browser engine', () => {
   }, 200_000);
 });
 
-describe('the two-call world in Firefox', () => {
-  it('trains ?episode=two-calls&steps=2 to the held-out success and reward of the Node workshop, and logs no error', async () => {
-    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 2, episode: 'two-calls' });
-    const page = await firefox.newPage();
-    const watched = watchFirefox(page, new URL(site.url).origin);
-    await page.goto(site.url + 'index.html?episode=two-calls&steps=2&autorun=1&backend=wasm');
-    await showFigureIn(page);
-    await page.waitForFunction(statusIs, { timeout: RUN_WAIT, polling: 100 }, 'Finished');
-    const { charts } = await page.evaluate(endState);
-    const legend = await text(page, '.chart-legend');
-    await page.close();
+describe('Run both in Firefox', () => {
+  it(
+    'trains the held-fixed agent on every length to the Node workshop’s figures, the last (two calls) on the charts, and logs no error',
+    async () => {
+      const steps = 2;
+      const node = await Promise.all(
+        CLAIM_LENGTHS.map((episode) => runWorkshop({ seed: DEFAULT_SEED, steps, episode, agent: CLAIM_AGENT })),
+      );
+      const page = await firefox.newPage();
+      const watched = watchFirefox(page, new URL(site.url).origin);
+      await page.goto(site.url + `index.html?steps=${steps}&backend=wasm`);
+      await showFigureIn(page);
+      await page.waitForFunction(statusIs, { timeout: RUN_WAIT, polling: 100 }, 'Ready');
+      await page.$eval('button.run-lengths', (b) => b.scrollIntoView({ block: 'center' }));
+      await page.click('button.run-lengths');
+      await page.waitForSelector('.run-export-lengths', { timeout: 2 * RUN_WAIT });
+      const yours = await page.$$eval('tr[data-claim="reward"] .claim-yours', (es) => es.map((e) => e.textContent));
+      const { charts } = await page.evaluate(endState);
+      const legend = await text(page, '.chart-legend');
+      await page.close();
 
-    expect(charts.slice(0, 2)).toEqual([
-      `Held-out success, step 2 of 2: ${pct(node.heldOut[2]!)}`,
-      `Mean reward, step 2 of 2: ${pct(node.meanReward[1]!)}`,
-    ]);
-    expect(legend).toContain('this run: two calls, reliable');
-    expect({ errors: watched.errors, foreign: watched.foreign }).toEqual({ errors: [], foreign: [] });
-  }, 200_000);
+      const mean = (xs: readonly number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length;
+      expect(yours).toEqual(node.map((n) => ` you ${pct(mean(n.meanReward))}`));
+      const last = node.at(-1)!;
+      expect(charts.slice(0, 2)).toEqual([
+        `Held-out success, step ${steps} of ${steps}: ${pct(last.heldOut[steps]!)}`,
+        `Mean reward, step ${steps} of ${steps}: ${pct(last.meanReward[steps - 1]!)}`,
+      ]);
+      expect(legend).toContain('this run: two calls, reliable');
+      expect({ errors: watched.errors, foreign: watched.foreign }).toEqual({ errors: [], foreign: [] });
+    },
+    2 * RUN_WAIT + 60_000,
+  );
 });
 
 const text = (page: Page, sel: string) => page.$eval(sel, (e) => e.textContent ?? '');

@@ -128,7 +128,9 @@ describe('a claim that does not show', () => {
     ]);
     const k = byKey(claimRows(against, []));
     expect(k.reward!.against).toContain('reference');
-    expect(k.reward!.shows).toMatch(/^Not in our reference means \(one call, two calls: 80% → 90%\), against the plate’s claim\./);
+    expect(k.reward!.shows).toMatch(
+      /^Not in our reference means \(one call, two calls: 80% → 90%\), against the plate’s claim\./,
+    );
   });
 
   it('is named in the reader’s run, set against the other world’s mean', () => {

@@ -221,9 +221,9 @@ function RunHead(p: FigureProps) {
   );
 }
 
-/** The runs of the latest run of every length, in order, when the run shown is one of them. */
+/** The runs of the latest run of every length once it is over, in order, when the run shown is one of them. */
 function sequenceRuns(p: Pick<FigureProps, 'sequence' | 'run' | 'previous'>): RunView[] {
-  const ids = p.sequence?.runIds ?? [];
+  const ids = p.sequence && p.sequence.state !== 'running' ? p.sequence.runIds : [];
   if (!p.run || !ids.includes(p.run.runId)) return [];
   const all = [...p.previous, p.run];
   return ids.flatMap((id) => all.filter((r) => r.runId === id).slice(-1));

@@ -45,6 +45,13 @@ interface Props {
   onRunEveryLength: () => void;
 }
 
+/**
+ * Half a viewport above and below the screen, about where the browser lays out a far part
+ * (content-visibility): a reader who scrolls to the section finds it filled, and one who only
+ * watches the charts (1.7 viewports above it at 1280 × 900) fetches nothing.
+ */
+const CLOSE = '50% 0px';
+
 const SMALL_PERCENT: YAxis = { ...PERCENT, ticks: [0, 0.5, 1] };
 const RATIO: YAxis = { max: 1.2, format: (v) => v.toFixed(2), ticks: [0, 0.4, 0.8, 1.2] };
 
@@ -63,7 +70,7 @@ export const RUN_EVERY_LENGTH =
 export const LongerEpisode = memo(function LongerEpisode(p: Props) {
   const head = useId(); // ids must not collide with a second plate on the page
   const box = useRef<HTMLElement>(null);
-  const near = useNear(box);
+  const near = useNear(box, CLOSE);
   const { onNear } = p;
   useEffect(() => {
     if (near) onNear();
@@ -73,9 +80,9 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
     return () => window.removeEventListener('beforeprint', printing);
   }, [near, onNear]);
   const shown = p.run?.config ?? p.settings;
-  const off = p.status === 'dead';
   const runs = runsOf(p);
   const ref = p.reference && 'runs' in p.reference ? p.reference.runs : null;
+  const rows = claimRows(ref, runs);
   return (
     <section className="longer-episode" aria-labelledby={head} ref={box}>
       <h4 className="diagnostics-title" id={head}>
@@ -84,37 +91,17 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
       <p className="longer-episode-note">
         One call, the plate’s: <code>{WORLDS['one-call'].example}</code>. Two calls, on three-term sums:{' '}
         <code>{WORLDS['two-calls'].example}</code> — the model adds the first two terms, then the third to the result.
-        GRPO is the same. The plate’s agent plays one call only; the {callsAdjective(CLAIM_AGENT)} agent,
-        fine-tuned on every length, plays each, so with it the lengths differ in the episode alone.
+        GRPO is the same. The plate’s agent plays one call only; the {callsAdjective(CLAIM_AGENT)} agent, fine-tuned on
+        every length, plays each, so with it the lengths differ in the episode alone.
       </p>
-      <div className="grpo-settings">
-        <SettingRadios
-          setting="episode"
-          value={p.settings.episode}
-          disabled={off}
-          onChange={(episode) => p.onSettings(withPlayableAgent({ ...p.settings, episode }))}
-        />
-        <SettingRadios
-          setting="agent"
-          value={p.settings.agent}
-          disabled={off}
-          onChange={(agent) => p.onSettings({ ...p.settings, agent })}
-          offered={(agent) => agent !== 'one-call' || p.settings.episode === 'one-call'}
-        />
-        <SettingSelect
-          setting="toolLatencyMs"
-          value={p.settings.toolLatencyMs}
-          disabled={off}
-          onChange={(toolLatencyMs) => p.onSettings({ ...p.settings, toolLatencyMs })}
-        />
-      </div>
+      <WorldControls {...p} />
       <p className="longer-episode-expect" data-testid="episode-note">
         {expectation(shown)}
       </p>
-      <RunEveryLength {...p} />
+      <RunEveryLength {...p} rows={rows} />
       <ReferenceNote reference={p.reference} />
       <ClaimCharts {...p} runs={runs} faulty={shown.faulty} refRuns={ref} />
-      <ClaimsTable {...p} runs={runs} refRuns={ref} />
+      <ClaimsTable {...p} runs={runs} refRuns={ref} rows={rows} />
       <p className="longer-episode-cost">
         Sampling becomes the dominant cost: with an instant calculator sampling’s share of a step barely moves between
         the lengths, because the update grows with the episode too. Choose a slow tool and watch the time split: the
@@ -124,10 +111,45 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
   );
 }, sameGrpoSide);
 
+/** The world, its agent and the calculator's speed. */
+function WorldControls(p: Props) {
+  const off = p.status === 'dead';
+  return (
+    <div className="grpo-settings">
+      <SettingRadios
+        setting="episode"
+        value={p.settings.episode}
+        disabled={off}
+        onChange={(episode) => p.onSettings(withPlayableAgent({ ...p.settings, episode }))}
+      />
+      <SettingRadios
+        setting="agent"
+        value={p.settings.agent}
+        disabled={off}
+        onChange={(agent) => p.onSettings({ ...p.settings, agent })}
+        offered={(agent) => agent !== 'one-call' || p.settings.episode === 'one-call'}
+      />
+      <SettingSelect
+        setting="toolLatencyMs"
+        value={p.settings.toolLatencyMs}
+        disabled={off}
+        onChange={(toolLatencyMs) => p.onSettings({ ...p.settings, toolLatencyMs })}
+      />
+    </div>
+  );
+}
+
 /** One button for the reader's own comparison: the held-fixed agent on every length, with the settings as set. */
-function RunEveryLength(p: Props) {
+function RunEveryLength(p: Props & { rows: ClaimRow[] }) {
   const q = p.sequence;
-  const at = q?.state === 'running' ? `${callsWords(q.lengths[q.index]!)}, ${q.index + 1} of ${q.lengths.length}` : null;
+  const at =
+    q?.state === 'running' ? `${callsWords(q.lengths[q.index]!)}, ${q.index + 1} of ${q.lengths.length}` : null;
+  // After a run of every length, the rows it could not fill: those of the other calculator.
+  const empty = p.rows.filter((r) => r.lengths.some((l) => l.yours === null)).map((r) => r.what);
+  const after =
+    q?.state === 'done' && empty.length > 0
+      ? `Your runs fill the “you” figures. ${empty.length} row${empty.length === 1 ? '' : 's'} need${empty.length === 1 ? 's' : ''} the other calculator too (${empty.join('; ')}): switch the faulty calculator ${p.settings.faulty ? 'off' : 'on'} and run again.`
+      : null;
   return (
     <div className="run-every-length">
       <button
@@ -141,7 +163,8 @@ function RunEveryLength(p: Props) {
       <span className="run-lengths-note" role="status">
         {at
           ? `Training ${at}.`
-          : `The ${callsAdjective(CLAIM_AGENT)} agent, one run a length, the same seed and the settings as set (the calculator, μ, the temperature): your figures then fill the table and the charts.`}
+          : (after ??
+            `The ${callsAdjective(CLAIM_AGENT)} agent, one run a length, the same seed and the settings as set (the calculator, μ, the temperature): your figures then fill the table and the charts.`)}
       </span>
     </div>
   );
@@ -153,8 +176,8 @@ function ReferenceNote({ reference }: { reference: ReferenceState }) {
     return (
       <p className="claims-unavailable" role="note">
         {reference.unavailable.replace('Your own run is not affected.', '')}
-        The claims’ reference figures and bars are left out; your own runs still fill the table’s “you” figures and
-        the charts’ marks, and every other part of the figure works.
+        The claims’ reference figures and bars are left out; your own runs still fill the table’s “you” figures and the
+        charts’ marks, and every other part of the figure works.
       </p>
     );
   // Printed before the file came: said on paper, where "…" would be read as a figure.
@@ -207,10 +230,7 @@ function ClaimCharts(p: WithRuns & { faulty: boolean }) {
   );
 }
 
-function ClaimChart({
-  chart: c,
-  ...p
-}: WithRuns & { faulty: boolean; chart: ChartSpec }) {
+function ClaimChart({ chart: c, ...p }: WithRuns & { faulty: boolean; chart: ChartSpec }) {
   const captionId = useId();
   // The cap is both calculators' by definition; the others follow the calculator shown.
   const faulty = c.key === 'faultyCap' ? false : p.faulty;
@@ -248,17 +268,17 @@ const seedsWords = (points: ReturnType<typeof claimTrend>) => {
 };
 
 /** The closing claims' figures: the same agent at every length, ours and the reader's, and whether each shows. */
-function ClaimsTable(p: WithRuns) {
-  const rows = claimRows(p.refRuns, p.runs);
+function ClaimsTable(p: WithRuns & { rows: ClaimRow[] }) {
+  const { rows } = p;
   const settings = yourSettingsWords(p.runs);
   return (
     <div className="claims-wrap" role="region" aria-label="What grows with the episode" tabIndex={0}>
       <table className="claims" data-testid="claims">
         <caption>
-          What grows with the episode, the agent held fixed: the {callsAdjective(CLAIM_AGENT)} agent on
-          every length, from our reference runs (precomputed, seeds 1–5, the plate’s settings) and, marked “you”, from
-          your runs with it{settings ? ` (${settings})` : ''}. Every figure is a mean over a run’s GRPO steps — the
-          reference runs’ 40, yours so far — then over the seeds.
+          What grows with the episode, the agent held fixed: the {callsAdjective(CLAIM_AGENT)} agent on every length,
+          from our reference runs (precomputed, seeds 1–5, the plate’s settings) and, marked “you”, from your runs with
+          it{settings ? ` (${settings})` : ''}. Every figure is a mean over a run’s GRPO steps — the reference runs’ 40,
+          yours so far — then over the seeds.
         </caption>
         <thead>
           <tr>

@@ -5,7 +5,17 @@
  */
 import type { MouseEvent } from 'react';
 import type { GrpoStepView } from '../../protocol/episode-view';
-import { JSONL_FIELDS, runCsv, runFileName, runJson, runJsonl, runsCsv, runsJson, runsJsonl, type LinkConfig } from './export';
+import {
+  JSONL_FIELDS,
+  runCsv,
+  runFileName,
+  runJson,
+  runJsonl,
+  runsCsv,
+  runsJson,
+  runsJsonl,
+  type LinkConfig,
+} from './export';
 import { callsWords } from './longer-episode';
 import type { RunView } from './types';
 
@@ -93,8 +103,12 @@ function EveryLength({ lengths: runs, backend, shown, plate, reproduceUrl }: Pro
         the curves as CSV
       </a>{' '}
       ·{' '}
-      <a href="#runs-jsonl" download={`${name}.metrics.jsonl`} onClick={offer(() => runsJsonl(runs), 'application/x-ndjson')}>
-        the GRPO metrics as JSON Lines
+      <a
+        href="#runs-jsonl"
+        download={`${name}.metrics.jsonl`}
+        onClick={offer(() => runsJsonl(runs), 'application/x-ndjson')}
+      >
+        every length’s GRPO metrics as JSON Lines
       </a>{' '}
       (each line led by its episode)
       {link && (

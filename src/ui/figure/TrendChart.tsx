@@ -16,6 +16,7 @@ import { useWidth } from './useWidth';
 interface Props {
   name: string;
   points: readonly TrendPoint[];
+  /** The y axis; a percentage axis is cut to the data's top (fitAxis). */
   y: YAxis;
   /** The reader's marks' colour: the calculator of the runs they come from. */
   tone: CalculatorName;
@@ -50,7 +51,19 @@ export function trendLabel(name: string, points: readonly TrendPoint[], format: 
   return `${name} against the number of calls: ${parts.join('; ')}`;
 }
 
-export function TrendChart({ name, points, y: yAxis, tone, capLine = false, height = 150, captionId }: Props) {
+/** Tops a percentage axis may take: a claim of a few percent is read on 0–10%, not on 0–100%. */
+const TOPS = [0.1, 0.2, 0.5, 1];
+
+/** A percentage axis cut to the smallest top above every figure shown (with room for the marks). */
+export function fitAxis(y: YAxis, points: readonly TrendPoint[]): YAxis {
+  if (y.max !== 1) return y;
+  const top = Math.max(0, ...points.flatMap((p) => [p.hi ?? 0, p.yours?.value ?? 0]));
+  const max = TOPS.find((t) => top * 1.15 <= t) ?? 1;
+  return { ...y, max, ticks: [0, max / 2, max] };
+}
+
+export function TrendChart({ name, points, y: given, tone, capLine = false, height = 150, captionId }: Props) {
+  const yAxis = fitAxis(given, points);
   const [wrap, width] = useWidth<HTMLDivElement>(240);
   const calls = points.map((p) => p.calls);
   const x = d3
@@ -59,13 +72,6 @@ export function TrendChart({ name, points, y: yAxis, tone, capLine = false, heig
     .range([M.left, Math.max(M.left + 60, width - 16)]);
   const y = d3.scaleLinear([0, yAxis.max], [height - M.bottom, M.top]);
   const clamp = (v: number) => y(Math.min(v, yAxis.max));
-  const ref = points.filter((p) => p.mean !== null);
-  const mine = points.filter((p) => p.yours !== null);
-  const path = d3.line<[number, number]>(
-    ([c]) => x(c),
-    ([, v]) => clamp(v),
-  );
-  const cap = capLine ? calls.map((c) => [c, KEEP ** c] as [number, number]) : [];
   return (
     <div ref={wrap} className="chart trend-chart">
       <svg
@@ -92,42 +98,67 @@ export function TrendChart({ name, points, y: yAxis, tone, capLine = false, heig
           transform={`translate(0,${height - M.bottom})`}
           scale={x}
           ticks={calls}
-          format={(c) => String(c)}
+          format={(c) => `${c} call${c === 1 ? '' : 's'}`}
         />
-        <text className="axis-title" x={x.range()[1]} y={height - 2} textAnchor="end">
-          calls per episode
-        </text>
-        {cap.length > 0 && (
-          <g className="cap-line">
-            <path d={path(cap) ?? ''} />
-            <text x={x(cap.at(-1)![0]) + 4} y={clamp(cap.at(-1)![1]) - 4} textAnchor="end">
-              0.7ᵏ
-            </text>
-          </g>
-        )}
-        <g className="trend-reference">
-          {ref.map((p) => (
-            <line key={p.calls} className="spread" x1={x(p.calls)} x2={x(p.calls)} y1={clamp(p.lo!)} y2={clamp(p.hi!)} />
-          ))}
-          {ref.length > 1 && <path d={path(ref.map((p) => [p.calls, p.mean!])) ?? ''} />}
-          {ref.map((p) => (
-            <circle key={p.calls} cx={x(p.calls)} cy={clamp(p.mean!)} r={3.5} />
-          ))}
-        </g>
-        <g className={`trend-yours tone-${tone}`}>
-          {mine.length > 1 && <path d={path(mine.map((p) => [p.calls, p.yours!.value])) ?? ''} />}
-          {mine.map((p) => (
-            <rect
-              key={p.calls}
-              x={x(p.calls) + 6 - 4}
-              y={clamp(p.yours!.value) - 4}
-              width={8}
-              height={8}
-              transform={`rotate(45 ${x(p.calls) + 6} ${clamp(p.yours!.value)})`}
-            />
-          ))}
-        </g>
+        <Marks points={points} x={x} clamp={clamp} capLine={capLine} tone={tone} />
       </svg>
     </div>
+  );
+}
+
+/** The marks: the cap's line, the reference bars, means and their line, the reader's diamonds. */
+function Marks({
+  points,
+  x,
+  clamp,
+  capLine,
+  tone,
+}: {
+  tone: CalculatorName;
+  points: readonly TrendPoint[];
+  x: d3.ScaleLinear<number, number>;
+  clamp: (v: number) => number;
+  capLine: boolean;
+}) {
+  const ref = points.filter((p) => p.mean !== null);
+  const mine = points.filter((p) => p.yours !== null);
+  const path = d3.line<[number, number]>(
+    ([c]) => x(c),
+    ([, v]) => clamp(v),
+  );
+  const cap = capLine ? points.map((p) => [p.calls, KEEP ** p.calls] as [number, number]) : [];
+  return (
+    <>
+      {cap.length > 0 && (
+        <g className="cap-line">
+          <path d={path(cap) ?? ''} />
+          <text x={x(cap[0]![0]) - 6} y={clamp(cap[0]![1]) - 6} textAnchor="end">
+            0.7ᵏ
+          </text>
+        </g>
+      )}
+      <g className="trend-reference">
+        {ref.map((p) => (
+          <line key={p.calls} className="spread" x1={x(p.calls)} x2={x(p.calls)} y1={clamp(p.lo!)} y2={clamp(p.hi!)} />
+        ))}
+        {ref.length > 1 && <path d={path(ref.map((p) => [p.calls, p.mean!])) ?? ''} />}
+        {ref.map((p) => (
+          <circle key={p.calls} cx={x(p.calls)} cy={clamp(p.mean!)} r={3.5} />
+        ))}
+      </g>
+      <g className={`trend-yours tone-${tone}`}>
+        {mine.length > 1 && <path d={path(mine.map((p) => [p.calls, p.yours!.value])) ?? ''} />}
+        {mine.map((p) => (
+          <rect
+            key={p.calls}
+            x={x(p.calls) + 6 - 4}
+            y={clamp(p.yours!.value) - 4}
+            width={8}
+            height={8}
+            transform={`rotate(45 ${x(p.calls) + 6} ${clamp(p.yours!.value)})`}
+          />
+        ))}
+      </g>
+    </>
   );
 }

@@ -259,77 +259,82 @@ export function claimRows(ref: ReferenceRuns | null, runs: readonly RunView[]): 
   });
 }
 
+/** What a part of a verdict says, and where the claim does not show. */
+interface Said {
+  words: string[];
+  against: ClaimRow['against'];
+}
+
 /** Whether the claim shows in the means, at each seed and in the reader's runs — in words, with why where not. */
 function verdict(
   c: ClaimSpec,
   lengths: readonly LengthFigures[],
   plateLike: boolean,
 ): Pick<ClaimRow, 'shows' | 'against'> {
+  const parts = [inReference(c, lengths), inYours(c, lengths, plateLike)];
+  return { shows: parts.flatMap((p) => p.words).join(' '), against: parts.flatMap((p) => p.against) };
+}
+
+/** In the reference runs: the means, then seed by seed. */
+function inReference(c: ClaimSpec, lengths: readonly LengthFigures[]): Said {
   const way = c.way!;
-  const against: ClaimRow['against'] = [];
-  const words: string[] = [];
   const means = lengths.map((l) => l.mean!);
   const seeds = [...lengths[0]!.bySeed.keys()]
     .filter((s) => lengths.every((l) => l.bySeed.has(s)))
     .sort((a, b) => a - b);
-  const off = seeds.filter(
-    (s) =>
-      !everyStepWay(
-        way,
-        lengths.map((l) => l.bySeed.get(s)!),
-      ),
-  );
+  const atSeed = (s: number) => lengths.map((l) => l.bySeed.get(s)!);
+  const off = seeds.filter((s) => !everyStepWay(way, atSeed(s)));
   const named = lengths.map((l) => callsWords(l.episode)).join(', ');
-  if (!everyStepWay(way, means)) {
-    against.push('reference');
-    words.push(`Not in our reference means (${named}: ${trendWords(c.key, means)}), against the plate’s claim.`);
-  } else if (off.length === 0) {
-    words.push(`Shows at ${seeds.length} of ${seeds.length} seeds.`);
-  } else {
-    against.push('seed');
-    const at = off
-      .map(
-        (s) =>
-          `seed ${s} (${trendWords(
-            c.key,
-            lengths.map((l) => l.bySeed.get(s)!),
-          )})`,
-      )
-      .join('; ');
-    words.push(
+  if (!everyStepWay(way, means))
+    return {
+      words: [`Not in our reference means (${named}: ${trendWords(c.key, means)}), against the plate’s claim.`],
+      against: ['reference'],
+    };
+  if (off.length === 0) return { words: [`Shows at ${seeds.length} of ${seeds.length} seeds.`], against: [] };
+  const at = off.map((s) => `seed ${s} (${trendWords(c.key, atSeed(s))})`).join('; ');
+  return {
+    words: [
       `Shows in the means and at ${seeds.length - off.length} of ${seeds.length} seeds, not at ${at}: one seed’s 40 steps of 8 groups are noisy, the mean of five less so.`,
-    );
-  }
+    ],
+    against: ['seed'],
+  };
+}
+
+/**
+ * In the reader's runs: against each other where there are several (the same agent, seed and
+ * settings: the length alone differs), or one run made as the reference runs were against the
+ * next length's mean.
+ */
+function inYours(c: ClaimSpec, lengths: readonly LengthFigures[], plateLike: boolean): Said {
+  const way = c.way!;
+  const v = (x: number) => claimValue(c.key, x);
   const mine = lengths.filter((l) => l.yours !== null);
-  if (mine.length === 1 && plateLike) {
-    // One run of the reader's, made as the reference runs were: set against the next length's mean.
-    const i = lengths.indexOf(mine[0]!);
-    const j = i + 1 < lengths.length ? i + 1 : i - 1;
-    const [a, b] = i < j ? [mine[0]!.yours!.value, means[j]!] : [means[j]!, mine[0]!.yours!.value];
-    const v = (x: number) => claimValue(c.key, x);
-    const which = callsWords(lengths[i]!.episode);
-    if (everyStepWay(way, [a, b]))
-      words.push(`Your run (${which}) shows it too: ${v(mine[0]!.yours!.value)} against ${v(means[j]!)}.`);
-    else {
-      against.push('yours');
-      words.push(
-        `Not in your run (${which}): ${v(mine[0]!.yours!.value)} against the ${callsAdjective(lengths[j]!.episode)} runs’ ${v(means[j]!)} — one run set against a mean of five seeds; the bars on the charts show how far one seed strays.`,
-      );
-    }
-  }
+  const strays = 'the bars on the charts show how far one seed strays';
   if (mine.length >= 2) {
-    // The reader's runs against each other: the same agent, seed and settings, the length alone differs.
     const xs = mine.map((l) => l.yours!.value);
-    const which = mine.map((l) => callsWords(l.episode)).join(', ');
-    if (everyStepWay(way, xs)) words.push(`Your runs show it too (${which}: ${trendWords(c.key, xs)}).`);
-    else {
-      against.push('yours');
-      words.push(
-        `Not in your runs (${which}: ${trendWords(c.key, xs)}): one seed’s runs, where the reference means are five seeds’; the bars on the charts show how far one seed strays.`,
-      );
-    }
+    const which = `${mine.map((l) => callsWords(l.episode)).join(', ')}: ${trendWords(c.key, xs)}`;
+    return everyStepWay(way, xs)
+      ? { words: [`Your runs show it too (${which}).`], against: [] }
+      : {
+          words: [
+            `Not in your runs (${which}): one seed’s runs, where the reference means are five seeds’; ${strays}.`,
+          ],
+          against: ['yours'],
+        };
   }
-  return { shows: words.join(' '), against };
+  if (mine.length === 0 || !plateLike) return { words: [], against: [] };
+  const i = lengths.indexOf(mine[0]!);
+  const j = i + 1 < lengths.length ? i + 1 : i - 1;
+  const [yours, other] = [mine[0]!.yours!.value, lengths[j]!.mean!];
+  const which = callsWords(lengths[i]!.episode);
+  return everyStepWay(way, i < j ? [yours, other] : [other, yours])
+    ? { words: [`Your run (${which}) shows it too: ${v(yours)} against ${v(other)}.`], against: [] }
+    : {
+        words: [
+          `Not in your run (${which}): ${v(yours)} against the ${callsAdjective(lengths[j]!.episode)} runs’ ${v(other)} — one run set against a mean of five seeds; ${strays}.`,
+        ],
+        against: ['yours'],
+      };
 }
 
 /** The settings of the reader's claim runs where they are not the plate's, in words ('' when they are). */
@@ -338,7 +343,8 @@ export function yourSettingsWords(runs: readonly RunView[]): string {
   if (!latest) return '';
   const shared = { ...PLATE_SETTINGS, ...Object.fromEntries(SHARED.map((k) => [k, latest.config[k]])) } as RunSettings;
   // settingsLabel always names the calculator; the table's rows name it themselves.
-  return settingsLabel({ ...shared, faulty: false, episode: CLAIM_LENGTHS[0]! })
+  // The caption names the agent itself.
+  return settingsLabel({ ...shared, faulty: false, episode: CLAIM_LENGTHS[0]!, agent: 'own' })
     .split(', ')
     .filter((w) => w !== 'reliable')
     .join(', ');
