@@ -114,7 +114,11 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
     (s: RunSettings): RunConfig => ({ ...s, seed, steps: options.steps ?? GRPO.steps }),
     [seed, options.steps],
   );
-  const { sequence, onRunEveryLength, onReset: endSequence } = useRunEveryLength(
+  const {
+    sequence,
+    onRunEveryLength,
+    onReset: endSequence,
+  } = useRunEveryLength(
     worker,
     { settings, show: setSettings, configOf },
     (options.autorun ?? false) && (options.everyLength ?? false),
