@@ -52,7 +52,7 @@ async function finished(page: Page, label: string) {
   );
 }
 /** The reader's Run, once the run before has finished. */
-const run = (page: Page) => page.getByRole('button', { name: 'Run' }).click();
+const run = (page: Page) => page.getByRole('button', { name: 'Run', exact: true }).click();
 const faulty = (page: Page) => page.getByRole('switch', { name: /Faulty calculator/ });
 const masking = (page: Page) => page.getByRole('switch', { name: /Observation masking/ });
 const temperature = (page: Page) => page.getByRole('combobox', { name: /Temperature/ });
@@ -68,7 +68,7 @@ describe('the custom element’s attributes', () => {
     await setAttr(page, 'faulty', '');
     await expect.poll(() => faulty(page).isChecked()).toBe(true);
     expect(await page.locator('.status-word').innerText()).toBe('Ready');
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await finished(page, 'this run: faulty');
 
     // With a finished run on the charts, as with the switch: the setting waits for Run, and says so
@@ -128,7 +128,7 @@ describe('the custom element’s attributes', () => {
     // The reader's own choices, made with the controls (before a run they wait for Run).
     await temperature(page).selectOption('0.5');
     await faulty(page).check();
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await finished(page, 'this run: faulty, temperature 0.5');
 
     await setAttr(page, 'backend', 'cpu');

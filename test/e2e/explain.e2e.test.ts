@@ -144,7 +144,7 @@ describe('the push, character by character', () => {
     expect(await page.locator('.push-detail .push-sentence').innerText()).toMatch(/^“.”, the (model|calculator)’s: /);
 
     await page.getByRole('switch', { name: /Observation masking/ }).uncheck();
-    await page.getByRole('button', { name: 'Run' }).click(); // after a finished run, a setting waits for Run
+    await page.getByRole('button', { name: 'Run', exact: true }).click(); // after a finished run, a setting waits for Run
     await page.locator('.chart-legend', { hasText: 'this run: reliable, masking off' }).waitFor({ timeout: 90_000 });
     await waitForStatus(page, 'Finished');
     const off = await walk();
@@ -284,7 +284,7 @@ describe('Ask the agent', () => {
     expect(await box.getAttribute('aria-invalid')).toBe('false');
 
     // While a run trains: answered at a step boundary by the run's policy of that moment.
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await waitForStatus(page, 'Training');
     // Enter in the box: a click could land beside Ask while the run's first episodes lay out the part above.
     await box.press('Enter');

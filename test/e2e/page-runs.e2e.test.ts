@@ -158,7 +158,7 @@ describe('the switches that break the terms', () => {
     await page.getByRole('button', { name: 'Draw another seed' }).click();
     const seed = Number(/seed (\d+)/.exec(await page.getByTestId('seed').innerText())![1]);
     expect(await page.getByTestId('seed').innerText()).toMatch(/drawn|one of the band’s five/);
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await waitForStatus(page, 'Finished');
     expect(await page.locator('.legend-seed').innerText()).toContain(`seed ${seed}`);
     const node = await runWorkshop({ seed, steps: 2 });
@@ -356,7 +356,7 @@ describe('the grader, true success and where a step’s time goes', () => {
     await expectAccessible(page);
 
     await grader(page).selectOption('exact');
-    await page.getByRole('button', { name: 'Run' }).click(); // after a finished run, a setting waits for Run
+    await page.getByRole('button', { name: 'Run', exact: true }).click(); // after a finished run, a setting waits for Run
     await page.waitForFunction(
       () =>
         document.querySelector('.chart-legend')?.textContent?.includes('this run: reliable') &&

@@ -30,7 +30,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
     await waitForStatus(page, 'Ready');
     // The reader's settings are kept: the next run uses the faulty calculator.
     expect(await page.getByRole('switch', { name: /Faulty calculator/ }).isChecked()).toBe(true);
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.waitForFunction(
       () => document.querySelectorAll('.chart-reward .points.tone-faulty circle').length >= 2,
       null,
@@ -62,7 +62,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
     expect(await reset.evaluate((b) => b === document.activeElement)).toBe(true);
     expect(await reset.getAttribute('aria-disabled')).toBe('true');
 
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await waitForStatus(page, 'Finished');
     const next = page.getByRole('button', { name: 'Next group' });
     await next.focus();

@@ -93,7 +93,7 @@ describe('the plate page', () => {
     await page.getByRole('switch', { name: /Faulty calculator/ }).check();
     await page.locator('.settings-wait').waitFor();
     expect(await page.locator('.chart-reward .points.tone-faulty circle').count()).toBe(0);
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.waitForFunction(
       () => document.querySelectorAll('.chart-reward .points.tone-faulty circle').length === 3,
       null,

@@ -64,7 +64,7 @@ describe('a site on the oldest React the peer range claims', () => {
     // After a finished run, as with the switch, the setting waits for Run and says so.
     await page.locator('.settings-wait').waitFor();
     expect(await page.getByRole('switch', { name: /Observation masking/ }).isChecked()).toBe(false);
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.waitForFunction(
       () => document.querySelector('.chart-legend')?.textContent?.includes('this run: faulty, masking off'),
       null,

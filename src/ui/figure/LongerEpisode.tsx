@@ -63,7 +63,10 @@ const runsOf = (p: Pick<Props, 'run' | 'previous'>): RunView[] => [
 
 /** The lengths in words, as the button and the status say them: "one call, then two calls". */
 const lengthsWords = CLAIM_LENGTHS.map(callsWords).join(', then ');
-/** The button's name: it says it runs every length. */
+/**
+ * The button's name: it says it runs every length.
+ * @internal A test seam: exported for the browser tests that press it.
+ */
 export const RUN_EVERY_LENGTH =
   CLAIM_LENGTHS.length === 2 ? `Run both: ${lengthsWords}` : `Run every length: ${lengthsWords}`;
 

@@ -30,7 +30,7 @@ interface Props {
 const KEEP = 1 - GRPO.faultyRate;
 
 /** The chart in words: each length's mean and spread, the reader's figures, the window they are means over. */
-export function trendLabel(name: string, points: readonly TrendPoint[], format: (v: number) => string): string {
+function trendLabel(name: string, points: readonly TrendPoint[], format: (v: number) => string): string {
   const at = (p: TrendPoint) => callsWords(p.episode);
   const ref = points.filter((p) => p.mean !== null);
   const mine = points.filter((p) => p.yours !== null);
@@ -55,7 +55,7 @@ export function trendLabel(name: string, points: readonly TrendPoint[], format: 
 const TOPS = [0.1, 0.2, 0.5, 1];
 
 /** A percentage axis cut to the smallest top above every figure shown (with room for the marks). */
-export function fitAxis(y: YAxis, points: readonly TrendPoint[]): YAxis {
+function fitAxis(y: YAxis, points: readonly TrendPoint[]): YAxis {
   if (y.max !== 1) return y;
   const top = Math.max(0, ...points.flatMap((p) => [p.hi ?? 0, p.yours?.value ?? 0]));
   const max = TOPS.find((t) => top * 1.15 <= t) ?? 1;

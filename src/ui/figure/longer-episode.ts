@@ -198,7 +198,7 @@ interface Yours {
 }
 
 /** A claim's figures at one length. */
-export interface LengthFigures {
+interface LengthFigures {
   episode: EpisodeKind;
   calls: number;
   /** The reference runs' figure per seed; empty until the file is in. */
