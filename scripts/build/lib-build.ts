@@ -198,7 +198,7 @@ function writeNotices(): string[] {
 
 /** The data files, as public/ lays them out; the weights in byte planes (src/model/byte-planes.ts: ~7% smaller gzipped). */
 function copyFiles(): void {
-  for (const k of ['agent', 'pretrained', 'agentTwoCalls'] as const) {
+  for (const k of ['agent', 'pretrained', 'agentThreeCalls'] as const) {
     const dir = join(PLATE, FOLDER.checkpoints[k]);
     mkdirSync(dir, { recursive: true });
     const { manifest, weights } = readCheckpointFiles(join(ROOT, 'public', FOLDER.checkpoints[k]));
@@ -206,7 +206,7 @@ function copyFiles(): void {
     const planes = toBytePlanes(weights, BYTES_PER_VALUE[storedDtype(manifest)]);
     writeFileSync(join(dir, 'weights.bin'), new Uint8Array(planes));
   }
-  for (const f of [FOLDER.referenceRuns, FOLDER.referenceRunsTwoCalls])
+  for (const f of [FOLDER.referenceRuns, FOLDER.referenceRunsThreeCalls])
     copyFileSync(join(ROOT, 'public', f), join(PLATE, f));
   copyFileSync(join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist', FOLDER.wasm), join(PLATE, FOLDER.wasm));
 }

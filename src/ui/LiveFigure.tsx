@@ -48,9 +48,9 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
   usePageHolds(box, worker.hold, worker.release);
   const controls = useReaderControls(worker, options);
   const picked = useTwoCallsPicked(
-    agentOf(controls.settings) === 'two-calls' || (worker.run !== null && agentOf(worker.run.config) === 'two-calls'),
+    agentOf(controls.settings) === 'three-calls' || (worker.run !== null && agentOf(worker.run.config) === 'three-calls'),
   );
-  const referenceTwoCalls = useReferenceRuns(near && picked ? assets.referenceRunsTwoCalls : null);
+  const referenceTwoCalls = useReferenceRuns(near && picked ? assets.referenceRunsThreeCalls : null);
   const asked = useRef(0);
 
   return (

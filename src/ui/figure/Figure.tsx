@@ -97,7 +97,7 @@ const referenceOf = (r: ReferenceState) => (r && 'runs' in r ? r.runs : null);
 
 /** The reference file of the agent that plays `s`: the two-call agent's holds its runs on both worlds' sums. */
 const referenceFor = (p: Pick<FigureProps, 'reference' | 'referenceTwoCalls'>, s: RunSettings): ReferenceState =>
-  agentOf(s) === 'two-calls' ? p.referenceTwoCalls : p.reference;
+  agentOf(s) === 'three-calls' ? p.referenceTwoCalls : p.reference;
 
 /** The plate's 77% for a fine-tuned agent, marked at the end of fine-tuning. */
 function sftMarker(plate: PlateText): Marker | undefined {

@@ -96,7 +96,7 @@ export const CLAIMS: readonly ClaimSpec[] = [
 const heldFixed = (world: World, faulty: boolean): RunSettings => ({
   ...PLATE_SETTINGS,
   episode: world,
-  agent: 'two-calls',
+  agent: 'three-calls',
   faulty,
 });
 
@@ -123,7 +123,7 @@ function perSeed(ref: ReferenceRuns, c: ClaimSpec, world: World): Map<number, nu
 
 /** The reader's runs a claim's cell reads: made with the plate's settings but the world, by the two-call agent. */
 const isHeldFixed = (r: RunView): boolean =>
-  agentOf(r.config) === 'two-calls' &&
+  agentOf(r.config) === 'three-calls' &&
   r.config.masking === PLATE_SETTINGS.masking &&
   r.config.advantage === PLATE_SETTINGS.advantage &&
   r.config.grader === PLATE_SETTINGS.grader &&
