@@ -9,7 +9,7 @@
 //     training.worker.mjs      the training worker: tfjs-core, the CPU backend, the whole trainer
 //     tfjs-backend-{wasm,webgl,webgpu}.mjs   each backend alone, imported by the worker by URL
 //                              when it tries that backend; tfjs-core comes from the worker
-//     tfjs-backend-wasm-simd.wasm, checkpoints/{agent,pretrained,agent-two-calls}/, reference-runs{,-two-calls}.json
+//     tfjs-backend-wasm-simd.wasm, checkpoints/{agent,pretrained,agent-three-calls}/, reference-runs{,-three-calls}.json
 // The declarations (dist-lib/multi-turn-rl-plate.d.ts) follow, from scripts/build/lib-types.ts.
 // A new file the worker loads (another .wasm) goes in the folder here, in FOLDER (src/ui/assets.ts),
 // and in prebuiltFiles (scripts/build/lib-plugins.ts), and reaches the worker by URL as tfjs's .wasm does.

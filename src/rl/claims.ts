@@ -97,7 +97,7 @@ export function claimFigure(claim: Claim, runs: { reliable: StepCurves; faulty: 
 export type Verdict = 'grows' | 'grows then flattens' | 'does not grow';
 
 /** One step from a length to the next: the plate's way, flat (within the seeds' noise), or against it. */
-export type StepWay = 'plate' | 'flat' | 'against';
+type StepWay = 'plate' | 'flat' | 'against';
 
 /** The standard error of a mean of per-seed figures (0 for one seed: nothing to measure the noise by). */
 const standardError = (xs: readonly number[]): number => {
@@ -116,6 +116,7 @@ const standardError = (xs: readonly number[]): number => {
  * effect at all: calling it growth, or a fall, would read the noise. One standard error — not two,
  * as a test would — because the verdict describes the trend the seeds show, it does not prove it:
  * the per-seed figures stay beside it in the table.
+ * @internal A test seam: exported for test/rl/claims.test.ts (the tolerance rule on its own).
  */
 export function stepWays(way: ClaimWay, seedsByLength: readonly (readonly number[])[]): StepWay[] {
   const sign = way === 'up' ? 1 : -1;

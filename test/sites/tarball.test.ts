@@ -57,12 +57,12 @@ describe('the tarball', () => {
         `${FOLDER.checkpoints.agent}weights.bin`,
         `${FOLDER.checkpoints.pretrained}manifest.json`,
         `${FOLDER.checkpoints.pretrained}weights.bin`,
-        `${FOLDER.checkpoints.agentTwoCalls}manifest.json`,
-        `${FOLDER.checkpoints.agentTwoCalls}weights.bin`,
+        `${FOLDER.checkpoints.agentThreeCalls}manifest.json`,
+        `${FOLDER.checkpoints.agentThreeCalls}weights.bin`,
         FOLDER.element,
         FOLDER.stylesheet,
         FOLDER.referenceRuns,
-        FOLDER.referenceRunsTwoCalls,
+        FOLDER.referenceRunsThreeCalls,
         FOLDER.notices,
         FOLDER.wasm,
         ...Object.values(FOLDER.backends),
@@ -70,7 +70,7 @@ describe('the tarball', () => {
       ].sort(),
     );
     // The float16 weights travel in byte planes (smaller once gzipped) and give back public/'s very bits.
-    for (const kind of ['agent', 'pretrained', 'agentTwoCalls'] as const) {
+    for (const kind of ['agent', 'pretrained', 'agentThreeCalls'] as const) {
       const file = readFileSync(shipped(`dist-lib/${FOLDER_NAME}/${FOLDER.checkpoints[kind]}weights.bin`));
       const plain = Buffer.from(
         fromBytePlanes(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer, 2), // float16
