@@ -10,12 +10,12 @@
  */
 
 /** The per-step figures a claim reads: GrpoRecord's (rl/figures.ts), as a reference file keeps them. */
-export type ClaimFigure = 'meanReward' | 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown';
+type ClaimFigure = 'meanReward' | 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown';
 
 /** A seed's per-step curves at one length (steps 1..n), with one calculator; a missing curve is left out. */
 export type StepCurves = Partial<Record<ClaimFigure, readonly number[]>>;
 
-export type ClaimName = 'reward' | 'allFail' | 'allPass' | 'pushedDown' | 'pushedDownFaulty' | 'faultyCap';
+type ClaimName = 'reward' | 'allFail' | 'allPass' | 'pushedDown' | 'pushedDownFaulty' | 'faultyCap';
 
 /** Which way the plate says a figure goes as the episode grows. */
 export type ClaimWay = 'up' | 'down';

@@ -48,7 +48,8 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
   usePageHolds(box, worker.hold, worker.release);
   const controls = useReaderControls(worker, options);
   const picked = useTwoCallsPicked(
-    agentOf(controls.settings) === 'three-calls' || (worker.run !== null && agentOf(worker.run.config) === 'three-calls'),
+    agentOf(controls.settings) === 'three-calls' ||
+      (worker.run !== null && agentOf(worker.run.config) === 'three-calls'),
   );
   const referenceTwoCalls = useReferenceRuns(near && picked ? assets.referenceRunsThreeCalls : null);
   const asked = useRef(0);

@@ -227,7 +227,7 @@ describe('the switches that break the terms', () => {
   });
 
   it('runs ?episode=one-call&agent=two-calls: the two-call agent on one-call sums as in the Node workshop, its flat groups split in the export, no plate marks', async () => {
-    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'one-call', agent: 'two-calls' });
+    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'one-call', agent: 'three-calls' });
     const o = await openFinished('index.html?episode=one-call&agent=two-calls&steps=3&autorun=1');
     const { page } = o;
     expect(await page.getByRole('radio', { name: /the two-call agent/ }).isChecked()).toBe(true);

@@ -69,6 +69,30 @@ const asStored = (w: Awaited<ReturnType<typeof workshop>>) => ({
   correctCallsPushedDown: w.correctCallsPushedDown.map((x) => Math.round(x * 1e2) / 1e2),
 });
 
+// 16/30 = 53% at the start, as the three-call agent's card says; rewards out of 64 episodes.
+const PINNED_RELIABLE = {
+  heldOutCorrect: [16, 16, 16, 16],
+  rewardTimes64: [52, 57, 55],
+  zeroSpreadGroupsOf8: [4, 6, 4],
+  correctCallsPushedDown: [0.1613, 0.1094, 0.0984],
+  liesAndCalls: [
+    [0, 190],
+    [0, 192],
+    [0, 186],
+  ],
+};
+const PINNED_FAULTY = {
+  heldOutCorrect: [16, 15, 18, 16],
+  rewardTimes64: [22, 21, 13],
+  zeroSpreadGroupsOf8: [0, 0, 2],
+  correctCallsPushedDown: [0.6452, 0.6719, 0.5167],
+  liesAndCalls: [
+    [50, 189],
+    [72, 192],
+    [48, 179],
+  ],
+};
+
 describe('the shipped three-call workshop, seed 1, WASM, 3 steps', () => {
   it('reproduces the pinned held-out successes, rewards and per-step figures with the reliable calculator', async () => {
     const w = await workshop(false);

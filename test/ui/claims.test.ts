@@ -12,7 +12,7 @@ import { run } from './fixtures';
 
 const shipped = (file: string): ReferenceRuns =>
   parseReferenceRuns(JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public', file), 'utf8')));
-const TWO_CALL_AGENT = shipped('reference-runs-two-calls.json');
+const TWO_CALL_AGENT = shipped('reference-runs-three-calls.json');
 
 const byKey = (rows: ReturnType<typeof claimRows>) => Object.fromEntries(rows.map((r) => [r.key, r]));
 
@@ -33,7 +33,7 @@ describe('the shipped two-call agent’s reference runs, one call against two', 
       const seeds = (rs: ReferenceRun[]) => rs.map((r) => r.seed).sort();
       expect(seeds(held('one-call', faulty))).toEqual([1, 2, 3, 4, 5]);
       expect(seeds(held('two-calls', faulty))).toEqual([1, 2, 3, 4, 5]);
-      for (const r of held('one-call', faulty)) expect(r.agent).toBe('two-calls');
+      for (const r of held('one-call', faulty)) expect(r.agent).toBe('three-calls');
     }
   });
 
@@ -90,7 +90,7 @@ function flatFile(
     runs: figures.map((f) => ({
       seed: f.seed,
       faulty: f.faulty,
-      ...(f.world === 'one-call' && { episode: 'one-call', agent: 'two-calls' }),
+      ...(f.world === 'one-call' && { episode: 'one-call', agent: 'three-calls' }),
       heldOut: fill(0.8).concat(0.8),
       meanReward: fill(f.reward),
       zeroSpreadGroups: fill(f.allFail + 0.25),
@@ -155,7 +155,7 @@ describe('a claim that does not show', () => {
     const plateAgent = run(8, false, 5); // one call, its own agent
     const rawReward: RunView = {
       ...run(9, false, 5),
-      config: { ...run(9, false, 5).config, agent: 'two-calls', advantage: 'raw' },
+      config: { ...run(9, false, 5).config, agent: 'three-calls', advantage: 'raw' },
     };
     for (const r of claimRows(file, [plateAgent, rawReward])) expect(r.yours, r.key).toBeNull();
   });
@@ -175,7 +175,7 @@ describe('faulty ÷ reliable for the reader', () => {
   });
 
   it('is not filled from runs of two worlds', () => {
-    const reliable: RunView = { ...run(1, false, 10), config: { ...run(1, false, 10).config, agent: 'two-calls' } };
+    const reliable: RunView = { ...run(1, false, 10), config: { ...run(1, false, 10).config, agent: 'three-calls' } };
     const faulty: RunView = {
       ...run(2, true, 10),
       config: { ...run(2, true, 10).config, ...PLATE_SETTINGS, faulty: true, episode: 'two-calls' },

@@ -14,7 +14,7 @@ import type { RunView } from '../../src/ui/figure/types';
 import { FIGURE_PROPS, record, run } from './fixtures';
 
 const TWO_CALL_AGENT = parseReferenceRuns(
-  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs-two-calls.json'), 'utf8')),
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs-three-calls.json'), 'utf8')),
 );
 
 /** A finished run with `settings`, held-out 25 → 24 of 30 sums (83% → 80%), as seed 2 of the two-call world does. */
@@ -63,7 +63,7 @@ describe('the readouts of a run outside the plate’s world', () => {
   });
 
   it('treat the two-call agent on one-call sums as outside the plate’s world: its own sentence, no plate marks', () => {
-    const r = endingBelow({ episode: 'one-call', agent: 'two-calls' });
+    const r = endingBelow({ episode: 'one-call', agent: 'three-calls' });
     const html = render(r);
     expect(html).not.toContain('readout-plate');
     expect(html).not.toContain('class="marker');
