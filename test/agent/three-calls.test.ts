@@ -69,6 +69,11 @@ describe('fine-tuning the three-call agent', () => {
     agent.dispose();
   });
 
+  it('fine-tunes each agent on the demonstrations of exactly the worlds it is said to play', () => {
+    for (const agent of Object.values(AGENTS))
+      expect(worldsOf(AGENT_RECIPES[agent.name]).map((w) => w.episode)).toEqual(agent.plays);
+  });
+
   it('shows the 30 demonstrations of each length, fewest calls first', () => {
     const texts = (r: AgentRecipe) => demonstrationsOf(r).map((d) => d.text);
     const r = AGENT_RECIPES['three-calls'];

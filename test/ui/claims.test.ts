@@ -16,7 +16,7 @@ const TWO_CALL_AGENT = shipped('reference-runs-three-calls.json');
 
 const byKey = (rows: ReturnType<typeof claimRows>) => Object.fromEntries(rows.map((r) => [r.key, r]));
 
-describe('the shipped two-call agent’s reference runs, one call against two', () => {
+describe('the shipped three-call agent’s reference runs, one call against two', () => {
   const rows = claimRows(TWO_CALL_AGENT, []);
 
   it('hold the same agent on both lengths at every seed, with the plate’s settings', () => {
@@ -37,21 +37,29 @@ describe('the shipped two-call agent’s reference runs, one call against two', 
     }
   });
 
-  it('point the plate’s way on every claim: lower reward, more all-fail groups, more correct calls pushed down, a lower faulty ÷ reliable', () => {
+  // The three-call agent's runs (public/reference-runs-three-calls.json), one call against two: every
+  // claim points the plate's way but the all-fail groups, which the agent, about as able at one call
+  // as at two, fails as often at both (9.7% and 8.8%); its row says so. A re-made agent that flips a
+  // claim either way fails here.
+  const AGAINST = ['allFail'];
+
+  it('point the plate’s way on every claim but the all-fail groups: lower reward, more correct calls pushed down, a lower faulty ÷ reliable', () => {
     const claimed = rows.filter((r) => r.way !== null);
     expect(claimed.map((r) => r.key)).toEqual(['reward', 'allFail', 'pushedDown', 'pushedDownFaulty', 'faultyCap']);
     for (const r of claimed) {
       expect(r.one, r.key).not.toBeNull();
-      expect(r.against, `${r.key}: ${r.shows}`).not.toContain('reference');
-      if (r.way === 'more') expect(r.two!, r.key).toBeGreaterThan(r.one!);
-      else expect(r.two!, r.key).toBeLessThan(r.one!);
+      const plateWay = r.way === 'more' ? r.two! > r.one! : r.two! < r.one!;
+      expect(plateWay, `${r.key}: ${r.shows}`).toBe(!AGAINST.includes(r.key));
+      expect(r.against.includes('reference'), `${r.key}: ${r.shows}`).toBe(AGAINST.includes(r.key));
     }
   });
 
-  it('say at how many seeds each claim shows, and show the solved groups beside the failed ones without a claim', () => {
+  it('say at how many seeds each claim shows, or that it does not, and show the solved groups beside the failed ones without a claim', () => {
     const k = byKey(rows);
     for (const r of rows.filter((x) => x.way !== null))
-      expect(r.shows).toMatch(/^Shows (at \d of 5 seeds|in the means)/);
+      expect(r.shows).toMatch(
+        AGAINST.includes(r.key) ? /^Not in our reference runs: two calls/ : /^Shows (at \d of 5 seeds|in the means)/,
+      );
     expect(k.allPass!.way).toBeNull();
     expect(k.allPass!.one! + k.allFail!.one!).toBeGreaterThan(k.allFail!.one!); // the flat groups, split
   });
