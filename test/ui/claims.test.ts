@@ -85,7 +85,7 @@ describe('the shipped three-call agent’s reference runs, one call against two'
   });
 });
 
-/** A reference file of the two-call agent with one run per world, seed and calculator, each step the same. */
+/** A reference file of the three-call agent with one run per world, seed and calculator, each step the same. */
 function flatFile(
   figures: { world: 'one-call' | 'two-calls'; seed: number; faulty: boolean; reward: number; allFail: number }[],
 ): ReferenceRuns {
