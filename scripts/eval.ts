@@ -1,8 +1,10 @@
-// npm run eval -- [--episode one-call|two-calls] [--checkpoint DIR] [--backend wasm|cpu] [--json] [--verbose]
+// npm run eval -- [--episode one-call|two-calls|three-calls] [--checkpoint DIR] [--backend wasm|cpu] [--json] [--verbose]
 // Greedy held-out success of a checkpoint on the world's 30 held-out sums, reliable calculator
-// (default: the world's shipped agent).
-import { WORLDS } from '../src/env/world';
+// (default: the world's own shipped agent: the three-call agent for two and three calls).
+import { fitsContext, WORLDS } from '../src/env/world';
+import { longestEpisode } from '../src/env/episode';
 import { countParams } from '../src/model/params';
+import { SETTINGS } from '../src/pipeline/settings';
 import { evaluateGreedy } from '../src/rl/evaluate';
 import { fail, oneOf, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
@@ -20,7 +22,7 @@ const { values: a } = parseOptions({
 });
 const episode = episodeOption(a.episode);
 const world = WORLDS[episode];
-const checkpoint = a.checkpoint ?? shippedFor(episode).agent;
+const checkpoint = a.checkpoint ?? shippedFor(world.agent).agent;
 await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 let loaded;
 try {
@@ -29,16 +31,16 @@ try {
   fail((e as Error).message);
 }
 const { model, manifest } = loaded;
-if (model.config.context < world.context)
+if (!fitsContext(episode, model.config.context))
   fail(
-    `${checkpoint} has a context of ${model.config.context}; the ${episode} world needs ${world.context} (an agent of another world?)`,
+    `${checkpoint} has a context of ${model.config.context}; the ${episode} world needs ${longestEpisode(world.calls)} (an agent of another world?)`,
   );
 const ev = await evaluateGreedy(model, world.split.heldOut);
 const demos = (manifest.card as { demonstrations?: unknown[] }).demonstrations?.length ?? null;
 if (a.verbose)
   for (const e of ev.episodes) console.log(`${e.reward ? '✓' : '✗'} ${e.text}${e.reward ? '' : `  (${e.reason})`}`);
 console.log(
-  `held-out success ${(100 * ev.success).toFixed(1)}% (${ev.correct} of ${ev.n}), ${episode === 'one-call' ? 'one call' : 'two calls'}, checkpoint ${checkpoint}`,
+  `held-out success ${(100 * ev.success).toFixed(1)}% (${ev.correct} of ${ev.n}), ${SETTINGS.episode.runLabel(episode, world) || 'one call'}, checkpoint ${checkpoint}`,
 );
 if (a.json) {
   const c = model.config;

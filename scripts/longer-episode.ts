@@ -1,26 +1,53 @@
-// npm run longer-episode -- [--seeds 1,2,3,4,5] [--steps 40]
-// The plate's closing claims, measured with the agent held fixed: the shipped two-call agent
-// (fine-tuned on both kinds of sums) plays one-call sums and two-call sums, the same GRPO (the
-// plate's credit, the exact grader), reliable and faulty, over the seeds. One row per measure:
-// each seed's figure in each world, their means, and at how many seeds the two worlds differ the
-// way the plate says (the page's claims table reads the same runs from the reference file).
-// Every figure is a mean over the run's steps unless its row names another window.
-import { mean } from 'd3';
+// npm run longer-episode -- [--calls 1,2,3] [--seeds 1,2,3,4,5] [--steps 40] [--json]
+// The plate's closing claims, measured with the agent held fixed: the shipped three-call agent
+// (fine-tuned on one-, two- and three-call sums) plays each number of calls, the same GRPO (the
+// plate's credit, the exact grader), reliable and faulty, over the seeds. One row per measure: each
+// seed's figure at each number of calls, their means, and the verdict on the claim's trend
+// (src/rl/claims.ts: grows, grows then flattens, does not grow — "grows" meaning the figure moves
+// the plate's way; a step within the seeds' standard error is flat). Every figure is a mean over
+// the run's steps unless its row names another window. With --json the last line is one object:
+// `claims: [{ name, what, way, values: [v1, v2, …], perSeed, verdict }]`, then the rows beside them.
 import { GRPO } from '../src/config';
-import type { EpisodeKind } from '../src/env/episode';
+import { EPISODES, type EpisodeKind } from '../src/env/episode';
+import { WORLDS } from '../src/env/world';
 import type { GrpoRecord } from '../src/rl/grpo';
-import { intOption, main, parseOptions, seedsOption } from '../src/node/args';
+import {
+  CLAIMS,
+  claimFigure,
+  claimTrend,
+  claimVerdict,
+  type ClaimWay,
+  type StepCurves,
+  type Verdict,
+} from '../src/rl/claims';
+import { fail, intOption, main, parseOptions, seedsOption } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop, type WorkshopRun } from '../src/node/run-workshop';
 import { median } from './bench/stats';
 
 const { values: a } = parseOptions({
-  options: { seeds: { type: 'string', default: '1,2,3,4,5' }, steps: { type: 'string' } },
+  options: {
+    calls: { type: 'string', default: '1,2,3' },
+    seeds: { type: 'string', default: '1,2,3,4,5' },
+    steps: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
 });
 
-const avg = (xs: readonly number[]): number => mean(xs) ?? NaN;
-const over = (r: WorkshopRun, k: 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown') =>
-  avg(r.records.slice(1).map((s) => s[k]!));
+const avg = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/** A run's per-step curves, as a reference file keeps them (steps 1..n). */
+const curvesOf = (r: WorkshopRun): StepCurves => {
+  const grpo = r.records.slice(1);
+  const per = (k: 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown') => grpo.map((s) => s[k]!);
+  return {
+    meanReward: r.meanReward,
+    allFailGroups: per('allFailGroups'),
+    allPassGroups: per('allPassGroups'),
+    correctCallsPushedDown: per('correctCallsPushedDown'),
+  };
+};
+
 const samplingShare = (records: readonly GrpoRecord[]) =>
   median(
     records
@@ -28,62 +55,79 @@ const samplingShare = (records: readonly GrpoRecord[]) =>
       .map((s) => s.timeSplit.sampling / (s.timeSplit.sampling + s.timeSplit.update + s.timeSplit.evaluation)),
   );
 
-interface Measure {
-  what: string;
-  /** The plate's way, two calls against one: more, less, or no claim. */
-  way: 'more' | 'less' | null;
-  /** One seed's figure from its reliable and its faulty run in one world. */
-  of(reliable: WorkshopRun, faulty: WorkshopRun): number;
-  ratio?: boolean;
-}
-
-const MEASURES: readonly Measure[] = [
-  { what: 'sampled reward (reliable)', way: 'less', of: (r) => avg(r.meanReward) },
-  { what: 'sampled reward, first 5 steps (reliable)', way: 'less', of: (r) => r.grpo.rewardFirst5 },
-  { what: 'groups whose 8 episodes all failed (reliable)', way: 'more', of: (r) => over(r, 'allFailGroups') },
-  { what: 'groups all 8 of which were paid (reliable)', way: null, of: (r) => over(r, 'allPassGroups') },
-  { what: 'correct first calls pushed down (reliable)', way: 'more', of: (r) => over(r, 'correctCallsPushedDown') },
-  { what: 'correct first calls pushed down (faulty)', way: 'more', of: (_, f) => over(f, 'correctCallsPushedDown') },
-  {
-    what: 'faulty ÷ reliable reward',
-    way: 'less',
-    of: (r, f) => avg(f.meanReward) / avg(r.meanReward),
-    ratio: true,
-  },
+/** The rows beside the claims: a window of the reward the plate's claim also speaks of, and what a run ends at. */
+const BESIDE: readonly { what: string; way: ClaimWay | null; of(r: WorkshopRun): number }[] = [
+  { what: 'sampled reward, first 5 steps (reliable)', way: 'down', of: (r) => r.grpo.rewardFirst5 },
   { what: 'held-out success at the end (reliable)', way: null, of: (r) => r.grpo.heldOutEnd },
   { what: 'sampling’s share of a step, median (reliable)', way: null, of: (r) => samplingShare(r.records) },
 ];
 
-const fmt = (m: Measure, x: number) => (m.ratio ? x.toFixed(2) : `${(100 * x).toFixed(1)}%`);
+/** --calls 1,2,3: the worlds, fewest calls first. */
+function worldsOf(text: string): EpisodeKind[] {
+  const calls = seedsOption('calls', text);
+  const worlds = EPISODES.filter((e) => calls.includes(WORLDS[e].calls));
+  if (worlds.length !== calls.length || worlds.length < 2)
+    fail(
+      `--calls must name two or more of ${EPISODES.map((e) => WORLDS[e].calls).join(', ')}, got ${JSON.stringify(text)}`,
+    );
+  return worlds;
+}
+
+const CALL_WORDS = ['one call', 'two calls', 'three calls'];
 
 await main(async () => {
+  const worlds = worldsOf(a.calls!);
   const seeds = seedsOption('seeds', a.seeds!);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   await setNodeBackend('wasm');
   const runs = async (episode: EpisodeKind, faulty: boolean) => {
     const out: WorkshopRun[] = [];
     for (const seed of seeds)
-      out.push(await runWorkshop({ start: 'agent', agent: 'two-calls', episode, faulty, seed, steps }));
+      out.push(await runWorkshop({ start: 'agent', agent: 'three-calls', episode, faulty, seed, steps }));
     return out;
   };
-  const worlds = {
-    'one-call': { reliable: await runs('one-call', false), faulty: await runs('one-call', true) },
-    'two-calls': { reliable: await runs('two-calls', false), faulty: await runs('two-calls', true) },
-  };
+  const played: { reliable: WorkshopRun[]; faulty: WorkshopRun[] }[] = [];
+  for (const w of worlds) played.push({ reliable: await runs(w, false), faulty: await runs(w, true) });
+  const words = worlds.map((w) => CALL_WORDS[WORLDS[w].calls - 1]!);
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   console.log(
-    `The shipped two-call agent on one-call and on two-call sums, seeds ${seeds.join(', ')}, ${steps} GRPO steps, the plate's settings (Node, wasm); each figure a mean over the steps unless the row says otherwise`,
+    `The shipped three-call agent at ${words.join(', ')}, seeds ${seeds.join(', ')}, ${steps} GRPO steps, the plate's settings (Node, wasm); each figure a mean over the steps unless the row says otherwise`,
   );
   console.log(
-    `held-out at step 0: one call ${fmt(MEASURES[0]!, worlds['one-call'].reliable[0]!.grpo.heldOutStart)}, two calls ${fmt(MEASURES[0]!, worlds['two-calls'].reliable[0]!.grpo.heldOutStart)}`,
+    `held-out at step 0: ${worlds.map((_, i) => `${words[i]} ${pct(played[i]!.reliable[0]!.grpo.heldOutStart)}`).join(', ')}`,
   );
-  console.log('| measure | one call, per seed | mean | two calls, per seed | mean | seeds the plate’s way |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
-  for (const m of MEASURES) {
-    const per = (w: EpisodeKind) => seeds.map((_, i) => m.of(worlds[w].reliable[i]!, worlds[w].faulty[i]!));
-    const [one, two] = [per('one-call'), per('two-calls')];
-    const way = m.way && seeds.filter((_, i) => (m.way === 'more' ? two[i]! > one[i]! : two[i]! < one[i]!)).length;
+  console.log(
+    `| measure | ${words.map((w) => `${w}, per seed | mean`).join(' | ')} | the plate’s way | verdict (a step within the seeds’ standard error is flat) |`,
+  );
+  console.log(`| --- |${' --- | --- |'.repeat(worlds.length)} --- | --- |`);
+  const row = (
+    what: string,
+    perSeed: number[][],
+    fmt: (x: number) => string,
+    way: ClaimWay | null,
+    verdict: Verdict | null,
+  ) =>
     console.log(
-      `| ${m.what} | ${one.map((x) => fmt(m, x)).join(' ')} | ${fmt(m, avg(one))} | ${two.map((x) => fmt(m, x)).join(' ')} | ${fmt(m, avg(two))} | ${m.way ? `${way} of ${seeds.length} (two calls ${m.way})` : '—'} |`,
+      `| ${what} | ${perSeed.map((xs) => `${xs.map(fmt).join(' ')} | ${fmt(avg(xs))}`).join(' | ')} | ${way === 'up' ? 'more' : way === 'down' ? 'less' : '—'} | ${verdict ?? '— (no claim)'} |`,
     );
-  }
+  const claims = CLAIMS.map((c) => {
+    const perSeed = played.map((p) =>
+      seeds.map((_, i) => claimFigure(c, { reliable: curvesOf(p.reliable[i]!), faulty: curvesOf(p.faulty[i]!) })!),
+    );
+    const { values, verdict } = claimTrend(c, perSeed);
+    row(c.what, perSeed, c.name === 'faultyCap' ? (x) => x.toFixed(2) : pct, c.way, verdict);
+    return { name: c.name, what: c.what, way: c.way, values, perSeed, verdict };
+  });
+  const beside = BESIDE.map((b) => {
+    const perSeed = played.map((p) => p.reliable.map(b.of));
+    const verdict = b.way && claimVerdict(b.way, perSeed);
+    row(b.what, perSeed, pct, b.way, verdict);
+    return { what: b.what, way: b.way, values: perSeed.map(avg), perSeed, verdict };
+  });
+  const reference = worlds.map((w) => 0.7 ** WORLDS[w].calls);
+  console.log(`(0.7 to the calls: ${reference.map((x) => x.toFixed(2)).join(', ')})`);
+  if (a.json)
+    console.log(
+      JSON.stringify({ agent: 'three-calls', calls: worlds.map((w) => WORLDS[w].calls), seeds, steps, claims, beside }),
+    );
 });

@@ -1,5 +1,5 @@
 // npm run reference-runs -- [--seeds 1,2,3,4,5] [--steps 40] [--sft-seeds 1,2,3,4,5] [--only plate|bugs|dials|all]
-//                           [--checkpoint DIR] [--pretrained DIR] [--out FILE] [--episode one-call|two-calls]
+//                           [--checkpoint DIR] [--pretrained DIR] [--out FILE] [--agent one-call|three-calls]
 // The page's precomputed bands, made by the Node workshop: GRPO from the shipped agent for every
 // configuration the figure offers at temperature 1 (2 calculators × masking on/off × group-
 // relative/raw advantage with the exact grader, each grader bug with the plate's credit and both
@@ -9,12 +9,14 @@
 // public/reference-runs.json; the page labels what it draws from it as precomputed.
 // --only bugs (or dials) runs the grader bugs (or μ = 2, 4) alone and merges them into --out: the file's other runs are
 // kept as they are (a full run remakes them with the same curves but new seconds).
-// --episode two-calls: the two-call agent's runs (the credit switches with the exact grader, no
-// bugs: --only all means those; and, with the plate's settings, the same agent on one-call sums:
-// the closing claims with the agent held fixed), written to public/reference-runs-two-calls.json,
-// a file of its own that the page fetches only with the two-call agent; each run also keeps, per
-// step, the share of zero-spread groups, of them the all-fail ones, and of correct first calls
-// pushed down.
+// --agent three-calls: the three-call agent's runs at every length, each run naming its `episode`
+// and `agent`: at two and three calls the credit switches with the exact grader (no bugs, no μ:
+// --only all means those; the two- and three-call worlds' bands, the agent being both worlds' own),
+// and at one call the plate's settings with both calculators (the closing claims with the agent
+// held fixed), written to public/reference-runs-three-calls.json, a file of its own that the page
+// fetches only with the three-call agent. Each run with the plate's settings (at every length, both
+// calculators) also keeps, per step, the share of zero-spread groups, of them the all-fail ones,
+// and of correct first calls pushed down: the claims' figures (src/rl/claims.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mean } from 'd3';
 import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY } from '../src/config';
@@ -27,8 +29,8 @@ import { shippedFor } from '../src/node/checkpoint-fs';
 import { runWorkshop } from '../src/node/run-workshop';
 import { stepMetrics } from '../src/rl/metrics';
 import type { RunSettings } from '../src/pipeline/settings';
-import { episodeOption } from './lib/recipe-options';
-import type { EpisodeKind } from '../src/env/episode';
+import type { AgentName, EpisodeKind } from '../src/env/episode';
+import { AGENT_NAMES } from '../src/env/world';
 
 const { values: a } = parseOptions({
   options: {
@@ -39,7 +41,7 @@ const { values: a } = parseOptions({
     checkpoint: { type: 'string' },
     pretrained: { type: 'string' },
     out: { type: 'string' },
-    episode: { type: 'string' },
+    agent: { type: 'string' },
   },
 });
 
@@ -50,7 +52,7 @@ const last5 = (xs: number[]) => mean(xs.slice(-5))!;
 const first5 = (xs: number[]) => mean(xs.slice(0, 5))!;
 
 interface Config {
-  /** Absent: the file's world, played by its own agent. */
+  /** Absent: the one-call file's world, played by its own agent (the three-call file names both in every run). */
   episode?: EpisodeKind;
   agent?: RunSettings['agent'];
   faulty: boolean;
@@ -89,7 +91,8 @@ interface Done extends Omit<Config, 'grader'> {
   malformed: number[];
   /**
    * Per step, the share of zero-spread groups, of all-fail groups and of correct first calls
-   * pushed down (rl/figures.ts): the claims' figures, kept in the two-call agent's file only.
+   * pushed down (rl/figures.ts): the claims' figures, kept in the three-call agent's file only, in
+   * its runs with the plate's settings.
    */
   zeroSpreadGroups?: number[];
   allFailGroups?: number[];
@@ -99,50 +102,61 @@ interface Done extends Omit<Config, 'grader'> {
 
 type Only = 'plate' | 'bugs' | 'dials' | 'all';
 type Checkpoints = { agent: string; pretrained: string };
-/** Where a world's reference runs are written. */
-const OUT: Record<EpisodeKind, string> = {
+/** Where an agent's reference runs are written. */
+const OUT: Record<AgentName, string> = {
   'one-call': 'public/reference-runs.json',
-  'two-calls': 'public/reference-runs-two-calls.json',
+  'three-calls': 'public/reference-runs-three-calls.json',
 };
+
+/** The three-call agent's longer worlds: the credit switches at each (at one call, the plate's settings alone). */
+const LONGER: readonly EpisodeKind[] = ['two-calls', 'three-calls'];
 
 /**
  * --only plate: the plate's own two configurations (a quick check); bugs: each grader bug with the
  * plate's credit and both calculators (with the reliable one, trusting the tool pays the true
  * result of a slipped call; a crash pays whatever the calculator does); all: both, and the credit
  * switches with the exact grader; dials: the plate's configuration at μ = 2 and 4 (all has them too).
+ * The three-call agent: the credit switches (plate: the plate's own) at two and three calls, then
+ * the plate's settings at one call.
  */
-function configsFor(only: Only, episode: EpisodeKind): Config[] {
+function configsFor(only: Only, agent: AgentName): Config[] {
   const configs: Config[] = [];
-  if (episode === 'two-calls' && (only === 'bugs' || only === 'dials'))
-    throw new Error(`--only ${only}: the two-call world has no ${only === 'bugs' ? 'bug' : 'μ'} runs`);
-  if (episode === 'one-call' && (only === 'dials' || only === 'all'))
+  if (agent === 'three-calls' && (only === 'bugs' || only === 'dials'))
+    throw new Error(`--only ${only}: the three-call agent has no ${only === 'bugs' ? 'bug' : 'μ'} runs`);
+  if (agent === 'one-call' && (only === 'dials' || only === 'all'))
     for (const updatesPerBatch of [2, 4] as const)
       for (const faulty of [false, true])
         configs.push({ faulty, masking: true, advantage: 'group', grader: 'exact', updatesPerBatch });
   if (only === 'dials') return configs;
-  if (only !== 'bugs') {
-    for (const masking of only === 'plate' ? [true] : [true, false]) {
-      for (const advantage of only === 'plate' ? (['group'] as const) : ADVANTAGES) {
-        for (const faulty of [false, true]) configs.push({ faulty, masking, advantage, grader: 'exact' });
-      }
-    }
-  }
-  if (only !== 'plate' && episode === 'one-call')
-    for (const grader of ['crash-pass', 'trusts-tool'] as const)
-      for (const faulty of [false, true]) configs.push({ faulty, masking: true, advantage: 'group', grader });
-  // The same agent on the shorter episode: the claims' one-call column (ui/figure/longer-episode.ts).
-  if (episode === 'two-calls')
+  const credit = (where: Pick<Config, 'episode' | 'agent'>) => {
+    for (const masking of only === 'plate' ? [true] : [true, false])
+      for (const advantage of only === 'plate' ? (['group'] as const) : ADVANTAGES)
+        for (const faulty of [false, true]) configs.push({ ...where, faulty, masking, advantage, grader: 'exact' });
+  };
+  if (agent === 'three-calls') {
+    for (const episode of LONGER) credit({ episode, agent: 'three-calls' });
+    // The same agent on the shortest episode: the claims' one-call column.
     for (const faulty of [false, true])
       configs.push({
         episode: 'one-call',
-        agent: 'two-calls',
+        agent: 'three-calls',
         faulty,
         masking: true,
         advantage: 'group',
         grader: 'exact',
       });
+    return configs;
+  }
+  if (only !== 'bugs') credit({});
+  if (only !== 'plate')
+    for (const grader of ['crash-pass', 'trusts-tool'] as const)
+      for (const faulty of [false, true]) configs.push({ faulty, masking: true, advantage: 'group', grader });
   return configs;
 }
+
+/** A run with the plate's credit and grader (at μ = 1): the claims' runs, in any world. */
+const isPlateCredit = (c: Config): boolean =>
+  c.masking && c.advantage === 'group' && c.grader === 'exact' && (c.updatesPerBatch ?? 1) === 1;
 
 /** One configuration over the seeds, as the file holds its runs. */
 async function runConfig(
@@ -150,11 +164,11 @@ async function runConfig(
   seeds: number[],
   steps: number,
   checkpoints: Checkpoints,
-  episode: EpisodeKind,
+  agent: AgentName,
 ): Promise<Done[]> {
   const done: Done[] = [];
   for (const seed of seeds) {
-    const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, episode, ...config, temperature: 1 });
+    const r = await runWorkshop({ start: 'agent', seed, steps, checkpoints, ...config, temperature: 1 });
     const grpo = r.records.slice(1);
     const share = (k: 'copied' | 'malformed') => grpo.map((s) => s[k] / s.episodes.length);
     const { grader, updatesPerBatch, ...credit } = config;
@@ -181,14 +195,15 @@ async function runConfig(
       ...(grader !== 'exact' && { trueSuccess: r.trueSuccess.map(round) }),
       copyRate: share('copied').map(round),
       malformed: share('malformed').map(round),
-      // The claims read these from the two-call agent's file alone (ui/figure/longer-episode.ts): the
+      // The claims read these from the three-call agent's file alone, its plate-settings runs: the
       // one-call file, fetched on every first visit, leaves them out. As precise as the page draws
       // them (a percent): a step's group shares are eighths; the share pushed down to two places.
-      ...(episode === 'two-calls' && {
-        zeroSpreadGroups: eighths('zeroSpreadGroups'),
-        allFailGroups: eighths('allFailGroups'),
-        correctCallsPushedDown: grpo.map((s) => Math.round(s.correctCallsPushedDown! * 1e2) / 1e2),
-      }),
+      ...(agent === 'three-calls' &&
+        isPlateCredit(config) && {
+          zeroSpreadGroups: eighths('zeroSpreadGroups'),
+          allFailGroups: eighths('allFailGroups'),
+          correctCallsPushedDown: grpo.map((s) => Math.round(s.correctCallsPushedDown! * 1e2) / 1e2),
+        }),
       summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
     });
   }
@@ -257,18 +272,20 @@ function mergeInto(out: string, runs: Done[]): void {
 }
 
 /** Fine-tuning the shipped worksheet model per seed: held-out success where measured, the loss per step. */
-async function sftReferenceRuns(seeds: number[], checkpoints: Checkpoints, episode: EpisodeKind) {
+async function sftReferenceRuns(seeds: number[], checkpoints: Checkpoints, agent: AgentName) {
   const runs = [];
   for (const seed of seeds) {
     const heldOut: number[] = [];
     const loss: number[] = [];
-    const r = await runWorkshop({ start: 'pretrained', seed, steps: 1, checkpoints, episode }, ({ stage, record }) => {
+    // In the agent's own world, the longest it plays: what its fine-tuning scores held-out success in.
+    const where = { episode: agent, agent };
+    const r = await runWorkshop({ start: 'pretrained', seed, steps: 1, checkpoints, ...where }, ({ stage, record }) => {
       if (stage !== 'sft') return;
       if (record.heldOut) heldOut.push(round(record.heldOut.success));
       if (record.loss !== null) loss.push(round(record.loss));
     });
     console.log(
-      `fine-tuning the shipped worksheet model, seed ${seed}: held-out ${pct(r.sftHeldOut!)} after ${AGENT_RECIPES[episode].sft.steps} steps`,
+      `fine-tuning the shipped worksheet model, seed ${seed}: held-out ${pct(r.sftHeldOut!)} after ${AGENT_RECIPES[agent].sft.steps} steps`,
     );
     runs.push({ seed, heldOut, loss });
   }
@@ -279,34 +296,35 @@ await main(async () => {
   const seeds = seedList('seeds', a.seeds!);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);
   const only = oneOf('only', a.only, ['plate', 'bugs', 'dials', 'all'] as const, 'all');
-  const episode = episodeOption(a.episode);
+  const agent = oneOf('agent', a.agent, AGENT_NAMES, 'one-call');
   const backend = await setNodeBackend('wasm');
-  const shipped = shippedFor(episode);
+  const shipped = shippedFor(agent);
   const checkpoints = { agent: a.checkpoint ?? shipped.agent, pretrained: a.pretrained ?? shipped.pretrained };
-  const out = a.out ?? OUT[episode];
+  const out = a.out ?? OUT[agent];
   const runs: Done[] = [];
   for (const l of TABLE_HEAD) console.log(l);
   const dials: string[] = [];
-  for (const config of configsFor(only, episode)) {
-    const done = await runConfig(config, seeds, steps, checkpoints, episode);
+  for (const config of configsFor(only, agent)) {
+    const done = await runConfig(config, seeds, steps, checkpoints, agent);
     console.log(tableRow(config, done));
+    // The μ table: the plate's credit at each μ, in the one-call file.
     if (config.masking && config.advantage === 'group' && config.grader === 'exact' && !config.episode)
       dials.push(dialsRow(config, done));
     runs.push(...done);
   }
   for (const l of [...DIALS_HEAD, ...dials]) console.log(l);
   if (only === 'bugs' || only === 'dials') return mergeInto(out, runs);
-  const sftRuns = await sftReferenceRuns(seedList('sft-seeds', a['sft-seeds']!), checkpoints, episode);
+  const sftRuns = await sftReferenceRuns(seedList('sft-seeds', a['sft-seeds']!), checkpoints, agent);
   writeFileSync(
     out,
     JSON.stringify({
-      note: `Precomputed reference runs (scripts/reference-runs.ts, Node, wasm backend): GRPO from the shipped agent per configuration, and fine-tuning of the shipped worksheet model${episode === 'two-calls' ? ', in the two-call world' : ''}. Not live.`,
-      ...(episode === 'two-calls' && { episode }),
+      note: `Precomputed reference runs (scripts/reference-runs.ts, Node, wasm backend): GRPO from the shipped agent per configuration, and fine-tuning of the shipped worksheet model${agent === 'three-calls' ? ': the three-call agent at one, two and three calls (each run names its episode), its fine-tuning scored at three calls' : ''}. Not live.`,
+      ...(agent === 'three-calls' && { agent }),
       checkpoint: checkpoints.agent,
       backend,
       steps,
       runs: runs.map(stored),
-      sft: { steps: AGENT_RECIPES[episode].sft.steps, every: STAGE_EVAL_EVERY, runs: sftRuns },
+      sft: { steps: AGENT_RECIPES[agent].sft.steps, every: STAGE_EVAL_EVERY, runs: sftRuns },
     }) + '\n',
   );
   console.log(`wrote ${out}`);

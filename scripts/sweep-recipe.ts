@@ -1,4 +1,4 @@
-// npm run sweep -- --seeds 1-10 --results FILE [--episode one-call|two-calls] [--pretrain-seed N] [--cache DIR]
+// npm run sweep -- --seeds 1-10 --results FILE [--episode one-call|three-calls] [--pretrain-seed N] [--cache DIR]
 //                  [--label NAME] [--trace-every N] [recipe overrides]
 // How one recipe (the world's, AGENT_RECIPE by default, with train-agent's overrides) spreads over seeds. For each seed:
 // pre-train (or load the weights cached for this pre-training config and seed), fine-tune, and
@@ -6,16 +6,17 @@
 // --pretrain-seed N every run fine-tunes seed N's pre-trained model and only the fine-tuning
 // stream changes (as when a reader fine-tunes the shipped worksheet model with their own seed).
 // Runs already in FILE are skipped, so an interrupted sweep picks up where it stopped. With
-// --episode two-calls the worksheet model is widened to the two-call context before fine-tuning
-// (agent/train.ts's fineTuningStart) and every score is on the two-call world's sums.
-// Choose recipes on validation only; held-out is recorded, never selected on.
+// --episode three-calls the worksheet model is widened to the three-call agent's context before
+// fine-tuning (agent/train.ts's fineTuningStart), and each score is over the sums of every world
+// the agent is fine-tuned on (one, two and three calls: 120 validation, 90 held-out sums), and per
+// world (`byWorld`). Choose recipes on validation only; held-out is recorded, never selected on.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_RECIPES, type AgentRecipe } from '../src/config';
 import { fineTuningStart, initialModel, runStage } from '../src/agent/train';
-import { SupervisedStage, worksheetAccuracy, type PhaseLog } from '../src/agent/stage';
-import type { Sum } from '../src/env/sums';
-import { WORLDS } from '../src/env/world';
+import { SupervisedStage, worksheetAccuracy, worldsOf, type PhaseLog } from '../src/agent/stage';
+import type { EpisodeKind } from '../src/env/episode';
+import type { Sum, SumSplit } from '../src/env/sums';
 import { roundToStored } from '../src/model/checkpoint';
 import type { CharModel } from '../src/model/gpt';
 import { evaluateGreedy } from '../src/rl/evaluate';
@@ -23,7 +24,7 @@ import { fail, intOption, parseOptions, seedsOption } from '../src/node/args';
 import { median } from './bench/stats';
 import { setNodeBackend } from './lib/node-backend';
 import { loadCheckpoint, saveCheckpoint } from '../src/node/checkpoint-fs';
-import { episodeOption, RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
+import { agentOption, RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseOptions({
   options: {
@@ -43,8 +44,10 @@ const resultsFile = a.results;
 const seeds = seedsOption('seeds', a.seeds!);
 const traceEvery = intOption('trace-every', a['trace-every'], 0);
 const fixedPretrainSeed = a['pretrain-seed'] === undefined ? null : intOption('pretrain-seed', a['pretrain-seed'], 0);
-const base = recipeFrom(a, 0, AGENT_RECIPES[episodeOption(a.episode)]);
-const { split } = WORLDS[base.episode ?? 'one-call'];
+const base = recipeFrom(a, 0, AGENT_RECIPES[agentOption(a.episode)]);
+const worlds = worldsOf(base);
+/** Every world's sums of one part of the split, together (the one world's alone for a one-call recipe). */
+const allOf = (part: keyof Omit<SumSplit, 'seed'>): Sum[] => worlds.flatMap((w) => w.split[part]);
 /** The recipe as the results file keys it: all but its seeds (a one-call recipe names no world, as before). */
 const recipeOf = (r: AgentRecipe): Omit<AgentRecipe, 'seed' | 'sftSeed'> => ({
   ...(r.episode && { episode: r.episode }),
@@ -64,6 +67,8 @@ interface RunLine {
   validation: number;
   heldOut: number;
   demonstrations: number;
+  /** A recipe of several worlds: validation and held-out success in each. */
+  byWorld?: Partial<Record<EpisodeKind, { validation: number; heldOut: number }>>;
   /** Teacher-forced single-digit worksheet accuracy of the pre-trained model. */
   worksheetBefore: number;
   selected?: { step: number; validation: number };
@@ -113,7 +118,7 @@ async function fineTune(
   try {
     while (!stage.finished) {
       const { step } = await stage.next();
-      if (traceEvery > 0 && step % traceEvery === 0) trace.push(await score(model, split.validation));
+      if (traceEvery > 0 && step % traceEvery === 0) trace.push(await score(model, allOf('validation')));
     }
     return { log: await stage.finish(), trace };
   } finally {
@@ -133,9 +138,10 @@ async function run(pretrainSeed: number, sftSeed: number): Promise<RunLine> {
       recipe: recipeOf(base),
       pretrainSeed,
       sftSeed,
-      validation: await score(model, split.validation),
-      heldOut: await score(model, split.heldOut),
-      demonstrations: await score(model, split.demonstrations),
+      validation: await score(model, allOf('validation')),
+      heldOut: await score(model, allOf('heldOut')),
+      demonstrations: await score(model, allOf('demonstrations')),
+      ...(worlds.length > 1 && { byWorld: await byWorld(model) }),
       worksheetBefore,
       ...(log.selected && { selected: log.selected }),
       ...(traceEvery > 0 && { trace }),
@@ -144,6 +150,17 @@ async function run(pretrainSeed: number, sftSeed: number): Promise<RunLine> {
   } finally {
     model.dispose();
   }
+}
+
+/** Validation and held-out success in each of the recipe's worlds. */
+async function byWorld(model: CharModel): Promise<NonNullable<RunLine['byWorld']>> {
+  const out: NonNullable<RunLine['byWorld']> = {};
+  for (const w of worlds)
+    out[w.episode] = {
+      validation: await score(model, w.split.validation),
+      heldOut: await score(model, w.split.heldOut),
+    };
+  return out;
 }
 
 const pct = (x: number) => Math.round(100 * x);
@@ -158,10 +175,17 @@ for (const seed of seeds) {
   if (!done.has(key)) appendFileSync(resultsFile, JSON.stringify(line) + '\n');
   lines.push(line);
   const sel = line.selected ? `  (kept step ${line.selected.step})` : '';
+  const per = Object.entries(line.byWorld ?? {})
+    .map(([w, s]) => `; ${w}: validation ${pct(s.validation)}%, held-out ${pct(s.heldOut)}%`)
+    .join('');
   console.log(
-    `pre-train seed ${pretrainSeed}, fine-tune seed ${seed}: validation ${pct(line.validation)}%, held-out ${pct(line.heldOut)}%, demos ${pct(line.demonstrations)}%${sel}`,
+    `pre-train seed ${pretrainSeed}, fine-tune seed ${seed}: validation ${pct(line.validation)}%, held-out ${pct(line.heldOut)}%, demos ${pct(line.demonstrations)}%${per}${sel}`,
   );
 }
 const row = (f: (l: RunLine) => number) =>
   `${lines.map((l) => pct(f(l))).join(' ')} (median ${pct(median(lines.map(f)))})`;
 console.log(`${a.label || recipeKey}\n  validation ${row((l) => l.validation)}\n  held-out   ${row((l) => l.heldOut)}`);
+if (worlds.length > 1)
+  for (const { episode } of worlds)
+    for (const k of ['validation', 'heldOut'] as const)
+      console.log(`  ${episode}, ${k === 'heldOut' ? 'held-out' : k}: ${row((l) => l.byWorld![episode]![k])}`);

@@ -1,15 +1,16 @@
-// npm run train:agent -- [--episode one-call|two-calls] [--seed N] [--sft-seed M] [--out DIR] [--backend wasm|cpu] [recipe overrides]
+// npm run train:agent -- [--episode one-call|three-calls] [--seed N] [--sft-seed M] [--out DIR] [--backend wasm|cpu] [recipe overrides]
 // Pre-trains on single-digit worksheets, fine-tunes on exactly 30 demonstrations, evaluates,
 // and writes DIR/pretrained and DIR/agent (default: public/checkpoints). With --episode
-// two-calls it fine-tunes the same worksheet model for the two-call world (its positions widened
-// to that world's context; AGENT_RECIPE_TWO_CALLS) and writes DIR/agent-two-calls only: the
-// worksheet model is the one-call run's, bit for bit (its digest is printed to compare).
+// three-calls it fine-tunes the same worksheet model into the three-call agent (its positions
+// widened to that agent's context; AGENT_RECIPE_THREE_CALLS: the 30 demonstrations of each length)
+// and writes DIR/agent-three-calls only, scored at every length: the worksheet model is the
+// one-call run's, bit for bit (its digest is printed to compare).
 import { basename, join } from 'node:path';
-import { AGENT_RECIPES, CHECKPOINTS, type AgentRecipe } from '../src/config';
-import { demonstrationsOf } from '../src/agent/stage';
+import { AGENT_RECIPES, type AgentRecipe } from '../src/config';
+import { demonstrationsOf, worldsOf } from '../src/agent/stage';
 import { trainAgent, type SupervisedRecord } from '../src/agent/train';
 import { sumKey } from '../src/env/sums';
-import { WORLDS } from '../src/env/world';
+import { AGENTS, WORLDS } from '../src/env/world';
 import { encodeCheckpoint, weightsDigest } from '../src/model/checkpoint';
 import type { CharModel } from '../src/model/gpt';
 import { countParams } from '../src/model/params';
@@ -17,7 +18,7 @@ import { evaluateGreedy } from '../src/rl/evaluate';
 import { intOption, oneOf, parseOptions } from '../src/node/args';
 import { setNodeBackend } from './lib/node-backend';
 import { saveCheckpoint } from '../src/node/checkpoint-fs';
-import { episodeOption, RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
+import { agentOption, RECIPE_OPTIONS, recipeFrom } from './lib/recipe-options';
 
 const { values: a } = parseOptions({
   options: {
@@ -30,7 +31,7 @@ const { values: a } = parseOptions({
     quiet: { type: 'boolean', default: false },
   },
 });
-const episode = episodeOption(a.episode);
+const episode = agentOption(a.episode);
 const world = WORLDS[episode];
 const shipped = AGENT_RECIPES[episode];
 // --seed N seeds every stage; without options, the shipped recipe's own two seeds.
@@ -41,7 +42,7 @@ const recipe: AgentRecipe = recipeFrom(
   shipped,
   intOption('sft-seed', a['sft-seed'], a.seed === undefined ? shipped.sftSeed : seed),
 );
-const twoCalls = episode === 'two-calls';
+const threeCalls = episode === 'three-calls';
 
 const backend = await setNodeBackend(oneOf('backend', a.backend, ['wasm', 'cpu'] as const, 'wasm'));
 const pct = (x: number) => `${Math.round(100 * x)}%`;
@@ -56,17 +57,25 @@ const onRecord = (r: SupervisedRecord) => {
 };
 
 const { split } = world;
-const success = async (m: CharModel) => ({
-  heldOut: (await evaluateGreedy(m, split.heldOut)).success,
-  validation: (await evaluateGreedy(m, split.validation)).success,
-  demonstrations: (await evaluateGreedy(m, split.demonstrations)).success,
+const scoresIn = async (m: CharModel, s: typeof split) => ({
+  heldOut: (await evaluateGreedy(m, s.heldOut)).success,
+  validation: (await evaluateGreedy(m, s.validation)).success,
+  demonstrations: (await evaluateGreedy(m, s.demonstrations)).success,
 });
+/** The agent's own world's scores; for the three-call agent, every length's too (`byWorld`). */
+const success = async (m: CharModel) => {
+  const own = await scoresIn(m, split);
+  if (!threeCalls) return own;
+  const byWorld: Record<string, Awaited<ReturnType<typeof scoresIn>>> = {};
+  for (const w of worldsOf(recipe)) byWorld[w.episode] = w === world ? own : await scoresIn(m, w.split);
+  return { ...own, byWorld };
+};
 
 console.log(
-  `training the agent${twoCalls ? ' for two calls' : ''}: pre-training seed ${recipe.seed}, fine-tuning seed ${recipe.sftSeed}, backend ${backend}, ${countParams({ ...recipe.model, context: world.context })} parameters`,
+  `training the ${episode} agent: pre-training seed ${recipe.seed}, fine-tuning seed ${recipe.sftSeed}, backend ${backend}, ${countParams({ ...recipe.model, context: AGENTS[episode].context })} parameters`,
 );
 const common = {
-  ...(twoCalls && { episode }),
+  ...(threeCalls && { episode }),
   seed: recipe.seed,
   sftSeed: recipe.sftSeed,
   backend,
@@ -81,7 +90,7 @@ const {
   evalEvery: 25,
   onRecord,
   afterPretrain: async (m, log) => {
-    if (!twoCalls)
+    if (!threeCalls)
       return saveCheckpoint(join(a.out!, 'pretrained'), m, { kind: 'pretrained', ...common, pretrain: log });
     const { weights } = await encodeCheckpoint(m, { kind: 'pretrained' });
     console.log(`the worksheet model: digest ${weightsDigest(weights)} (not written; the one-call run writes it)`);
@@ -90,11 +99,11 @@ const {
 const t0 = performance.now();
 const scores = await success(model);
 const evalSeconds = (performance.now() - t0) / 1000;
-const agentDir = join(a.out!, basename(twoCalls ? CHECKPOINTS.agentTwoCalls : CHECKPOINTS.agent));
+const agentDir = join(a.out!, basename(AGENTS[episode].checkpoint));
 await saveCheckpoint(agentDir, model, {
   kind: 'agent',
   ...common,
-  demonstrations: twoCalls
+  demonstrations: threeCalls
     ? demonstrationsOf(recipe).map((d) => d.text.slice(1, d.text.indexOf('=')))
     : split.demonstrations.slice(0, recipe.sft.demonstrations).map(sumKey),
   pretrain: pre,
@@ -107,9 +116,14 @@ console.log(
 console.log(
   `held-out ${pct(scores.heldOut)}, validation ${pct(scores.validation)}, demonstrations ${pct(scores.demonstrations)} → ${agentDir}`,
 );
+if ('byWorld' in scores)
+  for (const [w, s] of Object.entries(scores.byWorld))
+    console.log(
+      `  ${w}: held-out ${pct(s.heldOut)}, validation ${pct(s.validation)}, demonstrations ${pct(s.demonstrations)}`,
+    );
 console.log(
   JSON.stringify({
-    ...(twoCalls && { episode }),
+    ...(threeCalls && { episode }),
     seed: recipe.seed,
     sftSeed: recipe.sftSeed,
     ...scores,

@@ -1,4 +1,4 @@
-// npm run workshop -- [--episode one-call|two-calls] [--agent own|one-call|two-calls] [--start agent|pretrained|scratch] [--faulty] [--masking on|off]
+// npm run workshop -- [--episode one-call|two-calls|three-calls] [--agent own|one-call|three-calls] [--start agent|pretrained|scratch] [--faulty] [--masking on|off]
 //                     [--advantage group|raw] [--temperature 0.5|1|1.5] [--grader exact|crash-pass|trusts-tool]
 //                     [--updates-per-batch 1|2|4] [--tool-latency-ms 0|50|200]
 //                     (the reader's settings, as src/pipeline/settings.ts lists them and the URL writes them)
@@ -8,7 +8,7 @@
 // The plate's pipeline, headless: from the shipped agent (default), or fine-tuning the shipped
 // worksheet model first, or pre-training from random weights first — then GRPO. One line per
 // GRPO step (and every 25 supervised steps), then the readouts. With --json the last line is one
-// JSON object with the whole run: the configuration (`agent`: the world whose agent played), the readouts, the per-step curves (held-out,
+// JSON object with the whole run: the configuration (`agent`: the agent that played, by name), the readouts, the per-step curves (held-out,
 // mean reward, true success), where a GRPO step's time goes (median ms per part, steps 1..n), per
 // step the metrics under TRL's names (`metrics`), and per step the share of zero-spread groups, of
 // them those that all failed and those all paid, and of correct first calls pushed down
@@ -114,7 +114,7 @@ await main(async () => {
   const timeSplit = { ...medianSplit(run.records), sharedBatch: grpo.shareBatch };
   const summary = {
     ...settingsAsWritten(settings),
-    // The agent that played, by its world (the settings' `own` resolved): one-call or two-calls.
+    // The agent that played (the settings' `own` resolved): one-call or three-calls.
     agent: agentOf(settings),
     seed,
     steps,

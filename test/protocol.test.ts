@@ -5,7 +5,7 @@ import { isCommand } from '../src/protocol/guards';
 const checkpoints = {
   agent: 'https://x/checkpoints/agent/',
   pretrained: 'https://x/checkpoints/pretrained/',
-  agentTwoCalls: 'https://x/checkpoints/agent-two-calls/',
+  agentThreeCalls: 'https://x/checkpoints/agent-three-calls/',
 };
 const config = { ...PLATE_SETTINGS, seed: 1, steps: 40 };
 const wasm = {
@@ -24,7 +24,7 @@ describe('isCommand', () => {
         checkpoints: {
           agent: { manifest: { format: 'f' }, weights: 'https://x/w.bin' },
           pretrained: 'https://x/p/',
-          agentTwoCalls: 'https://x/a2/',
+          agentThreeCalls: 'https://x/a3/',
         },
         wasm,
       },
@@ -34,8 +34,9 @@ describe('isCommand', () => {
       { type: 'configure', config: { ...config, grader: 'crash-pass' } },
       { type: 'start', config: { ...config, grader: 'trusts-tool' } },
       { type: 'start', config: { ...config, updatesPerBatch: 4 } },
-      { type: 'start', config: { ...config, agent: 'two-calls' } },
-      { type: 'start', config: { ...config, episode: 'two-calls', agent: 'two-calls' } },
+      { type: 'start', config: { ...config, agent: 'three-calls' } },
+      { type: 'start', config: { ...config, episode: 'two-calls', agent: 'three-calls' } },
+      { type: 'start', config: { ...config, episode: 'three-calls' } },
       { type: 'pause' },
       { type: 'resume' },
       { type: 'step' },
@@ -55,6 +56,7 @@ describe('isCommand', () => {
       { type: 'explode' },
       { type: 'init' },
       { type: 'init', checkpoints: { agent: 'u' }, wasm },
+      { type: 'init', checkpoints: { agent: 'u', pretrained: 'p', agentTwoCalls: 'a2' }, wasm },
       { type: 'init', checkpoints, wasm, backend: 'tpu' },
       { type: 'init', checkpoints },
       { type: 'init', checkpoints, wasm: { ...wasm, 'tfjs-backend-wasm-simd.wasm': 3 } },
@@ -73,9 +75,12 @@ describe('isCommand', () => {
       { type: 'start', config: { ...config, advantage: 'none' } },
       { type: 'start', config: { ...config, updatesPerBatch: 3 } },
       { type: 'start', config: { ...config, temperature: 2 } },
-      { type: 'start', config: { ...config, agent: 'three-calls' } },
-      // The plate's agent cannot play two-call sums: not a run the worker takes.
+      // The two-call agent no longer ships (the three-call agent plays two calls): not a name there is.
+      { type: 'start', config: { ...config, agent: 'two-calls' } },
+      { type: 'start', config: { ...config, episode: 'four-calls' } },
+      // The plate's agent cannot play two- or three-call sums: not a run the worker takes.
       { type: 'start', config: { ...config, episode: 'two-calls', agent: 'one-call' } },
+      { type: 'start', config: { ...config, episode: 'three-calls', agent: 'one-call' } },
       { type: 'ask' },
       { type: 'ask', question: { id: 1, sum: { a: 5, b: 38 }, faulty: false, temperature: 1 } },
       { type: 'ask', question: { id: 1, sum: { a: 100, b: 3 }, faulty: false, temperature: 1 } },

@@ -9,7 +9,7 @@ const LONGEST = [
   'test/scripts/pipeline.test.ts',
   'test/model/fused-build.test.ts',
   'test/worker/session.test.ts',
-  'test/pipeline/two-calls.test.ts',
+  'test/pipeline/three-calls.test.ts',
   'test/e2e/backends.e2e.test.ts',
   'test/e2e/explain.e2e.test.ts',
   'test/e2e/page-runs.e2e.test.ts',

@@ -1,11 +1,10 @@
-// `npm run bench -- episodes [--pairs N] [--steps N] [--tool-latency-ms MS] [--faulty]`: the two worlds'
-// GRPO steps in one process, from each world's shipped agent (seed 1, the reliable calculator or
-// with --faulty the faulty one: more groups with spread, so more rows in the update), run in
-// interleaved pairs — one call then two calls, then two calls then one call, … — so a shared
-// machine's load falls on both alike. Per world: a step's median time and where it goes
-// (sampling's share of the step's own work, TimeSplit), and the ratio two calls ÷ one call per
-// pair and pooled; then the same with a calculator that takes --tool-latency-ms (50) to answer,
-// one run of at most 10 steps per world.
+// `npm run bench -- episodes [--pairs N] [--steps N] [--tool-latency-ms MS] [--faulty]`: the three
+// worlds' GRPO steps in one process, from each world's own shipped agent (seed 1, the reliable
+// calculator or with --faulty the faulty one: more groups with spread, so more rows in the update),
+// run in interleaved rounds — one, two, three calls, then three, two, one, … — so a shared machine's
+// load falls on all alike. Per world: a step's median time and where it goes (sampling's share of
+// the step's own work, TimeSplit), and its ratio to one call per round and pooled; then the same
+// with a calculator that takes --tool-latency-ms (50) to answer, one run of at most 10 steps per world.
 import { EPISODES, type EpisodeKind } from '../../src/env/episode';
 import type { RunSettings } from '../../src/pipeline/settings';
 
@@ -30,12 +29,14 @@ export interface EpisodesBench {
   toolLatencyMs: ToolLatency;
   /** Per world: the median step (ms) and the median sampling share, instant calculator. */
   instant: Record<EpisodeKind, { stepMs: number; samplingShare: number }>;
-  /** Two calls ÷ one call: of the pooled medians, and of each pair's medians. */
-  ratio: number;
-  pairRatios: number[];
+  /** Two and three calls ÷ one call: of the pooled medians, and of each round's medians. */
+  ratio: Record<EpisodeKind, number>;
+  pairRatios: Record<EpisodeKind, number>[];
   /** Per world, with the slow calculator. */
   slow: Record<EpisodeKind, { steps: number; stepMs: number; samplingShare: number }>;
 }
+
+const WORDS: Record<EpisodeKind, string> = { 'one-call': 'one call', 'two-calls': 'two calls', 'three-calls': 'three calls' };
 
 const share = (r: GrpoRecord): number => {
   const { sampling, update, evaluation } = r.timeSplit;
@@ -57,11 +58,12 @@ async function grpoSteps(episode: EpisodeKind, steps: number, toolLatencyMs: Too
 
 export async function benchEpisodes(opts: { steps: number; pairs: number; toolLatencyMs: ToolLatency; faulty: boolean }): Promise<EpisodesBench> {
   await setNodeBackend('wasm');
-  const all: Record<EpisodeKind, WorldSteps> = {
-    'one-call': { totals: [], samplingShares: [] },
-    'two-calls': { totals: [], samplingShares: [] },
-  };
-  const pairRatios: number[] = [];
+  const all = Object.fromEntries(
+    EPISODES.map((e): [EpisodeKind, WorldSteps] => [e, { totals: [], samplingShares: [] }]),
+  ) as Record<EpisodeKind, WorldSteps>;
+  const toOneCall = (ms: Record<EpisodeKind, number>) =>
+    Object.fromEntries(EPISODES.map((e) => [e, ms[e] / ms['one-call']])) as Record<EpisodeKind, number>;
+  const pairRatios: Record<EpisodeKind, number>[] = [];
   for (let p = 0; p < opts.pairs; p++) {
     const order = p % 2 === 0 ? EPISODES : [...EPISODES].reverse();
     const pair: Partial<Record<EpisodeKind, number>> = {};
@@ -71,21 +73,21 @@ export async function benchEpisodes(opts: { steps: number; pairs: number; toolLa
       all[episode].samplingShares.push(...s.samplingShares);
       pair[episode] = median(s.totals);
     }
-    pairRatios.push(pair['two-calls']! / pair['one-call']!);
+    pairRatios.push(toOneCall(pair as Record<EpisodeKind, number>));
   }
   const of = (w: WorldSteps) => ({ stepMs: median(w.totals), samplingShare: median(w.samplingShares) });
   const slowSteps = Math.min(opts.steps, 10);
   const slow = {} as EpisodesBench['slow'];
   for (const episode of EPISODES)
     slow[episode] = { steps: slowSteps, ...of(await grpoSteps(episode, slowSteps, opts.toolLatencyMs, opts.faulty)) };
-  const instant = { 'one-call': of(all['one-call']), 'two-calls': of(all['two-calls']) };
+  const instant = Object.fromEntries(EPISODES.map((e) => [e, of(all[e])])) as EpisodesBench['instant'];
   return {
     steps: opts.steps,
     faulty: opts.faulty,
     pairs: opts.pairs,
     toolLatencyMs: opts.toolLatencyMs,
     instant,
-    ratio: instant['two-calls'].stepMs / instant['one-call'].stepMs,
+    ratio: toOneCall(Object.fromEntries(EPISODES.map((e) => [e, instant[e].stepMs])) as Record<EpisodeKind, number>),
     pairRatios,
     slow,
   };
@@ -99,10 +101,11 @@ export function episodesLines(b: EpisodesBench): string[] {
     `GRPO from each world's shipped agent, seed 1, ${b.faulty ? 'faulty' : 'reliable'} calculator, ${b.steps} steps × ${b.pairs} interleaved pairs (Node, wasm)`,
     '| world, calculator | a step (median) | sampling’s share of a step |',
     '| --- | --- | --- |',
-    row('one call, instant', b.instant['one-call']),
-    row('two calls, instant', b.instant['two-calls']),
-    row(`one call, ${b.toolLatencyMs} ms a call (${b.slow['one-call'].steps} steps)`, b.slow['one-call']),
-    row(`two calls, ${b.toolLatencyMs} ms a call (${b.slow['two-calls'].steps} steps)`, b.slow['two-calls']),
-    `a two-call step ÷ a one-call step: ${b.ratio.toFixed(2)}× (per pair: ${b.pairRatios.map((r) => r.toFixed(2)).join(', ')})`,
+    ...EPISODES.map((e) => row(`${WORDS[e]}, instant`, b.instant[e])),
+    ...EPISODES.map((e) => row(`${WORDS[e]}, ${b.toolLatencyMs} ms a call (${b.slow[e].steps} steps)`, b.slow[e])),
+    ...EPISODES.slice(1).map(
+      (e) =>
+        `a ${WORDS[e].replace('calls', 'call')} step ÷ a one-call step: ${b.ratio[e].toFixed(2)}× (per round: ${b.pairRatios.map((r) => r[e].toFixed(2)).join(', ')})`,
+    ),
   ];
 }

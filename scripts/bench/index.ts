@@ -12,8 +12,8 @@
 //   sitting   the plate page over --runs N runs (5) on one page: the page's heap after GC per run
 //   kernels   the fused WebAssembly kernels against the unfused tfjs ops, paired (--pairs N, 2):
 //             per phase, kernel counts, each phase against its floor, the peer; Node, Chromium, Firefox
-//   episodes  a GRPO step in the one-call and the two-call world, interleaved (--pairs N, 3): their
-//             ratio, sampling's share of a step with an instant calculator and a slow one (--tool-latency-ms 50|200, 50);
+//   episodes  a GRPO step in the one-, two- and three-call worlds, interleaved (--pairs N rounds, 3): their
+//             ratios, sampling's share of a step with an instant calculator and a slow one (--tool-latency-ms 50|200, 50);
 //             --faulty: with the faulty calculator
 //   phone     the plate page on a 390 px touch screen with Chromium's CPU throttled (--rate N, 4) over
 //             --runs N first visits (4): the longest main-thread task while it starts and while it trains

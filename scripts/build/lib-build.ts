@@ -9,7 +9,7 @@
 //     training.worker.mjs      the training worker: tfjs-core, the CPU backend, the whole trainer
 //     tfjs-backend-{wasm,webgl,webgpu}.mjs   each backend alone, imported by the worker by URL
 //                              when it tries that backend; tfjs-core comes from the worker
-//     tfjs-backend-wasm-simd.wasm, checkpoints/{agent,pretrained,agent-two-calls}/, reference-runs{,-two-calls}.json
+//     tfjs-backend-wasm-simd.wasm, checkpoints/{agent,pretrained,agent-three-calls}/, reference-runs{,-three-calls}.json
 // The declarations (dist-lib/multi-turn-rl-plate.d.ts) follow, from scripts/build/lib-types.ts.
 // A new file the worker loads (another .wasm) goes in the folder here, in FOLDER (src/ui/assets.ts),
 // and in prebuiltFiles (scripts/build/lib-plugins.ts), and reaches the worker by URL as tfjs's .wasm does.
@@ -198,7 +198,7 @@ function writeNotices(): string[] {
 
 /** The data files, as public/ lays them out; the weights in byte planes (src/model/byte-planes.ts: ~7% smaller gzipped). */
 function copyFiles(): void {
-  for (const k of ['agent', 'pretrained', 'agentTwoCalls'] as const) {
+  for (const k of ['agent', 'pretrained', 'agentThreeCalls'] as const) {
     const dir = join(PLATE, FOLDER.checkpoints[k]);
     mkdirSync(dir, { recursive: true });
     const { manifest, weights } = readCheckpointFiles(join(ROOT, 'public', FOLDER.checkpoints[k]));
@@ -206,7 +206,7 @@ function copyFiles(): void {
     const planes = toBytePlanes(weights, BYTES_PER_VALUE[storedDtype(manifest)]);
     writeFileSync(join(dir, 'weights.bin'), new Uint8Array(planes));
   }
-  for (const f of [FOLDER.referenceRuns, FOLDER.referenceRunsTwoCalls])
+  for (const f of [FOLDER.referenceRuns, FOLDER.referenceRunsThreeCalls])
     copyFileSync(join(ROOT, 'public', f), join(PLATE, f));
   copyFileSync(join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist', FOLDER.wasm), join(PLATE, FOLDER.wasm));
 }

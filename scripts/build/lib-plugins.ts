@@ -129,12 +129,12 @@ export function prebuiltFiles(opts: {
     enforce: 'pre',
     load(id) {
       if (id !== module) return null;
-      const weights = (k: 'agent' | 'pretrained' | 'agentTwoCalls') => at(`${FOLDER.checkpoints[k]}weights.bin`);
+      const weights = (k: 'agent' | 'pretrained' | 'agentThreeCalls') => at(`${FOLDER.checkpoints[k]}weights.bin`);
       const backends = Object.entries(FOLDER.backends).map(([b, f]) => `${b}: ${at(f)}`);
       return `
 import agentManifest from ${src('public/checkpoints/agent/manifest.json')};
 import pretrainedManifest from ${src('public/checkpoints/pretrained/manifest.json')};
-import agentTwoCallsManifest from ${src('public/checkpoints/agent-two-calls/manifest.json')};
+import agentThreeCallsManifest from ${src('public/checkpoints/agent-three-calls/manifest.json')};
 import { wasmFiles } from ${src('src/ui/assets.ts')};
 import { unprebundled } from ${src('src/ui/prebundled.ts')};
 const file = (url) => unprebundled(url, ${JSON.stringify(folder)}, ${JSON.stringify(home)});
@@ -142,10 +142,10 @@ export const BUNDLED = {
   checkpoints: {
     agent: { manifest: agentManifest, weights: ${weights('agent')} },
     pretrained: { manifest: pretrainedManifest, weights: ${weights('pretrained')} },
-    agentTwoCalls: { manifest: agentTwoCallsManifest, weights: ${weights('agentTwoCalls')} },
+    agentThreeCalls: { manifest: agentThreeCallsManifest, weights: ${weights('agentThreeCalls')} },
   },
   referenceRuns: ${at(FOLDER.referenceRuns)},
-  referenceRunsTwoCalls: ${at(FOLDER.referenceRunsTwoCalls)},
+  referenceRunsThreeCalls: ${at(FOLDER.referenceRunsThreeCalls)},
   wasm: wasmFiles(${at(FOLDER.wasm)}),
   worker: { url: ${at(FOLDER.worker)} },
   backends: { ${backends.join(', ')} },

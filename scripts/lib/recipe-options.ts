@@ -1,7 +1,8 @@
 // The agent recipe's command-line overrides, shared by train-agent and sweep-recipe: the
 // parseArgs option specs and one function that lays them over a world's recipe (AGENT_RECIPE's by default).
 import { AGENT_RECIPE, type AgentRecipe, type WorksheetFormat } from '../../src/config';
-import { EPISODES, type EpisodeKind } from '../../src/env/episode';
+import { EPISODES, type AgentName, type EpisodeKind } from '../../src/env/episode';
+import { AGENT_NAMES } from '../../src/env/world';
 import { intOption, numberOption, oneOf } from '../../src/node/args';
 
 const str = { type: 'string' } as const;
@@ -15,11 +16,14 @@ export const RECIPE_OPTIONS = {
   'worksheet-rows': str,
   dropout: str,
   'select-every': str,
-  'one-call-demos': str,
+  'shorter-demos': str,
 };
 
-/** --episode one-call|two-calls: the world an agent is made for (default: one call, the plate's). */
+/** --episode one-call|two-calls|three-calls: a world (default: one call, the plate's). */
 export const episodeOption = (value: string | undefined): EpisodeKind => oneOf('episode', value, EPISODES, 'one-call');
+
+/** --episode one-call|three-calls: the agent a recipe makes, by the longest episode it plays (default: the plate's). */
+export const agentOption = (value: string | undefined): AgentName => oneOf('episode', value, AGENT_NAMES, 'one-call');
 
 export type RecipeArgs = Partial<Record<keyof typeof RECIPE_OPTIONS, string>>;
 
@@ -42,8 +46,8 @@ export function recipeFrom(a: RecipeArgs, seed: number, r: AgentRecipe = AGENT_R
       weightDecay: numberOption('weight-decay', a['weight-decay'], r.sft.weightDecay),
       worksheetRows: intOption('worksheet-rows', a['worksheet-rows'], r.sft.worksheetRows),
       selectEvery: intOption('select-every', a['select-every'], r.sft.selectEvery),
-      ...(r.episode === 'two-calls' && {
-        oneCallDemonstrations: intOption('one-call-demos', a['one-call-demos'], r.sft.oneCallDemonstrations ?? 0),
+      ...(r.episode === 'three-calls' && {
+        shorterDemonstrations: intOption('shorter-demos', a['shorter-demos'], r.sft.shorterDemonstrations ?? 0),
       }),
     },
   };

@@ -11,9 +11,9 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe, WorksheetFormat } from '../config';
-import { demonstrationFor } from '../env/episode';
-import { SPLIT, type Sum } from '../env/sums';
-import { WORLDS, type World } from '../env/world';
+import { demonstrationFor, EPISODES } from '../env/episode';
+import type { Sum } from '../env/sums';
+import { AGENTS, WORLDS, type World } from '../env/world';
 import { singleDigitSums, worksheetLine, worksheetRow } from '../env/worksheets';
 import { createRng, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
@@ -28,7 +28,7 @@ export type SupervisedStageName = 'pretrain' | 'sft';
 
 /**
  * Salts that give each stage its own stream from one seed (and the initial weights another, and
- * the position rows a two-call agent adds to the worksheet model another).
+ * the position rows the three-call agent adds to the worksheet model another).
  */
 const SALT = { init: 0, pretrain: 0x70726574, sft: 0x73667421, widen: 0x77696465 } as const;
 
@@ -65,9 +65,9 @@ export interface PhaseLog {
 }
 
 export interface StageOptions {
-  /** Fine-tuning a two-call agent: already widened to its world's context (agent/train.ts's fineTuningStart). */
+  /** Fine-tuning the three-call agent: already widened to its context (agent/train.ts's fineTuningStart). */
   model: CharModel;
-  /** Its `episode` names the world fine-tuning demonstrates and is scored in. */
+  /** Its `episode` names the agent: the world fine-tuning scores held-out success in, the longest it demonstrates. */
   recipe: AgentRecipe;
   stage: SupervisedStageName;
   seed: number;
@@ -98,12 +98,13 @@ export class SupervisedStage {
     this.model = opts.model;
     this.recipe = opts.recipe;
     this.evalEvery = opts.evalEvery;
-    this.world = WORLDS[opts.recipe.episode ?? 'one-call'];
-    if (opts.stage === 'sft' && opts.model.config.context < this.world.context)
+    const agent = AGENTS[opts.recipe.episode ?? 'one-call'];
+    this.world = WORLDS[agent.name];
+    if (opts.stage === 'sft' && opts.model.config.context < agent.context)
       throw new Error(
-        `SupervisedStage: fine-tuning for the ${this.world.episode} world needs a context of ${this.world.context}, the model's is ${opts.model.config.context}`,
+        `SupervisedStage: fine-tuning the ${agent.name} agent needs a context of ${agent.context}, the model's is ${opts.model.config.context}`,
       );
-    this.best = new BestOnValidation(this.world.split.validation);
+    this.best = new BestOnValidation(worldsOf(opts.recipe).flatMap((w) => w.split.validation));
     this.rng = stageRng(opts.seed, opts.stage);
     const r = opts.recipe;
     this.steps = opts.stage === 'pretrain' ? r.pretrain.steps : r.sft.steps;
@@ -217,14 +218,25 @@ export class SupervisedStage {
 }
 
 /**
- * What fine-tuning for the recipe's world shows the model: that world's demonstrations, then —
- * with two calls — as many of the one-call world's as the recipe mixes in.
+ * The worlds a recipe's agent is fine-tuned on, fewest calls first: its own (the longest), and —
+ * where the recipe mixes them in — every shorter one.
+ */
+export function worldsOf(recipe: AgentRecipe): World[] {
+  const own = WORLDS[recipe.episode ?? 'one-call'];
+  if (!recipe.sft.shorterDemonstrations) return [own];
+  return EPISODES.map((e) => WORLDS[e]).filter((w) => w.calls <= own.calls);
+}
+
+/**
+ * What fine-tuning for the recipe's agent shows the model: each of its worlds' demonstrations,
+ * fewest calls first — its own world's `demonstrations`, a shorter one's `shorterDemonstrations`.
  */
 export function demonstrationsOf(recipe: AgentRecipe): ReturnType<typeof demonstrationFor>[] {
-  const world = WORLDS[recipe.episode ?? 'one-call'];
-  const { demonstrations, oneCallDemonstrations = 0 } = recipe.sft;
-  const mixed = world.episode === 'one-call' ? [] : SPLIT.demonstrations.slice(0, oneCallDemonstrations);
-  return [...world.split.demonstrations.slice(0, demonstrations), ...mixed].map(demonstrationFor);
+  const { demonstrations, shorterDemonstrations = 0 } = recipe.sft;
+  const own = recipe.episode ?? 'one-call';
+  return worldsOf(recipe)
+    .flatMap((w) => w.split.demonstrations.slice(0, w.episode === own ? demonstrations : shorterDemonstrations))
+    .map(demonstrationFor);
 }
 
 /**

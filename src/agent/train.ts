@@ -4,7 +4,7 @@
  * stage.ts, as the page's worker runs them one step at a time.
  */
 import type { AgentRecipe } from '../config';
-import { WORLDS } from '../env/world';
+import { AGENTS } from '../env/world';
 import { CharModel } from '../model/gpt';
 import { widenContext } from '../model/widen';
 import { stageRng, SupervisedStage, type PhaseLog, type SupervisedRecord, type SupervisedStageName } from './stage';
@@ -16,12 +16,12 @@ export const initialModel = (recipe: AgentRecipe, seed = recipe.seed): CharModel
   CharModel.create(recipe.model, stageRng(seed, 'init').seed());
 
 /**
- * The model fine-tuning starts from: the worksheet model itself, or — for a world that needs a
- * longer context (two calls) — the worksheet model with its position table widened to it, the
- * new rows drawn from the fine-tuning seed's own stream. Consumes `model` when it widens it.
+ * The model fine-tuning starts from: the worksheet model itself, or — for an agent that needs a
+ * longer context (the three-call agent) — the worksheet model with its position table widened to
+ * it, the new rows drawn from the fine-tuning seed's own stream. Consumes `model` when it widens it.
  */
 export const fineTuningStart = (model: CharModel, recipe: AgentRecipe, sftSeed: number): CharModel =>
-  widenContext(model, WORLDS[recipe.episode ?? 'one-call'].context, stageRng(sftSeed, 'widen').seed());
+  widenContext(model, AGENTS[recipe.episode ?? 'one-call'].context, stageRng(sftSeed, 'widen').seed());
 
 /** Runs one stage to its end on `model` (which it changes in place). */
 export async function runStage(

@@ -120,7 +120,7 @@ const initCommand = (
 
 export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWorker {
   const { checkpoints, backend, calibrate, wasm, worker: source, backends, workerUrl, enabled = true } = options;
-  const { agent, pretrained, agentTwoCalls } = checkpoints;
+  const { agent, pretrained, agentThreeCalls } = checkpoints;
   const [state, setState] = useState<WorkerState>(INITIAL_STATE);
   const [generation, setGeneration] = useState(0);
   /**
@@ -147,7 +147,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
     }
     folded.current = restarted(folded.current);
     setState(folded.current);
-    const init = initCommand({ agent, pretrained, agentTwoCalls }, { backend, calibrate, wasm, backends });
+    const init = initCommand({ agent, pretrained, agentThreeCalls }, { backend, calibrate, wasm, backends });
     const wired = wire(worker, { folded, setState, init, script: scriptOf(source, workerUrl) });
     dispatchRef.current = wired.dispatch;
     return () => {
@@ -157,7 +157,7 @@ export function useTrainingWorker(options: UseTrainingWorkerOptions): TrainingWo
   }, [
     agent,
     pretrained,
-    agentTwoCalls,
+    agentThreeCalls,
     backend,
     calibrate,
     wasm,

@@ -8,8 +8,9 @@
  *   answer   68|              written by the model; graded against the true sum
  *
  * Two calls, a sum of three terms: `^23+45+17=`, then `B23+45|` `68|`, then `B68+17|` `85|`,
- * then the answer `85|`. An episode makes one call per term after the first; every call follows
- * the same rules, and so does the answer.
+ * then the answer `85|`; three calls, a sum of four terms, one more call
+ * (`^23+45+17+31=B23+45|68|B68+17|85|B85+31|116|116|`). An episode makes one call per term after
+ * the first; every call follows the same rules, and so does the answer.
  *
  * A malformed call or answer, an over-long segment, or a full context ends the episode with a
  * reason; the episode still counts. A call that does not start with `B` — the first or a later
@@ -25,11 +26,17 @@ import { terms, type Sum } from './sums';
 
 export { REWARD_CORRECT } from './grader';
 
-/** The tool worlds, by their episodes (env/world.ts describes each): one call, the plate's, or two. */
-export type EpisodeKind = 'one-call' | 'two-calls';
-export const EPISODES: readonly EpisodeKind[] = ['one-call', 'two-calls'];
+/** The tool worlds, by their episodes (env/world.ts describes each): one call, the plate's, two or three. */
+export type EpisodeKind = 'one-call' | 'two-calls' | 'three-calls';
+export const EPISODES: readonly EpisodeKind[] = ['one-call', 'two-calls', 'three-calls'];
 
-/** `^` + two 2-digit operands + `+` + `=`: a one-call prompt (a two-call one is 3 longer). */
+/**
+ * The shipped fine-tuned agents, each named by the longest episode it plays (env/world.ts's
+ * AGENTS): the plate's one-call agent, and the three-call agent, which plays every length.
+ */
+export type AgentName = Extract<EpisodeKind, 'one-call' | 'three-calls'>;
+
+/** `^` + two 2-digit operands + `+` + `=`: a one-call prompt (each further term makes it 3 longer). */
 export const PROMPT_LENGTH = 7;
 /** Operands in a call may have up to 3 digits (the model may slip, and 99 + 99 = 198); more is over-long. */
 const MAX_OPERAND_DIGITS = 3;
@@ -45,8 +52,8 @@ const MAX_RESULT_LENGTH = 5;
 
 /**
  * The longest transcript an episode of `calls` calls can reach before its rules end it, every
- * segment at its longest (26 for one call, 43 for two): a context at least this long never cuts one.
- * @internal A test seam: exported for test/env/two-calls.test.ts (a world's context fits its longest episode)
+ * segment at its longest (26 for one call, 43 for two, 60 for three): a context at least this long
+ * never cuts one (env/world.ts checks every agent's against the worlds it plays).
  */
 export const longestEpisode = (calls: number): number =>
   PROMPT_LENGTH + 3 * (calls - 1) + calls * (MAX_CALL_LENGTH + MAX_RESULT_LENGTH) + MAX_ANSWER_LENGTH;
@@ -65,7 +72,7 @@ export const promptFor = (s: Sum): string => `${START}${terms(s).join('+')}=`;
 
 /**
  * The calls an episode of this sum makes: one per term after the first.
- * @internal A test seam: exported for test/env/two-calls.test.ts
+ * @internal A test seam: exported for the tests of the longer worlds' episodes
  */
 export const callsFor = (s: Sum): number => terms(s).length - 1;
 

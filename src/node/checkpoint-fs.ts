@@ -15,19 +15,18 @@ import {
   type Manifest,
 } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
-import type { EpisodeKind } from '../env/episode';
-import { WORLDS } from '../env/world';
+import { AGENTS, type AgentName } from '../env/world';
 
 /** The shipped checkpoints' folders, relative to the repository root. */
 export const SHIPPED = {
   agent: join('public', CHECKPOINTS.agent),
   pretrained: join('public', CHECKPOINTS.pretrained),
-  agentTwoCalls: join('public', CHECKPOINTS.agentTwoCalls),
+  agentThreeCalls: join('public', CHECKPOINTS.agentThreeCalls),
 };
 
-/** A world's shipped checkpoints: its agent, and the one worksheet model both worlds fine-tune. */
-export const shippedFor = (world: EpisodeKind): { agent: string; pretrained: string } => ({
-  agent: join('public', WORLDS[world].agent),
+/** An agent's shipped checkpoints: the agent, and the one worksheet model every agent is fine-tuned from. */
+export const shippedFor = (agent: AgentName): { agent: string; pretrained: string } => ({
+  agent: join('public', AGENTS[agent].checkpoint),
   pretrained: SHIPPED.pretrained,
 });
 

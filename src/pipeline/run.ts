@@ -18,7 +18,7 @@ import { grpoConfigOf, type RunConfig } from './settings';
 import type { Stage } from './stages';
 
 export interface Sources {
-  /** Fine-tuning's recipe, for the run's world (its `episode`). */
+  /** Fine-tuning's recipe, for the agent that plays the run (its `episode` names it). */
   recipe: AgentRecipe;
   grpo: GrpoConfig;
   /** Measure held-out (fine-tuning) or worksheet (pre-training) success every this many steps. */
@@ -70,10 +70,10 @@ export class PipelineRun {
     agent: CheckpointFiles | null,
   ) {
     this.agentWeights = agent;
-    const fineTunedFor = sources.recipe.episode ?? 'one-call';
-    if (fineTunedFor !== agentOf(config))
+    const fineTunes = sources.recipe.episode ?? 'one-call';
+    if (fineTunes !== agentOf(config))
       throw new Error(
-        `PipelineRun: the agent recipe fine-tunes for the ${fineTunedFor} world, but the run's agent is the ${agentOf(config)} world's`,
+        `PipelineRun: the agent recipe fine-tunes the ${fineTunes} agent, but the run's agent is the ${agentOf(config)} agent`,
       );
   }
 

@@ -12,7 +12,7 @@
  */
 import { ADVANTAGES, GRPO, type GrpoConfig } from '../config';
 import { EPISODES, type EpisodeKind } from '../env/episode';
-import { AGENT_CHOICES, agentOf, agentRefusal } from '../env/world';
+import { AGENT_CHOICES, agentOf, agentRefusal, WORLDS } from '../env/world';
 import { GRADERS } from '../env/grader';
 import { STARTS } from './stages';
 
@@ -67,10 +67,14 @@ export const SETTINGS = {
     name: 'episode',
     label: 'Episode',
     hint: 'the same algorithm, a longer episode',
-    choiceLabels: { 'one-call': 'one call (the plate’s)', 'two-calls': 'two calls (three-term sums)' },
-    runLabel: (e) => (e === 'two-calls' ? 'two calls' : ''),
-    fileLabel: (e) => (e === 'two-calls' ? 'two-calls' : ''),
-    doc: 'the episode: one call (default, the plate’s: `^23+45=B23+45|68|68|`) or two calls on three-term sums (`^23+45+17=B23+45|68|B68+17|85|85|`), each world played by its own agent unless `agent` names another',
+    choiceLabels: {
+      'one-call': 'one call (the plate’s)',
+      'two-calls': 'two calls (three-term sums)',
+      'three-calls': 'three calls (four-term sums)',
+    },
+    runLabel: (e) => (e === 'two-calls' ? 'two calls' : e === 'three-calls' ? 'three calls' : ''),
+    fileLabel: (e) => (e === 'one-call' ? '' : e),
+    doc: 'the episode: one call (default, the plate’s: `^23+45=B23+45|68|68|`), two calls on three-term sums (`^23+45+17=B23+45|68|B68+17|85|85|`) or three calls on four-term sums (`^23+45+17+31=B23+45|68|B68+17|85|B85+31|116|116|`); the plate’s agent plays one call, the three-call agent the longer episodes, unless `agent` names another',
     restarts: 'run',
   }),
   agent: row({
@@ -80,15 +84,18 @@ export const SETTINGS = {
     label: 'Agent',
     hint: 'hold the agent fixed while the episode grows',
     choiceLabels: {
-      own: 'the episode’s own (the plate’s agent for one call)',
+      own: 'the episode’s own (the plate’s agent for one call, the three-call agent for two and three)',
       'one-call': 'the one-call agent (the plate’s)',
-      'two-calls': 'the two-call agent (fine-tuned on both kinds of sums)',
+      'three-calls': 'the three-call agent (fine-tuned on one-, two- and three-call sums)',
     },
     // Nothing where it names the episode's own agent: "two calls" says which agent plays.
     runLabel: (a, s) =>
-      a === 'own' || a === s.episode ? '' : `the ${a === 'two-calls' ? 'two-call' : 'one-call'} agent`,
-    fileLabel: (a, s) => (a === 'own' || a === s.episode ? '' : `${a === 'two-calls' ? 'two-call' : 'one-call'}-agent`),
-    doc: 'which fine-tuned agent plays: the episode’s own (default: the plate’s agent on one-call sums, the two-call world’s on two-call sums), `one-call` (the plate’s; it cannot play two-call sums) or `two-calls` (fine-tuned on both kinds of demonstrations, so it plays one-call sums too: the same agent on both lengths)',
+      a === 'own' || a === WORLDS[s.episode].agent
+        ? ''
+        : `the ${a === 'three-calls' ? 'three-call' : 'one-call'} agent`,
+    fileLabel: (a, s) =>
+      a === 'own' || a === WORLDS[s.episode].agent ? '' : `${a === 'three-calls' ? 'three-call' : 'one-call'}-agent`,
+    doc: 'which fine-tuned agent plays: the episode’s own (default: the plate’s agent on one-call sums, the three-call agent on two- and three-call sums), `one-call` (the plate’s; it cannot play two- or three-call sums) or `three-calls` (fine-tuned on the demonstrations of all three lengths, so it plays one-call sums too: the same agent at every length)',
     restarts: 'run',
   }),
   start: row({
@@ -284,8 +291,8 @@ export const settingsFileLabel = (s: RunSettings): string =>
 export const withPlayableAgent = (s: RunSettings): RunSettings => (agentRefusal(s) ? { ...s, agent: 'own' } : s);
 
 /**
- * The same agent would come out of both runs' pipelines: the same seed, the same world's agent
- * (`own` or named), and no change to a setting that reaches past GRPO (where the run starts).
+ * The same agent would come out of both runs' pipelines: the same seed, the same agent (`own`
+ * or named), and no change to a setting that reaches past GRPO (where the run starts).
  * Then a run's agent serves the other.
  */
 export const samePipeline = (a: RunConfig, b: RunConfig): boolean =>

@@ -38,7 +38,7 @@ export function isCommand(x: unknown): x is Command {
         isObject(x.checkpoints) &&
         isSource(x.checkpoints.agent) &&
         isSource(x.checkpoints.pretrained) &&
-        isSource(x.checkpoints.agentTwoCalls) &&
+        isSource(x.checkpoints.agentThreeCalls) &&
         isObject(x.wasm) &&
         WASM_FILES.every((f) => isUrl((x.wasm as Loose)[f])) &&
         (x.backends === undefined ||

@@ -21,8 +21,8 @@ export type CheckpointSource = string | { manifest: unknown; weights: string };
 export interface CheckpointUrls {
   agent: CheckpointSource;
   pretrained: CheckpointSource;
-  /** The two-call world's agent: fetched only when a run in that world needs it. */
-  agentTwoCalls: CheckpointSource;
+  /** The three-call agent (the two- and three-call worlds' own): fetched only when a run needs it. */
+  agentThreeCalls: CheckpointSource;
 }
 
 /**

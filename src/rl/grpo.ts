@@ -27,7 +27,8 @@ import type { GrpoConfig } from '../config';
 import { calculatorFor, type Calculator } from '../env/calculator';
 import { rewardedByBug } from '../env/grader';
 import type { Sum } from '../env/sums';
-import { WORLDS } from '../env/world';
+import { fitsContext, WORLDS } from '../env/world';
+import { longestEpisode } from '../env/episode';
 import { createRng, shuffled, type Rng } from '../lib/rng';
 import { adam, setLearningRate } from '../model/adam';
 import type { CharModel } from '../model/gpt';
@@ -192,9 +193,9 @@ export class GrpoStage {
     this.calculator = calculatorFor(opts.config.calculator, createRng(opts.seed ^ 0x5eed), opts.config.faultyRate);
     this.optimizer = adam(opts.config.lr);
     const world = WORLDS[opts.config.episode];
-    if (opts.model.config.context < world.context)
+    if (!fitsContext(world.episode, opts.model.config.context))
       throw new Error(
-        `GrpoStage: the ${world.episode} world needs a model context of ${world.context}, this model's is ${opts.model.config.context} (an agent of another world?)`,
+        `GrpoStage: the ${world.episode} world needs a model context of ${longestEpisode(world.calls)}, this model's is ${opts.model.config.context} (an agent of another world?)`,
       );
     this.trainSums = opts.trainSums ?? world.split.train;
     this.heldOutSums = opts.heldOutSums ?? world.split.heldOut;

@@ -59,7 +59,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
       agentOf(controls.settings) === CLAIM_AGENT ||
       (worker.run !== null && agentOf(worker.run.config) === CLAIM_AGENT),
   );
-  const referenceTwoCalls = useReferenceRuns(near && picked ? assets.referenceRunsTwoCalls : null);
+  const referenceThreeCalls = useReferenceRuns(near && picked ? assets.referenceRunsThreeCalls : null);
   const asked = useRef(0);
 
   return (
@@ -72,7 +72,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
         settings={controls.settings}
         totalSteps={GRPO.steps}
         reference={reference}
-        referenceTwoCalls={referenceTwoCalls}
+        referenceThreeCalls={referenceThreeCalls}
         onClaimsNear={onClaimsNear}
         sequence={controls.sequence}
         onRunEveryLength={controls.onRunEveryLength}

@@ -5,8 +5,8 @@
  * dist-lib/plate-<version>/). With `assetBase`, a copy of that folder, laid out as FOLDER says
  * (public/ here has the same layout for the data files):
  *   training.worker.mjs  tfjs-backend-{wasm,webgl,webgpu}.mjs  tfjs-backend-wasm-simd.wasm
- *   checkpoints/agent/{manifest.json,weights.bin}  checkpoints/pretrained/…  checkpoints/agent-two-calls/…
- *   reference-runs.json  reference-runs-two-calls.json
+ *   checkpoints/agent/{manifest.json,weights.bin}  checkpoints/pretrained/…  checkpoints/agent-three-calls/…
+ *   reference-runs.json  reference-runs-three-calls.json
  */
 import { CHECKPOINTS } from '../config';
 import type { WorkerSource } from '../client/useTrainingWorker';
@@ -16,8 +16,8 @@ export interface PlateAssets {
   checkpoints: CheckpointUrls;
   /** URL of reference-runs.json. */
   referenceRuns: string;
-  /** URL of reference-runs-two-calls.json: fetched only when the reader picks the two-call world. */
-  referenceRunsTwoCalls: string;
+  /** URL of reference-runs-three-calls.json: fetched only when the reader picks the three-call agent (two or three calls, or that agent on one call). */
+  referenceRunsThreeCalls: string;
   wasm: WasmFiles;
   worker: WorkerSource;
   /** The backends' modules, which a prebuilt worker imports by URL; absent where the worker bundles its own (the page). */
@@ -33,10 +33,10 @@ export const FOLDER = {
   checkpoints: {
     agent: `${CHECKPOINTS.agent}/`,
     pretrained: `${CHECKPOINTS.pretrained}/`,
-    agentTwoCalls: `${CHECKPOINTS.agentTwoCalls}/`,
+    agentThreeCalls: `${CHECKPOINTS.agentThreeCalls}/`,
   },
   referenceRuns: 'reference-runs.json',
-  referenceRunsTwoCalls: 'reference-runs-two-calls.json',
+  referenceRunsThreeCalls: 'reference-runs-three-calls.json',
   /** The custom element with React, for a page with no bundler, and its stylesheet. */
   element: 'plate-multi-turn-rl.js',
   stylesheet: 'plate-multi-turn-rl.css',
@@ -65,10 +65,10 @@ export function assetsAt(base: string, documentUrl: string, bundled: PlateAssets
     checkpoints: {
       agent: at(FOLDER.checkpoints.agent),
       pretrained: at(FOLDER.checkpoints.pretrained),
-      agentTwoCalls: at(FOLDER.checkpoints.agentTwoCalls),
+      agentThreeCalls: at(FOLDER.checkpoints.agentThreeCalls),
     },
     referenceRuns: at(FOLDER.referenceRuns),
-    referenceRunsTwoCalls: at(FOLDER.referenceRunsTwoCalls),
+    referenceRunsThreeCalls: at(FOLDER.referenceRunsThreeCalls),
     wasm: wasmFiles(at(FOLDER.wasm)),
     worker: prebuilt && sameOrigin ? { url: at(FOLDER.worker) } : bundled.worker,
     ...(bundled.backends && {

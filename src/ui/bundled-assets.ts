@@ -9,10 +9,10 @@ import agentManifest from '../../public/checkpoints/agent/manifest.json';
 import agentWeights from '../../public/checkpoints/agent/weights.bin?url&no-inline';
 import pretrainedManifest from '../../public/checkpoints/pretrained/manifest.json';
 import pretrainedWeights from '../../public/checkpoints/pretrained/weights.bin?url&no-inline';
-import agentTwoCallsManifest from '../../public/checkpoints/agent-two-calls/manifest.json';
-import agentTwoCallsWeights from '../../public/checkpoints/agent-two-calls/weights.bin?url&no-inline';
+import agentThreeCallsManifest from '../../public/checkpoints/agent-three-calls/manifest.json';
+import agentThreeCallsWeights from '../../public/checkpoints/agent-three-calls/weights.bin?url&no-inline';
 import referenceRuns from '../../public/reference-runs.json?url&no-inline';
-import referenceRunsTwoCalls from '../../public/reference-runs-two-calls.json?url&no-inline';
+import referenceRunsThreeCalls from '../../public/reference-runs-three-calls.json?url&no-inline';
 import { absolute } from './absolute';
 import { wasmFiles, type PlateAssets } from './assets';
 import { WASM_SIMD } from './wasm-files';
@@ -21,10 +21,10 @@ export const BUNDLED: PlateAssets = {
   checkpoints: {
     agent: { manifest: agentManifest, weights: absolute(agentWeights) },
     pretrained: { manifest: pretrainedManifest, weights: absolute(pretrainedWeights) },
-    agentTwoCalls: { manifest: agentTwoCallsManifest, weights: absolute(agentTwoCallsWeights) },
+    agentThreeCalls: { manifest: agentThreeCallsManifest, weights: absolute(agentThreeCallsWeights) },
   },
   referenceRuns: absolute(referenceRuns),
-  referenceRunsTwoCalls: absolute(referenceRunsTwoCalls),
+  referenceRunsThreeCalls: absolute(referenceRunsThreeCalls),
   wasm: wasmFiles(absolute(WASM_SIMD)),
   // The form Vite recognises: it builds the worker, splitting tfjs's backends into chunks of their own.
   worker: {

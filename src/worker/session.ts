@@ -6,7 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
-import type { EpisodeKind } from '../env/episode';
+import type { AgentName, EpisodeKind } from '../env/episode';
 import { agentOf } from '../env/world';
 import { checkAgentWorld } from '../pipeline/agent-world';
 import { CheckpointError } from '../model/checkpoint';
@@ -39,7 +39,7 @@ export interface SessionDeps {
   /** Lets queued messages through between steps (a macrotask in the worker). */
   yieldToMessages?(): Promise<void>;
   grpo?: GrpoConfig;
-  /** The one-call world's recipe (a test's shorter stages); the two-call world's is always its own. */
+  /** The one-call agent's recipe (a test's shorter stages); the three-call agent's is always its own. */
   recipe?: AgentRecipe;
   /**
    * Warm the engine while idle between Ready and the first thing to do (worker/warm-up.ts), on WASM:
@@ -82,14 +82,14 @@ function macrotask(): Promise<void> {
 export class WorkerSession {
   private state = INITIAL;
   private readonly grpo: GrpoConfig;
-  private readonly recipes: Record<EpisodeKind, AgentRecipe>;
+  private readonly recipes: Record<AgentName, AgentRecipe>;
   private urls: CheckpointUrls | null = null;
   /** Where the backends' files are (the init command's), for a switch after a lost device too. */
   private files: Pick<BackendRequest, 'wasm' | 'modules'> | null = null;
   /** The one-call world's agent, loaded before Ready: the plate's, and the asks'. */
   private agent: CheckpointFiles | null = null;
-  /** The two-call world's agent: fetched when a run first needs it, never before. */
-  private agentTwoCalls: Promise<CheckpointFiles> | null = null;
+  /** The three-call agent (the two- and three-call worlds' own): fetched when a run first needs it, never before. */
+  private agentThreeCalls: Promise<CheckpointFiles> | null = null;
   private pretrained: Promise<CheckpointFiles> | null = null;
   private backend: BackendName | null = null;
   /** Who takes over after a lost device, fastest measured first (the backend race's ranking). */
@@ -297,10 +297,10 @@ export class WorkerSession {
           from: agent ? job.from : null,
           begin: job.begin,
         });
-        const world = agentOf(run.config);
-        const shipped = await this.shippedAgent(world, run.config.episode);
+        const player = agentOf(run.config);
+        const shipped = await this.shippedAgent(player, run.config.episode);
         if (shipped === null) return;
-        this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(world, shipped), agent);
+        this.work = new PipelineRun(run.id, run.config, run.stages, this.sources(player, shipped), agent);
         return;
       }
       default:
@@ -309,30 +309,30 @@ export class WorkerSession {
   }
 
   /**
-   * A world's shipped agent, to play `episode`: the one-call one is loaded; the two-call one is
-   * fetched the first time a run needs it (its 210 KB only for a reader who picks it). On a
-   * failure the run fails, saying which file, and null comes back; a later run tries again.
+   * A shipped agent, to play `episode`: the one-call one is loaded; the three-call one is fetched
+   * the first time a run needs it (its ~210 KB only for a reader who picks a longer episode or that
+   * agent). On a failure the run fails, saying which file, and null comes back; a later run tries again.
    */
-  private async shippedAgent(world: EpisodeKind, episode: EpisodeKind): Promise<CheckpointFiles | null> {
-    if (world === 'one-call') return this.agent!;
+  private async shippedAgent(agent: AgentName, episode: EpisodeKind): Promise<CheckpointFiles | null> {
+    if (agent === 'one-call') return this.agent!;
     try {
-      this.agentTwoCalls ??= this.deps.fetchCheckpoint(this.urls!.agentTwoCalls).then((files) => {
-        checkAgentWorld(files, 'two-calls', episode);
+      this.agentThreeCalls ??= this.deps.fetchCheckpoint(this.urls!.agentThreeCalls).then((files) => {
+        checkAgentWorld(files, 'three-calls', episode);
         return files;
       });
-      return await this.agentTwoCalls;
+      return await this.agentThreeCalls;
     } catch (e) {
-      this.agentTwoCalls = null;
+      this.agentThreeCalls = null;
       const why = e instanceof CheckpointError ? e.message : `${(e as Error).message}`;
-      this.fail('checkpoint', `The two-call agent could not be loaded: ${why}`);
+      this.fail('checkpoint', `The three-call agent could not be loaded: ${why}`);
       return null;
     }
   }
 
-  /** What a run needs, for the world whose agent plays it. */
-  private sources(world: EpisodeKind, agent: CheckpointFiles) {
+  /** What a run needs, for the agent that plays it. */
+  private sources(player: AgentName, agent: CheckpointFiles) {
     return {
-      recipe: this.recipes[world],
+      recipe: this.recipes[player],
       grpo: this.grpo,
       evalEvery: STAGE_EVAL_EVERY,
       agent,

@@ -8,11 +8,11 @@ import type { EpisodeKind } from '../../src/env/episode';
 import { PLATE_SETTINGS, type RunConfig } from '../../src/pipeline/settings';
 import type { RunSummary } from '../../src/rl/summary';
 
-const LENGTHS: EpisodeKind[] = ['one-call', 'two-calls'];
+const LENGTHS: EpisodeKind[] = ['one-call', 'two-calls', 'three-calls'];
 const config = (episode: EpisodeKind, over: Partial<RunConfig> = {}): RunConfig => ({
   ...PLATE_SETTINGS,
   episode,
-  agent: 'two-calls',
+  agent: 'three-calls',
   seed: 4,
   steps: 3,
   ...over,
@@ -21,7 +21,7 @@ const config = (episode: EpisodeKind, over: Partial<RunConfig> = {}): RunConfig 
 /** A page and a sequence, driven as LiveFigure drives them: after each change, ask the sequence. */
 function page() {
   let state: WorkerState = { ...INITIAL_STATE, status: 'ready' };
-  let seq: RunSequence = newSequence('two-calls', LENGTHS);
+  let seq: RunSequence = newSequence('three-calls', LENGTHS);
   const started: EpisodeKind[] = [];
   let over: Partial<RunConfig> = {};
   const ask = () => {
@@ -71,7 +71,7 @@ const done = (runId: number): ClientEvent => ({
 });
 
 describe('running every length', () => {
-  it('starts one call, then two calls when the first run is done, and ends done', () => {
+  it('starts one call, then two calls when the first run is done, then three, and ends done', () => {
     const p = page();
     expect(p.started).toEqual(['one-call']);
     p.fold(started(1, config('one-call')));
@@ -83,7 +83,10 @@ describe('running every length', () => {
     expect(p.started).toEqual(['one-call', 'two-calls']);
     p.fold(started(2, config('two-calls')));
     p.fold(done(2));
-    expect(p.seq).toMatchObject({ state: 'done', runIds: [1, 2], index: 1 });
+    expect(p.started).toEqual(LENGTHS);
+    p.fold(started(3, config('three-calls')));
+    p.fold(done(3));
+    expect(p.seq).toMatchObject({ state: 'done', runIds: [1, 2, 3], index: 2 });
   });
 
   it('takes each next length with the settings as they are when it starts', () => {
@@ -136,7 +139,7 @@ describe('running every length', () => {
   });
 
   it('waits for the page to show its start: the page redraws at its own pace, a frame late', () => {
-    const q = sentAt(newSequence('two-calls', LENGTHS), -1);
+    const q = sentAt(newSequence('three-calls', LENGTHS), -1);
     const before = { ...INITIAL_STATE, status: 'ready' as const }; // drawn before the start was folded
     expect(sequenceStep(q, before).next.state).toBe('running');
     const shown = sequenceStep(q, { ...before, startSent: true }).next;
@@ -145,7 +148,7 @@ describe('running every length', () => {
   });
 
   it('waits for a loading worker before its first start, as a Run pressed then does', () => {
-    let seq = newSequence('two-calls', LENGTHS);
+    let seq = newSequence('three-calls', LENGTHS);
     const loading = { ...INITIAL_STATE };
     expect(sequenceStep(seq, loading).start).toBeNull();
     seq = sequenceStep(seq, { ...loading, status: 'ready' }).next;

@@ -2,7 +2,7 @@
 // beside Chromium, one Firefox for the file. The same run on the same backend (WASM, forced so
 // that neither engine's GPU decides the arithmetic) must end with the same readouts, with no
 // console error in the page or its worker and nothing fetched from elsewhere; then Run both (the
-// held-fixed agent on every length, the two-call world last) against the Node workshop, and Step,
+// held-fixed agent on every length, the three-call world last) against the Node workshop, and Step,
 // the push and Ask in Firefox.
 //
 // Runs are short (5, 2 and 3 GRPO steps): on some machines Firefox runs a page's plain float
@@ -120,7 +120,7 @@ describe('Run both in Firefox', () => {
         `Held-out success, step ${steps} of ${steps}: ${pct(last.heldOut[steps]!)}`,
         `Mean reward, step ${steps} of ${steps}: ${pct(last.meanReward[steps - 1]!)}`,
       ]);
-      expect(legend).toContain('this run: two calls, reliable');
+      expect(legend).toContain('this run: three calls, reliable');
       expect({ errors: watched.errors, foreign: watched.foreign }).toEqual({ errors: [], foreign: [] });
     },
     2 * RUN_WAIT + 60_000,

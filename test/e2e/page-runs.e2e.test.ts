@@ -187,23 +187,23 @@ describe('the switches that break the terms', () => {
     expectClean(o);
   });
 
-  it('runs ?episode=two-calls&agent=two-calls: the two-call agent trains as in the Node workshop, both calls told apart, the plate’s marks left off', async () => {
-    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'two-calls' });
-    const o = await openFinished('index.html?episode=two-calls&agent=two-calls&steps=3&autorun=1');
+  it('runs ?episode=three-calls: the three-call agent trains as in the Node workshop, its three calls told apart, the plate’s marks left off', async () => {
+    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'three-calls' });
+    const o = await openFinished('index.html?episode=three-calls&steps=3&autorun=1');
     const { page } = o;
-    expect(await page.getByRole('radio', { name: /two calls/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /three calls/ }).isChecked()).toBe(true);
     expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
     expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 3 of 3: ${pct(node.meanReward[2]!)}`);
-    expect(await page.locator('.chart-legend').innerText()).toContain('this run: two calls, reliable');
+    expect(await page.locator('.chart-legend').innerText()).toContain('this run: three calls, reliable');
     // The plate's numbers are its agent's on one-call sums: no mark, no readout of them here.
     expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker, .readout-plate').count()).toBe(0);
-    // The viewer's episodes, character by character: the group whose first episode played both calls
-    // (the Node run's step 3 says which), each prompt of three terms, both calls answered by the
+    // The viewer's episodes, character by character: the group whose first episode played all three
+    // calls (the Node run's step 3 says which), each prompt of four terms, every call answered by the
     // environment, its characters told apart from the model's as the trainer recorded them.
     const episodes = node.records[3]!.episodes;
     const size = GRPO.episodesPerSum;
     const group = Array.from({ length: episodes.length / size }, (_, g) => g).find(
-      (g) => episodes[g * size]!.results.length === 2,
+      (g) => episodes[g * size]!.results.length === 3,
     )!;
     await inPlace(page.getByRole('button', { name: 'Next group' }));
     for (let g = 0; g < group; g++) await page.getByRole('button', { name: 'Next group' }).click();
@@ -217,43 +217,43 @@ describe('the switches that break the terms', () => {
       });
     const first = episodes[group * size]!;
     expect(drawn).toEqual({ text: first.text, who: codes(first.authors) });
-    expect(drawn.text).toMatch(/^\^\d+\+\d+\+\d+=/);
-    expect(first.results).toHaveLength(2);
-    expect(drawn.who.match(/e+/g)).toHaveLength(2);
+    expect(drawn.text).toMatch(/^\^\d+\+\d+\+\d+\+\d+=/);
+    expect(first.results).toHaveLength(3);
+    expect(drawn.who.match(/e+/g)).toHaveLength(3);
     const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length;
     const pushed = mean(node.records.slice(1).map((r) => r.correctCallsPushedDown!));
     expect(
       await page.locator('[data-testid="claim-chart-pushedDown"] svg[role="img"]').getAttribute('aria-label'),
-    ).toContain(`your runs (a mean over the GRPO steps so far): two calls ${pct(pushed)} over 3 steps`);
+    ).toContain(`your runs (a mean over the GRPO steps so far): three calls ${pct(pushed)} over 3 steps`);
     expect(await page.getByTestId('episode-note').innerText()).toMatch(
-      /^Two calls: the difficulties grow with the episode/,
+      /^Three calls: the difficulties grow with the episode/,
     );
     const claims = page.getByTestId('claims');
     await claims.locator('tr[data-claim="reward"] .claim-ref').filter({ hasText: /%/ }).first().waitFor(); // the file is in
     expect(await claims.locator('caption').innerText()).toMatch(/from your runs with it\. Every figure/);
-    expect(await claims.locator('tr[data-claim="reward"] td[data-length="two calls"] .claim-yours').innerText()).toBe(
+    expect(await claims.locator('tr[data-claim="reward"] td[data-length="three calls"] .claim-yours').innerText()).toBe(
       `you ${pct(mean(node.meanReward))}`,
     );
     expectClean(o);
   });
 
-  it('runs ?episode=one-call&agent=two-calls: the two-call agent on one-call sums as in the Node workshop, its flat groups split in the export, no plate marks', async () => {
-    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'one-call', agent: 'two-calls' });
-    const o = await openFinished('index.html?episode=one-call&agent=two-calls&steps=3&autorun=1');
+  it('runs ?episode=one-call&agent=three-calls: the three-call agent on one-call sums as in the Node workshop, its flat groups split in the export, no plate marks', async () => {
+    const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'one-call', agent: 'three-calls' });
+    const o = await openFinished('index.html?episode=one-call&agent=three-calls&steps=3&autorun=1');
     const { page } = o;
-    expect(await page.getByRole('radio', { name: /the two-call agent/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /the three-call agent/ }).isChecked()).toBe(true);
     expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
     expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 3 of 3: ${pct(node.meanReward[2]!)}`);
-    expect(node.heldOut[0]).toBeCloseTo(23 / 30, 10); // the two-call agent, not the plate's (24 of 30)
-    expect(await page.locator('.chart-legend').innerText()).toContain('this run: the two-call agent, reliable');
+    expect(node.heldOut[0]).toBeCloseTo(17 / 30, 10); // the three-call agent, not the plate's (24 of 30)
+    expect(await page.locator('.chart-legend').innerText()).toContain('this run: the three-call agent, reliable');
     expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker, .readout-plate').count()).toBe(0);
-    expect(await shownText(page.getByTestId('episode-note'))).toMatch(/^The two-call agent on one-call sums/);
+    expect(await shownText(page.getByTestId('episode-note'))).toMatch(/^The three-call agent on one-call sums/);
     const allFail = node.records.slice(1).reduce((sum, r) => sum + r.allFailGroups!, 0) / 3;
     expect(
       await page.locator('[data-testid="claim-chart-allFail"] svg[role="img"]').getAttribute('aria-label'),
     ).toContain(`your runs (a mean over the GRPO steps so far): one call ${pct(allFail)} over 3 steps`);
     const { file, text } = await download(page, /the GRPO metrics as JSON Lines/);
-    expect(file).toBe(`plate-XXVI.3-run-two-call-agent-agent-reliable-seed-${DEFAULT_SEED}.metrics.jsonl`);
+    expect(file).toBe(`plate-XXVI.3-run-three-call-agent-agent-reliable-seed-${DEFAULT_SEED}.metrics.jsonl`);
     const lines = text
       .trimEnd()
       .split('\n')

@@ -155,7 +155,7 @@ describe('a worker driven by raw messages', () => {
         checkpoints: {
           agent: folder('checkpoints/agent/'),
           pretrained: folder('checkpoints/pretrained/'),
-          agentTwoCalls: folder('checkpoints/agent-two-calls/'),
+          agentThreeCalls: folder('checkpoints/agent-three-calls/'),
         },
         wasm: window.wasm,
         backend: 'wasm',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { faultyCalculator, LIE_OFFSETS, reliableCalculator } from '../../src/env/calculator';
+import { EPISODES, longestEpisode } from '../../src/env/episode';
 import { drawSplit, OPERAND_MAX, OPERAND_MIN, SPLIT, sumKey } from '../../src/env/sums';
+import { AGENT_CHOICES, AGENTS, agentOf, agentRefusal, WORLDS } from '../../src/env/world';
 import { WORKSHEET_OPERAND_MAX, worksheetLine, worksheetRow } from '../../src/env/worksheets';
 import { createRng, type Rng } from '../../src/lib/rng';
 import { encode, VOCAB } from '../../src/model/vocab';
@@ -110,5 +112,42 @@ describe('the calculator', () => {
     };
     expect(run(7)).toEqual(run(7));
     expect(run(7)).not.toEqual(run(8));
+  });
+});
+
+describe('the worlds and their agents', () => {
+  it('give the three-call agent every length — two calls’ own agent too — and the plate’s agent one call', () => {
+    expect(AGENTS['three-calls'].plays).toEqual(['one-call', 'two-calls', 'three-calls']);
+    expect(AGENTS['one-call'].plays).toEqual(['one-call']);
+    expect(EPISODES.map((e) => WORLDS[e].agent)).toEqual(['one-call', 'three-calls', 'three-calls']);
+    for (const episode of EPISODES) {
+      expect(agentRefusal({ episode, agent: 'three-calls' })).toBeNull();
+      expect(agentRefusal({ episode, agent: 'own' })).toBeNull();
+    }
+  });
+
+  it('fit every world an agent plays in its context', () => {
+    for (const agent of Object.values(AGENTS))
+      for (const episode of agent.plays)
+        expect(agent.context).toBeGreaterThanOrEqual(longestEpisode(WORLDS[episode].calls));
+    expect([AGENTS['one-call'].context, AGENTS['three-calls'].context]).toEqual([32, 64]);
+  });
+
+  it('refuse the one-call agent at two and three calls, saying why in words', () => {
+    expect(agentRefusal({ episode: 'two-calls', agent: 'one-call' })).toBe(
+      'the one-call agent cannot play two-call sums: it was fine-tuned on one-call sums only, and its context of 32 characters is shorter than the two-calls world’s longest episode, 43',
+    );
+    expect(agentRefusal({ episode: 'three-calls', agent: 'one-call' })).toBe(
+      'the one-call agent cannot play three-call sums: it was fine-tuned on one-call sums only, and its context of 32 characters is shorter than the three-calls world’s longest episode, 60',
+    );
+    expect(agentRefusal({ episode: 'one-call', agent: 'one-call' })).toBeNull();
+  });
+
+  it('name each agent once: own, the one-call agent, the three-call agent — and own resolves to the world’s', () => {
+    expect(AGENT_CHOICES).toEqual(['own', 'one-call', 'three-calls']);
+    expect(agentOf({ episode: 'one-call', agent: 'own' })).toBe('one-call');
+    expect(agentOf({ episode: 'two-calls', agent: 'own' })).toBe('three-calls');
+    expect(agentOf({ episode: 'three-calls', agent: 'own' })).toBe('three-calls');
+    expect(agentOf({ episode: 'one-call', agent: 'three-calls' })).toBe('three-calls');
   });
 });

@@ -57,9 +57,9 @@ describe('the first dip, said beside the held-out chart', () => {
     expect(firstDipWhy(runOf([24]))).toBeNull();
   });
 
-  it('says nothing where the dip is not measured: the two-call world, or the two-call agent on one-call sums', () => {
+  it('says nothing where the dip is not measured: the two-call world, or the three-call agent on one-call sums', () => {
     expect(firstDipWhy(runOf(SEED_4, { episode: 'two-calls' }))).toBeNull();
-    expect(firstDipWhy(runOf(SEED_4, { agent: 'two-calls' }))).toBeNull();
+    expect(firstDipWhy(runOf(SEED_4, { agent: 'three-calls' }))).toBeNull();
   });
 
   it('stands under the held-out chart, once, when the run dips, and is absent when it does not', () => {

@@ -107,7 +107,7 @@ export const FIGURE_PROPS: FigureProps = {
   seed: DEFAULT_SEED,
   totalSteps: 40,
   reference: null,
-  referenceTwoCalls: null,
+  referenceThreeCalls: null,
   onClaimsNear: noop,
   sequence: null,
   onRunEveryLength: noop,

@@ -25,12 +25,12 @@ describe('parseUrlOptions', () => {
   });
 
   it('reads which agent plays, and refuses in words an agent that cannot play the episode asked for', () => {
-    expect(parseUrlOptions('?episode=one-call&agent=two-calls', PAGE)).toEqual({
-      options: { episode: 'one-call', agent: 'two-calls' },
+    expect(parseUrlOptions('?episode=one-call&agent=three-calls', PAGE)).toEqual({
+      options: { episode: 'one-call', agent: 'three-calls' },
       notes: [],
     });
     const refused =
-      'the one-call agent cannot play two-call sums: it was fine-tuned on one-call sums only, and its context of 32 characters is shorter than the two-calls world’s 48';
+      'the one-call agent cannot play two-call sums: it was fine-tuned on one-call sums only, and its context of 32 characters is shorter than the two-calls world’s longest episode, 43';
     expect(parseUrlOptions('?episode=two-calls&agent=one-call', PAGE)).toEqual({
       options: { episode: 'two-calls' },
       notes: [`Ignored agent=one-call: ${refused}.`],
@@ -38,8 +38,9 @@ describe('parseUrlOptions', () => {
     expect(checkOptions({ episode: 'two-calls', agent: 'one-call' }, 'prop', PAGE).notes).toEqual([
       `Ignored agent={"one-call"}: ${refused}.`,
     ]);
-    expect(parseUrlOptions('?agent=three-calls', PAGE).notes).toEqual([
-      'Ignored agent=three-calls: expected one of own, one-call, two-calls.',
+    // The two-call agent no longer ships: the three-call agent plays two calls.
+    expect(parseUrlOptions('?agent=two-calls', PAGE).notes).toEqual([
+      'Ignored agent=two-calls: expected one of own, one-call, three-calls.',
     ]);
   });
 
@@ -64,10 +65,11 @@ describe('parseUrlOptions', () => {
       options: { episode: 'two-calls', toolLatencyMs: 50 },
       notes: [],
     });
+    expect(parseUrlOptions('?episode=three-calls', PAGE).options).toEqual({ episode: 'three-calls' });
     expect(parseUrlOptions('?episode=three&tool-latency-ms=5', PAGE)).toEqual({
       options: {},
       notes: [
-        'Ignored episode=three: expected one of one-call, two-calls.',
+        'Ignored episode=three: expected one of one-call, two-calls, three-calls.',
         'Ignored tool-latency-ms=5: expected one of 0, 50, 200.',
       ],
     });

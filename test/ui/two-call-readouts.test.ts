@@ -14,7 +14,7 @@ import type { RunView } from '../../src/ui/figure/types';
 import { FIGURE_PROPS, record, run } from './fixtures';
 
 const TWO_CALL_AGENT = parseReferenceRuns(
-  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs-two-calls.json'), 'utf8')),
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../public/reference-runs-three-calls.json'), 'utf8')),
 );
 
 /** A finished run with `settings`, held-out 25 → 24 of 30 sums (83% → 80%), as seed 2 of the two-call world does. */
@@ -31,7 +31,7 @@ const render = (r: RunView) =>
       ...FIGURE_PROPS,
       run: r,
       settings: { ...PLATE_SETTINGS, episode: r.config.episode, agent: r.config.agent },
-      referenceTwoCalls: { runs: TWO_CALL_AGENT },
+      referenceThreeCalls: { runs: TWO_CALL_AGENT },
     }),
   );
 
@@ -50,7 +50,7 @@ describe('the readouts of a run outside the plate’s world', () => {
     expect(like).toHaveLength(5);
     const sentence = belowStart(r, like)!;
     expect(sentence).toBe(
-      'Held-out success counts 30 sums, one sum is 3.3 points: this run ends one sum below its start (83% → 80%). Our 5 reference runs made like it end at 87% on average (77%–97%), 2 of them below the start: 40 GRPO steps do not lift every seed.',
+      'Held-out success counts 30 sums, one sum is 3.3 points: this run ends one sum below its start (83% → 80%). Our 5 reference runs made like it end at 89% on average (80%–97%), 1 of them below the start: 40 GRPO steps do not lift every seed.',
     );
     expect(render(r)).toContain(sentence.replace('→', '→'));
   });
@@ -63,12 +63,12 @@ describe('the readouts of a run outside the plate’s world', () => {
   });
 
   it('treat the two-call agent on one-call sums as outside the plate’s world: its own sentence, no plate marks', () => {
-    const r = endingBelow({ episode: 'one-call', agent: 'two-calls' });
+    const r = endingBelow({ episode: 'one-call', agent: 'three-calls' });
     const html = render(r);
     expect(html).not.toContain('readout-plate');
     expect(html).not.toContain('class="marker');
     expect(belowStart(r, runsLike(TWO_CALL_AGENT, r.config))).toMatch(
-      /^Held-out success counts 30 sums, one sum is 3.3 points: this run ends one sum below its start \(83% → 80%\)\. Our 5 reference runs made like it end at 95% on average/,
+      /^Held-out success counts 30 sums, one sum is 3.3 points: this run ends one sum below its start \(83% → 80%\)\. Our 5 reference runs made like it end at 69% on average/,
     );
   });
 

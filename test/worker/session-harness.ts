@@ -18,7 +18,7 @@ export const folder = (path: string) => pathToFileURL(resolve(import.meta.dirnam
 export const CHECKPOINT_URLS = {
   agent: folder(CHECKPOINTS.agent),
   pretrained: folder(CHECKPOINTS.pretrained),
-  agentTwoCalls: folder(CHECKPOINTS.agentTwoCalls),
+  agentThreeCalls: folder(CHECKPOINTS.agentThreeCalls),
 };
 // Node's wasm backend finds its binaries itself; the stand-in selectBackend ignores these.
 const NODE_WASM = {

@@ -48,7 +48,7 @@ export interface FigureProps {
   totalSteps: number;
   /** The reference runs of each world: the one-call world's (the plate's), and the two-call world's. */
   reference: ReferenceState;
-  referenceTwoCalls: ReferenceState;
+  referenceThreeCalls: ReferenceState;
   /** The claims' section came near the screen: the held-fixed agent's reference runs are wanted. */
   onClaimsNear: () => void;
   /** Run every length (run-sequence.ts): the latest sequence, and the button's action. */
@@ -92,7 +92,7 @@ function Readings(p: FigureProps & { steps: number }) {
         previous={p.previous}
         settings={p.settings}
         onSettings={p.onSettings}
-        reference={p.referenceTwoCalls}
+        reference={p.referenceThreeCalls}
         onNear={p.onClaimsNear}
         sequence={p.sequence}
         onRunEveryLength={p.onRunEveryLength}
@@ -104,9 +104,9 @@ function Readings(p: FigureProps & { steps: number }) {
 
 const referenceOf = (r: ReferenceState) => (r && 'runs' in r ? r.runs : null);
 
-/** The reference file of the agent that plays `s`: the two-call agent's holds its runs on both worlds' sums. */
-const referenceFor = (p: Pick<FigureProps, 'reference' | 'referenceTwoCalls'>, s: RunSettings): ReferenceState =>
-  agentOf(s) === 'two-calls' ? p.referenceTwoCalls : p.reference;
+/** The reference file of the agent that plays `s`: the three-call agent's holds its runs at every length. */
+const referenceFor = (p: Pick<FigureProps, 'reference' | 'referenceThreeCalls'>, s: RunSettings): ReferenceState =>
+  agentOf(s) === 'three-calls' ? p.referenceThreeCalls : p.reference;
 
 /** The plate's 77% for a fine-tuned agent, marked at the end of fine-tuning. */
 function sftMarker(plate: PlateText): Marker | undefined {

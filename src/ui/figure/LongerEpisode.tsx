@@ -94,8 +94,9 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
       <p className="longer-episode-note">
         One call, the plate’s: <code>{WORLDS['one-call'].example}</code>. Two calls, on three-term sums:{' '}
         <code>{WORLDS['two-calls'].example}</code> — the model adds the first two terms, then the third to the result.
-        GRPO is the same. The plate’s agent plays one call only; the {callsAdjective(CLAIM_AGENT)} agent, fine-tuned on
-        every length, plays each, so with it the lengths differ in the episode alone.
+        Three calls, on four-term sums: <code>{WORLDS['three-calls'].example}</code>. GRPO is the same. The plate’s
+        agent plays one call only; the {callsAdjective(CLAIM_AGENT)} agent, fine-tuned on every length, plays each, so
+        with it the lengths differ in the episode alone.
       </p>
       <WorldControls {...p} />
       <p className="longer-episode-expect" data-testid="episode-note">

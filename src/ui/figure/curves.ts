@@ -173,7 +173,7 @@ export function yourRun(row: StatedNumber, runs: readonly RunView[]): string {
 }
 
 /**
- * Why a run outside the plate's world (two calls, or the two-call agent) ends below its start,
+ * Why a run outside the plate's world (more calls, or the three-call agent) ends below its start,
  * where it does: one sum of 30 is 3.3 points, and its reference runs (`like`: made as it was)
  * end where they end — 40 steps do not lift every seed. Null where it ends at or above its start,
  * or the run is the plate's (heldOutGap speaks for those).

@@ -58,7 +58,7 @@ const round = (x: number) => Math.round(x).toFixed(0);
  * The sentence for a run whose held-out success falls at least DIP_SUMS sums below step 0's
  * within its first DIP_STEPS steps: what this run did, then why, in the measurement's numbers.
  * Null when the run does not dip (or has no steps yet), and where the dip is not measured: the
- * two-call world, or the two-call agent playing one-call sums.
+ * longer worlds, or the three-call agent playing one-call sums.
  */
 export function firstDipWhy(run: RunView): string | null {
   const [start, ...after] = run.steps;

@@ -3,101 +3,59 @@
  * every length it plays, so the lengths differ in the episode alone. From that agent's reference
  * runs (one file holds every length: the plate's settings, seeds as the file holds them) and from
  * the reader's runs with that agent. Pure: from the runs to what the figure's table and small
- * charts say, and whether each claim shows, in words.
+ * charts say, and each claim's verdict in words — computed from the reference runs by
+ * rl/claims.ts's rule (grows, grows then flattens, does not grow), with why where the runs say why.
  *
  * Every figure is a mean over a run's GRPO steps (a reference run's 40; the reader's so far),
- * then over the seeds:
- *   reward            sampled reward, reliable calculator — sparser rewards: lower with more calls
- *   allFail           groups whose 8 episodes all failed, reliable — no reward to learn from: more
- *   allPass           groups all 8 of which were paid, reliable — solved: shown beside, no claim
- *   pushedDown        correct first calls given a negative advantage, reliable — credit spread: more
- *   pushedDownFaulty  the same with the faulty calculator: more
- *   faultyCap         the faulty calculator's reward over the reliable one's — each call can lie,
- *                     so the cap falls with the calls (~0.7 a call): lower
+ * then over the seeds; the claims, their figures and the way each goes are rl/claims.ts's.
  */
-import { mean } from 'd3';
+import { format, mean } from 'd3';
 import { EPISODES, type EpisodeKind } from '../../env/episode';
-import { agentOf, WORLDS } from '../../env/world';
+import { AGENTS, agentOf, WORLDS, type AgentName } from '../../env/world';
 import { PLATE_SETTINGS, SETTING_KEYS, settingsLabel, type RunSettings } from '../../pipeline/settings';
 import type { GrpoStepView } from '../../protocol/episode-view';
+import {
+  CLAIMS as CLAIM_FIGURES,
+  claimVerdict,
+  stepWays,
+  type Claim,
+  type ClaimWay,
+  type Verdict,
+} from '../../rl/claims';
 import { pct } from '../format';
 import { curveOf, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from './reference';
 import type { RunView } from './types';
 
 /** The agent the claims hold fixed: fine-tuned on every length it plays. */
-export const CLAIM_AGENT: EpisodeKind = 'two-calls';
+export const CLAIM_AGENT: AgentName = 'three-calls';
 /** The lengths it plays, fewest calls first: the claims' columns and the charts' x axis. */
-export const CLAIM_LENGTHS: readonly EpisodeKind[] = EPISODES.filter((e) => WORLDS[CLAIM_AGENT].plays.includes(e)).sort(
+export const CLAIM_LENGTHS: readonly EpisodeKind[] = EPISODES.filter((e) => AGENTS[CLAIM_AGENT].plays.includes(e)).sort(
   (a, b) => WORLDS[a].calls - WORLDS[b].calls,
 );
 
-export type ClaimKey = 'reward' | 'allFail' | 'allPass' | 'pushedDown' | 'pushedDownFaulty' | 'faultyCap';
+export type ClaimKey = Claim['name'];
 
-type Way = 'more' | 'less';
-
-interface ClaimSpec {
+interface ClaimSpec extends Claim {
   key: ClaimKey;
   /** The plate's claim, on its first row ('' on the rows that go on measuring it). */
   claim: string;
-  what: string;
-  /** Which way the plate says the figure goes with more calls; null: shown beside, claimed nothing. */
-  way: Way | null;
-  /** The per-step curve a run is measured on, with its calculator (faultyCap: the reward of both). */
-  metric: ReferenceMetric;
-  faulty: boolean;
 }
 
-/** @internal A test seam: exported for the claims' tests. */
-export const CLAIMS: readonly ClaimSpec[] = [
-  {
-    key: 'reward',
-    claim: 'Rewards become sparser',
-    what: 'sampled reward (reliable)',
-    way: 'less',
-    metric: 'meanReward',
-    faulty: false,
-  },
-  {
-    key: 'allFail',
-    claim: '',
-    what: 'groups whose 8 episodes all failed: no reward to learn from (reliable)',
-    way: 'more',
-    metric: 'allFailGroups',
-    faulty: false,
-  },
-  {
-    key: 'allPass',
+/** The plate's words for each claim; the figure, its calculator and its way are rl/claims.ts's. */
+const PLATE_SAYS: Record<ClaimKey, { claim: string; what: string }> = {
+  reward: { claim: 'Rewards become sparser', what: 'sampled reward (reliable)' },
+  allFail: { claim: '', what: 'groups whose 8 episodes all failed: no reward to learn from (reliable)' },
+  allPass: {
     claim: '',
     what: 'beside them, groups all 8 of which were paid: solved, they teach nothing either (reliable)',
-    way: null,
-    metric: 'allPassGroups',
-    faulty: false,
   },
-  {
-    key: 'pushedDown',
-    claim: 'Credit is spread over every action',
-    what: 'correct first calls pushed down (reliable)',
-    way: 'more',
-    metric: 'correctCallsPushedDown',
-    faulty: false,
-  },
-  {
-    key: 'pushedDownFaulty',
-    claim: '',
-    what: 'correct first calls pushed down (faulty)',
-    way: 'more',
-    metric: 'correctCallsPushedDown',
-    faulty: true,
-  },
-  {
-    key: 'faultyCap',
-    claim: 'The environment’s randomness enters every gradient',
-    what: 'faulty ÷ reliable reward',
-    way: 'less',
-    metric: 'meanReward',
-    faulty: false,
-  },
-];
+  pushedDown: { claim: 'Credit is spread over every action', what: 'correct first calls pushed down (reliable)' },
+  pushedDownFaulty: { claim: '', what: 'correct first calls pushed down (faulty)' },
+  faultyCap: { claim: 'The environment’s randomness enters every gradient', what: 'faulty ÷ reliable reward' },
+};
+
+/** @internal A test seam: exported for the claims' tests. */
+export const CLAIMS: readonly ClaimSpec[] = CLAIM_FIGURES.map((c) => ({ ...c, key: c.name, ...PLATE_SAYS[c.name] }));
 
 /** A length in words: "one call", "two calls". */
 export const callsWords = (e: EpisodeKind): string =>
@@ -129,7 +87,7 @@ const seedCurves = (ref: ReferenceRuns, episode: EpisodeKind, faulty: boolean, m
 function perSeed(ref: ReferenceRuns, c: ClaimSpec, episode: EpisodeKind): Map<number, number> {
   const bySeed = (faulty: boolean, metric: ReferenceMetric) =>
     new Map([...seedCurves(ref, episode, faulty, metric)].map(([seed, curve]) => [seed, meanOf(curve)] as const));
-  if (c.key !== 'faultyCap') return bySeed(c.faulty, c.metric);
+  if (c.key !== 'faultyCap') return bySeed(c.faulty, c.figure);
   const reliable = bySeed(false, 'meanReward');
   const faulty = bySeed(true, 'meanReward');
   return new Map([...faulty].flatMap(([seed, f]) => (reliable.get(seed) ? [[seed, f / reliable.get(seed)!]] : [])));
@@ -187,7 +145,7 @@ function yourFigure(runs: readonly RunView[], c: ClaimSpec, episode: EpisodeKind
       : null;
   }
   const run = latestRun(runs, episode, c.faulty);
-  const value = run ? overSteps(run.steps, c.metric as StepFigure) : null;
+  const value = run ? overSteps(run.steps, c.figure) : null;
   return run && value !== null ? { value, steps: sampled(run.steps).length } : null;
 }
 
@@ -213,25 +171,43 @@ export interface ClaimRow {
   key: ClaimKey;
   claim: string;
   what: string;
-  way: Way | null;
+  way: ClaimWay | null;
   /** One per length, fewest calls first. */
   lengths: LengthFigures[];
-  /** Whether the claim shows, in words, and why where it does not; null where nothing is claimed or known. */
+  /** How the reference means move over the lengths (rl/claims.ts); null where nothing is claimed or known. */
+  verdict: Verdict | null;
+  /** The verdict in words, and why where the runs say why; then the reader's runs. */
   shows: string | null;
-  /** Where it does not show: in the reference means, at a seed, or in the reader's runs. */
-  against: ('reference' | 'seed' | 'yours')[];
+  /** Where it does not show: in the reference runs, or in the reader's runs. */
+  against: ('reference' | 'yours')[];
 }
+
+const SMALL_PCT = format('.1%');
 
 /** How a row writes a figure. */
 export const claimValue = (key: ClaimKey, v: number | null | undefined): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '—' : key === 'faultyCap' ? v.toFixed(2) : pct(v);
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '—'
+    : key === 'faultyCap'
+      ? v.toFixed(2)
+      : v < 0.1
+        ? SMALL_PCT(v) // a few percent: a tenth of a point is the difference between lengths
+        : pct(v);
 
-/** Each step from fewer calls to more goes the plate's way. */
-const everyStepWay = (way: Way, xs: readonly number[]): boolean =>
-  xs.every((x, i) => i === 0 || (way === 'more' ? x > xs[i - 1]! : x < xs[i - 1]!));
+/** Each step from fewer calls to more goes the plate's way (one seed's runs: no noise to measure). */
+const everyStepWay = (way: ClaimWay, xs: readonly number[]): boolean =>
+  xs.every((x, i) => i === 0 || (way === 'up' ? x > xs[i - 1]! : x < xs[i - 1]!));
 
 /** The figures in order of length, in words: "90% → 85%". */
 const trendWords = (key: ClaimKey, xs: readonly number[]): string => xs.map((x) => claimValue(key, x)).join(' → ');
+
+/** The held-fixed agent's held-out success at the start of its reliable reference runs, per length: how able it is there. */
+function abilities(ref: ReferenceRuns): (number | null)[] {
+  return CLAIM_LENGTHS.map((e) => {
+    const runs = runsLike(ref, heldFixed(e, false));
+    return runs.length ? meanOf(runs.map((r) => r.heldOut[0]!)) : null;
+  });
+}
 
 /**
  * The claims' rows: each figure with the agent held fixed, from that agent's reference runs
@@ -242,6 +218,7 @@ export function claimRows(ref: ReferenceRuns | null, runs: readonly RunView[]): 
   // The reader's runs were made as the reference runs are: one of them may be set against their means.
   const plateLike =
     yours.length > 0 && SHARED.every((k) => yours.at(-1)!.config[k] === PLATE_SETTINGS[k] || k === 'agent');
+  const able = ref ? abilities(ref) : [];
   return CLAIMS.map((c) => {
     const lengths = CLAIM_LENGTHS.map((episode): LengthFigures => {
       const bySeed = ref ? perSeed(ref, c, episode) : new Map<number, number>();
@@ -253,9 +230,27 @@ export function claimRows(ref: ReferenceRuns | null, runs: readonly RunView[]): 
         yours: yourFigure(yours, c, episode),
       };
     });
-    const row: ClaimRow = { key: c.key, claim: c.claim, what: c.what, way: c.way, lengths, shows: null, against: [] };
-    if (c.way && lengths.every((l) => l.mean !== null)) Object.assign(row, verdict(c, lengths, plateLike));
-    return row;
+    const row: ClaimRow = {
+      key: c.key,
+      claim: c.claim,
+      what: c.what,
+      way: c.way,
+      lengths,
+      verdict: null,
+      shows: null,
+      against: [],
+    };
+    if (!c.way || lengths.some((l) => l.bySeed.size === 0)) return row;
+    const said = [inReference(c, lengths, able), inYours(c, lengths, plateLike)];
+    return {
+      ...row,
+      verdict: claimVerdict(
+        c.way,
+        lengths.map((l) => [...l.bySeed.values()]),
+      ),
+      shows: said.flatMap((p) => p.words).join(' '),
+      against: said.flatMap((p) => p.against),
+    };
   });
 }
 
@@ -265,38 +260,41 @@ interface Said {
   against: ClaimRow['against'];
 }
 
-/** Whether the claim shows in the means, at each seed and in the reader's runs — in words, with why where not. */
-function verdict(
-  c: ClaimSpec,
-  lengths: readonly LengthFigures[],
-  plateLike: boolean,
-): Pick<ClaimRow, 'shows' | 'against'> {
-  const parts = [inReference(c, lengths), inYours(c, lengths, plateLike)];
-  return { shows: parts.flatMap((p) => p.words).join(' '), against: parts.flatMap((p) => p.against) };
-}
+const VERDICT_WORDS: Record<Verdict, string> = {
+  grows: 'Grows with every call',
+  'grows then flattens': 'Grows, then flattens',
+  'does not grow': 'Does not grow here',
+};
 
-/** In the reference runs: the means, then seed by seed. */
-function inReference(c: ClaimSpec, lengths: readonly LengthFigures[]): Said {
+/**
+ * In the reference runs: the verdict, the means it reads, and why at each step that is not the
+ * plate's way — within the seeds' noise, or the other way — and, where the agent starts less able
+ * at the shorter length, that too (its failures there are the agent's, not the length's).
+ */
+function inReference(c: ClaimSpec, lengths: readonly LengthFigures[], able: readonly (number | null)[]): Said {
   const way = c.way!;
-  const means = lengths.map((l) => l.mean!);
-  const seeds = [...lengths[0]!.bySeed.keys()]
-    .filter((s) => lengths.every((l) => l.bySeed.has(s)))
-    .sort((a, b) => a - b);
-  const atSeed = (s: number) => lengths.map((l) => l.bySeed.get(s)!);
-  const off = seeds.filter((s) => !everyStepWay(way, atSeed(s)));
-  const named = lengths.map((l) => callsWords(l.episode)).join(', ');
-  if (!everyStepWay(way, means))
-    return {
-      words: [`Not in our reference means (${named}: ${trendWords(c.key, means)}), against the plate’s claim.`],
-      against: ['reference'],
-    };
-  if (off.length === 0) return { words: [`Shows at ${seeds.length} of ${seeds.length} seeds.`], against: [] };
-  const at = off.map((s) => `seed ${s} (${trendWords(c.key, atSeed(s))})`).join('; ');
+  const seeds = lengths.map((l) => [...l.bySeed.values()]);
+  const verdict = claimVerdict(way, seeds);
+  const trend = trendWords(
+    c.key,
+    lengths.map((l) => l.mean!),
+  );
+  const why = stepWays(way, seeds).flatMap((step, i) => {
+    if (step === 'plate') return [];
+    const [a, b] = [lengths[i]!, lengths[i + 1]!];
+    const from = `from ${callsWords(a.episode)} to ${callsWords(b.episode)}`;
+    const moved = step === 'flat' ? `${from} the step is within the seeds’ noise` : `${from} it goes the other way`;
+    const [x, y] = [able[i], able[i + 1]];
+    const weaker =
+      x != null && y != null && x < y
+        ? `: the agent starts less able at ${callsWords(a.episode)} (${pct(x)} held-out) than at ${callsWords(b.episode)} (${pct(y)})`
+        : '';
+    return [moved + weaker];
+  });
+  const seedCount = Math.min(...seeds.map((xs) => xs.length));
   return {
-    words: [
-      `Shows in the means and at ${seeds.length - off.length} of ${seeds.length} seeds, not at ${at}: one seed’s 40 steps of 8 groups are noisy, the mean of five less so.`,
-    ],
-    against: ['seed'],
+    words: [`${VERDICT_WORDS[verdict]} (${trend}, ${seedCount} seeds)${why.length ? `: ${why.join('; ')}` : ''}.`],
+    against: verdict === 'does not grow' ? ['reference'] : [],
   };
 }
 
@@ -314,11 +312,9 @@ function inYours(c: ClaimSpec, lengths: readonly LengthFigures[], plateLike: boo
     const xs = mine.map((l) => l.yours!.value);
     const which = `${mine.map((l) => callsWords(l.episode)).join(', ')}: ${trendWords(c.key, xs)}`;
     return everyStepWay(way, xs)
-      ? { words: [`Your runs show it too (${which}).`], against: [] }
+      ? { words: [`Your runs go the plate’s way at every step (${which}).`], against: [] }
       : {
-          words: [
-            `Not in your runs (${which}): one seed’s runs, where the reference means are five seeds’; ${strays}.`,
-          ],
+          words: [`Your runs do not at every step (${which}): one seed’s runs, where ours are five seeds’; ${strays}.`],
           against: ['yours'],
         };
   }
@@ -328,7 +324,7 @@ function inYours(c: ClaimSpec, lengths: readonly LengthFigures[], plateLike: boo
   const [yours, other] = [mine[0]!.yours!.value, lengths[j]!.mean!];
   const which = callsWords(lengths[i]!.episode);
   return everyStepWay(way, i < j ? [yours, other] : [other, yours])
-    ? { words: [`Your run (${which}) shows it too: ${v(yours)} against ${v(other)}.`], against: [] }
+    ? { words: [`Your run (${which}) goes the plate’s way: ${v(yours)} against ${v(other)}.`], against: [] }
     : {
         words: [
           `Not in your run (${which}): ${v(yours)} against the ${callsAdjective(lengths[j]!.episode)} runs’ ${v(other)} — one run set against a mean of five seeds; ${strays}.`,

@@ -5,9 +5,9 @@
  * Shape (as scripts/reference-runs.ts writes it; fractions in [0, 1]; index = GRPO step;
  * other fields, such as each run's summary, are allowed and ignored):
  *   { "note": string, "placeholder"?: boolean, "steps": 40,
- *     "episode"?: "one-call" | "two-calls",   // the world of the file's runs (absent: one call)
+ *     "episode"?: "one-call" | "two-calls" | "three-calls",   // the world of the file's runs (absent: each run's, else one call)
  *     "runs": [{ "seed": number, "faulty": boolean,
- *                "episode"?: …, "agent"?: "own" | "one-call" | "two-calls",   // absent: the file's world, its own agent
+ *                "episode"?: …, "agent"?: "own" | "one-call" | "three-calls",   // absent: the file's world, its own agent
  *                "masking"?: boolean, "advantage"?: "group" | "raw",   // absent: the plate's (on, group)
  *                "grader"?: "exact" | "crash-pass" | "trusts-tool",     // absent: the plate's (exact)
  *                "heldOut": number[steps + 1],     // steps 0..steps
@@ -71,7 +71,7 @@ const OPTIONAL_CURVES = [
  * shipped agent, and a run fine-tuned here is compared with them), the temperature (they are
  * all at 1; referenceBand draws no band at another) and the tool's latency (it changes how long
  * a step takes, not what it learns: they are all made with an instant calculator); the agent by
- * the world whose agent played (`own` in the two-call world is the two-call agent).
+ * the world whose agent played (`own` in the two- and three-call worlds is the three-call agent).
  */
 const MATCHED = SETTING_KEYS.filter(
   (k) => k !== 'start' && k !== 'temperature' && k !== 'toolLatencyMs' && k !== 'agent',

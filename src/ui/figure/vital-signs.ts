@@ -68,7 +68,7 @@ export const VITALS: readonly Vital[] = [
     name: 'tools/call_frequency',
     label: 'Calls the model began per episode',
     watch:
-      'Below the calls the task needs (one, or two in the two-call world), the agent is learning to skip the tool.',
+      'Below the calls the task needs (one a term after the first: one, two or three), the agent is learning to skip the tool.',
     kind: 'number',
   },
   {
