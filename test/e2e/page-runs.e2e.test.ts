@@ -241,7 +241,7 @@ describe('the switches that break the terms', () => {
     const node = await runWorkshop({ seed: DEFAULT_SEED, steps: 3, episode: 'one-call', agent: 'three-calls' });
     const o = await openFinished('index.html?episode=one-call&agent=three-calls&steps=3&autorun=1');
     const { page } = o;
-    expect(await page.getByRole('radio', { name: /the three-call agent/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /^the three-call agent/ }).isChecked()).toBe(true);
     expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
     expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 3 of 3: ${pct(node.meanReward[2]!)}`);
     expect(node.heldOut[0]).toBeCloseTo(17 / 30, 10); // the three-call agent, not the plate's (24 of 30)
