@@ -60,12 +60,12 @@ describe('the shipped three-call agent’s reference runs, one, two and three ca
   });
 
   it('say why where a step is not the plate’s way: the seeds’ noise, or an agent less able at the shorter length', () => {
-    expect(k.faultyCap!.shows).toBe('Grows with every call (0.73 → 0.49 → 0.37, 5 seeds).');
+    expect(k.faultyCap!.shows).toBe('Grows with every call (0.73 → 0.49 → 0.37).');
     expect(k.pushedDown!.shows).toBe(
-      'Grows, then flattens (1.7% → 3.7% → 3.6%, 5 seeds): from two calls to three calls the step is within the seeds’ noise.',
+      'Grows, then flattens (1.7% → 3.7% → 3.6%): the step from two calls to three calls is within the seeds’ noise.',
     );
     expect(k.allFail!.shows).toMatch(
-      /^Does not grow here \(9.7% → 8.8% → 11%, 5 seeds\): from one call to two calls the step is within the seeds’ noise: the agent starts less able at one call \(57% held-out\) than at two calls \(63%\)/,
+      /^Does not grow here \(9.7% → 8.8% → 11%\): the step from one call to two calls is within the seeds’ noise; the agent starts less able at one call \(57% held-out\) than at two calls \(63%\)\.$/,
     );
     expect(k.allFail!.against).toEqual(['reference']);
     expect(k.faultyCap!.against).toEqual([]);
@@ -126,7 +126,7 @@ describe('a claim’s verdict in words', () => {
     );
     expect(k.allFail!.verdict).toBe('does not grow');
     expect(k.allFail!.shows).toBe(
-      'Does not grow here (10% → 5.2% → 20%, 3 seeds): from one call to two calls it goes the other way.',
+      'Does not grow here (10% → 5.2% → 20%): the step from one call to two calls goes the other way.',
     );
   });
 
@@ -150,7 +150,7 @@ describe('a claim’s verdict in words', () => {
       ),
     );
     expect(k.allFail!.verdict).toBe('grows');
-    expect(k.faultyCap!.shows).toBe('Grows with every call (0.70 → 0.49 → 0.34, 3 seeds).');
+    expect(k.faultyCap!.shows).toBe('Grows with every call (0.70 → 0.49 → 0.34).');
   });
 });
 

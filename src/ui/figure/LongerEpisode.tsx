@@ -168,7 +168,7 @@ function RunEveryLength(p: Props & { rows: ClaimRow[] }) {
         {at
           ? `Training ${at}.`
           : (after ??
-            `The ${callsAdjective(CLAIM_AGENT)} agent, one run a length, the same seed and the settings as set (the calculator, μ, the temperature): your figures then fill the table and the charts.`)}
+            `The ${callsAdjective(CLAIM_AGENT)} agent, a run a length, with the seed and settings as set: your figures fill the table and the charts.`)}
       </span>
     </div>
   );
@@ -225,12 +225,20 @@ const CHARTS: readonly ChartSpec[] = [
 type WithRuns = Props & { runs: RunView[]; refRuns: ReferenceRuns | null };
 
 function ClaimCharts(p: WithRuns & { faulty: boolean }) {
+  const seeds = claimTrend(p.refRuns, [], 'faultyCap', false)[0]!.seeds;
   return (
-    <div className="claim-charts" data-testid="claim-charts">
-      {CHARTS.map((c) => (
-        <ClaimChart key={c.key} {...p} chart={c} />
-      ))}
-    </div>
+    <>
+      <p className="claim-key">
+        Each figure is a mean over a run’s GRPO steps. Grey: our reference runs (
+        {seeds > 0 ? `${seeds} seeds` : 'on their way'}: the dot is their mean, the bar their spread); ◆ your runs, over
+        their steps so far.
+      </p>
+      <div className="claim-charts" data-testid="claim-charts">
+        {CHARTS.map((c) => (
+          <ClaimChart key={c.key} {...p} chart={c} />
+        ))}
+      </div>
+    </>
   );
 }
 
@@ -240,7 +248,6 @@ function ClaimChart({ chart: c, ...p }: WithRuns & { faulty: boolean; chart: Cha
   const faulty = c.key === 'faultyCap' ? false : p.faulty;
   const points = claimTrend(p.refRuns, p.runs, c.key, faulty);
   const calculator = c.key === 'faultyCap' ? '' : ` (${toneOf(faulty)})`;
-  const mine = points.some((x) => x.yours !== null);
   return (
     <div className="vital claim-chart" data-testid={`claim-chart-${c.key}`}>
       <p className="vital-name">
@@ -255,21 +262,12 @@ function ClaimChart({ chart: c, ...p }: WithRuns & { faulty: boolean; chart: Cha
         capLine={c.key === 'faultyCap'}
         captionId={captionId}
       />
-      <p className="claim-key">
-        Each figure a mean over a run’s GRPO steps. Grey: our reference runs ({seedsWords(points)}: dot the mean, bar
-        the spread){mine ? '; ◆ your runs, over their steps so far' : ''}.
-      </p>
       <p className="vital-watch chart-caption" id={captionId}>
         {c.watch}
       </p>
     </div>
   );
 }
-
-const seedsWords = (points: ReturnType<typeof claimTrend>) => {
-  const n = Math.max(0, ...points.map((x) => x.seeds));
-  return n > 0 ? `${n} seeds` : 'on their way';
-};
 
 /** The closing claims' figures: the same agent at every length, ours and the reader's, and whether each shows. */
 function ClaimsTable(p: WithRuns & { rows: ClaimRow[] }) {

@@ -132,7 +132,12 @@ function Marks({
       {cap.length > 0 && (
         <g className="cap-line">
           <path d={path(cap) ?? ''} />
-          <text x={x(cap[0]![0]) - 6} y={clamp(cap[0]![1]) - 6} textAnchor="end">
+          {/* Over the middle of its first segment, clear of the axis's labels. */}
+          <text
+            x={(x(cap[0]![0]) + x(cap[1]![0])) / 2}
+            y={(clamp(cap[0]![1]) + clamp(cap[1]![1])) / 2 - 10}
+            textAnchor="middle"
+          >
             0.7ᵏ
           </text>
         </g>

@@ -279,21 +279,28 @@ function inReference(c: ClaimSpec, lengths: readonly LengthFigures[], able: read
     c.key,
     lengths.map((l) => l.mean!),
   );
-  const why = stepWays(way, seeds).flatMap((step, i) => {
-    if (step === 'plate') return [];
-    const [a, b] = [lengths[i]!, lengths[i + 1]!];
-    const from = `from ${callsWords(a.episode)} to ${callsWords(b.episode)}`;
-    const moved = step === 'flat' ? `${from} the step is within the seeds’ noise` : `${from} it goes the other way`;
-    const [x, y] = [able[i], able[i + 1]];
-    const weaker =
-      x != null && y != null && x < y
-        ? `: the agent starts less able at ${callsWords(a.episode)} (${pct(x)} held-out) than at ${callsWords(b.episode)} (${pct(y)})`
-        : '';
-    return [moved + weaker];
-  });
-  const seedCount = Math.min(...seeds.map((xs) => xs.length));
+  const steps = stepWays(way, seeds);
+  const span = (i: number) => `from ${callsWords(lengths[i]!.episode)} to ${callsWords(lengths[i + 1]!.episode)}`;
+  const which = (kind: string) => steps.flatMap((s, i) => (s === kind ? [span(i)] : []));
+  const [flat, back] = [which('flat'), which('against')];
+  const stepsAre = (spans: string[], one: string, many: string) =>
+    `the step${spans.length > 1 ? 's' : ''} ${spans.join(' and ')} ${spans.length > 1 ? many : one}`;
+  const why = [
+    ...(flat.length ? [stepsAre(flat, 'is within the seeds’ noise', 'are within the seeds’ noise')] : []),
+    ...(back.length ? [stepsAre(back, 'goes the other way', 'go the other way')] : []),
+  ];
+  // Where a step is not the plate's way and the agent starts less able at the shorter length.
+  const weaker = steps.findIndex(
+    (s, i) => s !== 'plate' && able[i] != null && able[i + 1] != null && able[i]! < able[i + 1]!,
+  );
+  if (weaker >= 0) {
+    const [a, b] = [lengths[weaker]!.episode, lengths[weaker + 1]!.episode];
+    why.push(
+      `the agent starts less able at ${callsWords(a)} (${pct(able[weaker]!)} held-out) than at ${callsWords(b)} (${pct(able[weaker + 1]!)})`,
+    );
+  }
   return {
-    words: [`${VERDICT_WORDS[verdict]} (${trend}, ${seedCount} seeds)${why.length ? `: ${why.join('; ')}` : ''}.`],
+    words: [`${VERDICT_WORDS[verdict]} (${trend})${why.length ? `: ${why.join('; ')}` : ''}.`],
     against: verdict === 'does not grow' ? ['reference'] : [],
   };
 }
