@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import LongestFirst from './test/sequencer.ts';
+import { weightsInBytePlanes } from './scripts/build/weights-planes.ts';
 
 /**
  * In the browser, `@tensorflow/tfjs` is only what the plate uses (src/model/tfjs-browser.ts):
@@ -16,7 +17,7 @@ export const tfjsBrowserAlias = [
 // Relative base: the built page works from any sub-path of any static host.
 export default defineConfig(({ mode }) => ({
   base: './',
-  plugins: [react()],
+  plugins: [react(), weightsInBytePlanes()],
   resolve: { alias: mode === 'test' ? [] : tfjsBrowserAlias },
   // Pre-bundle from the page and its worker only: the package test's consumer app imports a
   // package that only exists once packed, and a failed scan (or a dependency first met in the

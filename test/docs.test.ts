@@ -258,7 +258,7 @@ describe('the checks themselves', () => {
     expect(optionsOf('scripts/workshop.ts')).toContain('tool-latency-ms'); // spread from the settings table
     expect(optionsOf('scripts/workshop.ts')).not.toContain('nope');
     expect(optionsOf('scripts/train-agent.ts')).toContain('sft-lr'); // spread from the recipe's overrides
-    expect(optionsOf('scripts/longer-episode.ts')).toEqual(new Set(['seeds', 'steps']));
+    expect(optionsOf('scripts/longer-episode.ts')).toEqual(new Set(['calls', 'seeds', 'steps', 'json']));
     expect(BENCH_MODES).toContain('phone');
     expect(
       exists('src/ui/options.ts') && exists('test/model/fused*.test.ts') && exists('test/sites/apps/<kind>/'),

@@ -28,6 +28,8 @@ import {
 import { statusWord, visit, type Visit } from '../browser/first-visit';
 import { removeSite, serve } from '../browser/site';
 
+/** The standalone page's first visit, everything gzipped, until a 2-step run finishes: 650 KB. */
+const FIRST_VISIT_BUDGET = 650 * 1024;
 /** A first visit through the package may cost this much more JavaScript than the standalone page. */
 const FIRST_VISIT_SLACK = 1.1;
 const KINDS: SiteKind[] = ['vite', 'webpack', 'esbuild', 'astro', 'next', 'static'];
@@ -77,6 +79,9 @@ beforeAll(async () => {
   try {
     const v = await visit(browser, `${url}index.html?steps=2&autorun=1`, (p) => statusWord(p, 'Finished'));
     expectClean(v);
+    // The first visit's budget, and none of the three-call agent's files: they come with the claims' section or its runs.
+    expect(v.totalGz, `first visit ${v.totalGz} B gzipped`).toBeLessThanOrEqual(FIRST_VISIT_BUDGET);
+    expect(v.files.map((f) => f.path).filter((p) => /three-calls/.test(p))).toEqual([]);
     row.visit = v;
     standaloneJs = v.jsGz;
     await v.page.context().close();

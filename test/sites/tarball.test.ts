@@ -17,16 +17,13 @@ const packed = inject('packed');
 const bin = (tool: string) => join(ROOT, 'node_modules/.bin', tool);
 
 /**
- * The tarball's budget, in bytes as npm counts them. 1 MB held the package while the site's
- * bundler built tfjs from its dependencies; now the package carries it built: the worker and the
- * three backends (~290 KB gzipped) and the folder's element with React (~120 KB) join three
- * checkpoints (the worksheet model, the one-call and the three-call agent: ~181 KB gzipped each in
- * float16, a float16's low byte being noise to gzip), both agents' reference runs and tfjs's
- * .wasm (137 KB): 1,259,499 bytes, 26% over the 1 MB aim (1,007,092 before a second agent; the
- * three-call agent's reference file, with its 1000-step fine-tuning band, is ~12 KB more gzipped
- * than the two-call agent's was). docs/embedding.md says so, and what would bring it under.
+ * The tarball's budget, in bytes as npm counts them: 1.3 MB. The package carries tfjs built (the
+ * worker and three backends, ~290 KB gzipped), the folder's element with React (~120 KB), three
+ * checkpoints (the worksheet model, the one-call and the three-call agent: ~180 KB gzipped each in
+ * float16, whose low byte is noise to gzip), both agents' reference runs and tfjs's .wasm (137 KB).
+ * docs/embedding.md gives today's size and what would bring it under its 1 MB aim.
  */
-const TARBALL_BUDGET = 1_260_000;
+const TARBALL_BUDGET = 1_300_000;
 
 let unpacked: string;
 beforeAll(async () => {
