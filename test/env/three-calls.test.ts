@@ -8,51 +8,15 @@ import {
   Episode,
   longestEpisode,
   MAX_CALL_LENGTH,
-  promptFor,
   REWARD_CORRECT,
 } from '../../src/env/episode';
 import { REWARD_WRONG } from '../../src/env/grader';
-import {
-  drawSplit,
-  OPERAND_MAX,
-  OPERAND_MIN,
-  SPLIT,
-  sumKey,
-  terms,
-  THREE_CALL_SPLIT,
-  total,
-  TWO_CALL_SPLIT,
-} from '../../src/env/sums';
+import { drawSplit, SPLIT, sumKey, terms, THREE_CALL_SPLIT, total, TWO_CALL_SPLIT } from '../../src/env/sums';
 import { AGENTS, WORLDS } from '../../src/env/world';
 import { createRng } from '../../src/lib/rng';
+import { expectSplitOf, play, playCopying } from './play';
 
 const SUM = { a: 23, b: 45, c: 17, d: 31 };
-
-/** Feeds the model's characters, each answered by what the environment owes; returns the whole transcript. */
-function play(ep: Episode, modelChars: string): string {
-  let text = promptFor(ep.sum);
-  for (const ch of modelChars) {
-    if (ep.done) break;
-    text += ch + ep.feed(ch);
-  }
-  return text;
-}
-
-/** An agent that calls right and copies every result: what the demonstrations teach. */
-function playCopying(ep: Episode): string {
-  const [first, ...rest] = terms(ep.sum);
-  let acc = first!;
-  let text = promptFor(ep.sum);
-  for (const t of rest) {
-    const call = `B${acc}+${t}|`;
-    let result = '';
-    for (const ch of call) result += ep.feed(ch);
-    text += call + result;
-    acc = Number(result.slice(0, -1));
-  }
-  for (const ch of `${acc}|`) ep.feed(ch);
-  return text + `${acc}|`;
-}
 
 describe('the three-call demonstrations', () => {
   it('add each term to the result so far in three calls, and answer with the last result', () => {
@@ -174,17 +138,8 @@ describe('the faulty calculator over three calls', () => {
 });
 
 describe('the three-call split', () => {
-  const keys = (xs: { a: number; b: number }[]) => new Set(xs.map(sumKey));
-
   it('holds 100 distinct four-term sums: 70 training (30 demonstrations, 40 validation) and 30 held-out', () => {
-    const s = THREE_CALL_SPLIT;
-    expect([s.train.length, s.demonstrations.length, s.validation.length, s.heldOut.length]).toEqual([70, 30, 40, 30]);
-    expect(keys([...s.train, ...s.heldOut]).size).toBe(100);
-    expect(keys([...s.demonstrations, ...s.validation])).toEqual(keys(s.train));
-    for (const x of [...s.train, ...s.heldOut]) {
-      expect(terms(x)).toHaveLength(4);
-      for (const t of terms(x)) expect(t >= OPERAND_MIN && t <= OPERAND_MAX).toBe(true);
-    }
+    expectSplitOf(THREE_CALL_SPLIT, 4);
   });
 
   it('is exactly what the committed generator draws from its own committed seed', () => {

@@ -8,42 +8,16 @@ import {
   Episode,
   longestEpisode,
   MAX_CALL_LENGTH,
-  promptFor,
   REWARD_CORRECT,
   EPISODES,
 } from '../../src/env/episode';
 import { GRADERS, REWARD_WRONG, type Grader } from '../../src/env/grader';
-import { drawSplit, OPERAND_MAX, OPERAND_MIN, SPLIT, sumKey, terms, total, TWO_CALL_SPLIT } from '../../src/env/sums';
+import { drawSplit, SPLIT, sumKey, total, TWO_CALL_SPLIT } from '../../src/env/sums';
 import { AGENTS, WORLDS } from '../../src/env/world';
 import { createRng } from '../../src/lib/rng';
+import { expectSplitOf, play, playCopying } from './play';
 
 const SUM = { a: 23, b: 45, c: 17 };
-
-/** Feeds the model's characters, each answered by what the environment owes; returns the whole transcript. */
-function play(ep: Episode, modelChars: string): string {
-  let text = promptFor(ep.sum);
-  for (const ch of modelChars) {
-    if (ep.done) break;
-    text += ch + ep.feed(ch);
-  }
-  return text;
-}
-
-/** An agent that calls right and copies every result: what the demonstrations teach. */
-function playCopying(ep: Episode): string {
-  const [first, ...rest] = terms(ep.sum);
-  let acc = first!;
-  let text = promptFor(ep.sum);
-  for (const t of rest) {
-    const call = `B${acc}+${t}|`;
-    let result = '';
-    for (const ch of call) result += ep.feed(ch);
-    text += call + result;
-    acc = Number(result.slice(0, -1));
-  }
-  for (const ch of `${acc}|`) ep.feed(ch);
-  return text + `${acc}|`;
-}
 
 describe('a two-call episode', () => {
   it('runs both calls, appends each result, and rewards the exact total', () => {
@@ -208,17 +182,8 @@ describe('the two-call demonstrations', () => {
 });
 
 describe('the two-call split', () => {
-  const keys = (xs: { a: number; b: number }[]) => new Set(xs.map(sumKey));
-
   it('holds 100 distinct three-term sums: 70 training (30 demonstrations, 40 validation) and 30 held-out', () => {
-    const s = TWO_CALL_SPLIT;
-    expect([s.train.length, s.demonstrations.length, s.validation.length, s.heldOut.length]).toEqual([70, 30, 40, 30]);
-    expect(keys([...s.train, ...s.heldOut]).size).toBe(100);
-    expect(keys([...s.demonstrations, ...s.validation])).toEqual(keys(s.train));
-    for (const x of [...s.train, ...s.heldOut]) {
-      expect(terms(x)).toHaveLength(3);
-      for (const t of terms(x)) expect(t >= OPERAND_MIN && t <= OPERAND_MAX).toBe(true);
-    }
+    expectSplitOf(TWO_CALL_SPLIT, 3);
   });
 
   it('is exactly what the committed generator draws from its committed seed', () => {
