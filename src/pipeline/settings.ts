@@ -272,9 +272,13 @@ export const isRunSettings = (x: Record<string, unknown>): boolean =>
 /** The rows in a run's label: what trained it first, then where it started ("faulty, masking off, fine-tuned here"). */
 export const LABEL_ORDER: readonly SettingKey[] = [...SETTING_KEYS.filter((k) => k !== 'start'), 'start'];
 
-/** A run's settings in words, only what differs from the plate (and always the calculator): "faulty, masking off". */
-export const settingsLabel = (s: RunSettings): string =>
-  LABEL_ORDER.map((k) => (SETTINGS[k] as SettingRow).runLabel(s[k], s))
+/**
+ * A run's settings in words, only what differs from the plate (and always the calculator): "faulty,
+ * masking off"; `rows` says only those rows, in the label's order.
+ */
+export const settingsLabel = (s: RunSettings, rows: readonly SettingKey[] = LABEL_ORDER): string =>
+  LABEL_ORDER.filter((k) => rows.includes(k))
+    .map((k) => (SETTINGS[k] as SettingRow).runLabel(s[k], s))
     .filter(Boolean)
     .join(', ');
 

@@ -104,7 +104,7 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
       </p>
       <RunEveryLength {...p} rows={rows} />
       <ReferenceNote reference={p.reference} />
-      <ClaimCharts {...p} runs={runs} faulty={shown.faulty} refRuns={ref} />
+      <ClaimCharts {...p} runs={runs} faulty={shown.faulty} refRuns={ref} rows={rows} />
       <ClaimsTable {...p} runs={runs} refRuns={ref} rows={rows} />
       <p className="longer-episode-cost">
         Sampling becomes the dominant cost: with an instant calculator sampling’s share of a step barely moves between
@@ -224,8 +224,9 @@ const CHARTS: readonly ChartSpec[] = [
 /** Each claim as a small chart against the number of calls. */
 type WithRuns = Props & { runs: RunView[]; refRuns: ReferenceRuns | null };
 
-function ClaimCharts(p: WithRuns & { faulty: boolean }) {
-  const seeds = claimTrend(p.refRuns, [], 'faultyCap', false)[0]!.seeds;
+function ClaimCharts(p: WithRuns & { faulty: boolean; rows: ClaimRow[] }) {
+  // The seeds the reference runs hold (the table's rows have them).
+  const seeds = Math.min(...p.rows[0]!.lengths.map((l) => l.bySeed.size));
   return (
     <>
       <p className="claim-key">

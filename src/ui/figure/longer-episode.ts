@@ -209,6 +209,20 @@ function abilities(ref: ReferenceRuns): (number | null)[] {
   });
 }
 
+/** A claim's figures at each length: the reference runs' per seed and their mean, and the reader's (`yours`: yourClaimRuns). */
+function lengthFigures(ref: ReferenceRuns | null, yours: readonly RunView[], c: ClaimSpec): LengthFigures[] {
+  return CLAIM_LENGTHS.map((episode) => {
+    const bySeed = ref ? perSeed(ref, c, episode) : new Map<number, number>();
+    return {
+      episode,
+      calls: WORLDS[episode].calls,
+      bySeed,
+      mean: bySeed.size ? meanOf([...bySeed.values()]) : null,
+      yours: yourFigure(yours, c, episode),
+    };
+  });
+}
+
 /**
  * The claims' rows: each figure with the agent held fixed, from that agent's reference runs
  * (null: not loaded yet) and from the reader's runs, and whether each claim shows.
@@ -220,16 +234,7 @@ export function claimRows(ref: ReferenceRuns | null, runs: readonly RunView[]): 
     yours.length > 0 && SHARED.every((k) => yours.at(-1)!.config[k] === PLATE_SETTINGS[k] || k === 'agent');
   const able = ref ? abilities(ref) : [];
   return CLAIMS.map((c) => {
-    const lengths = CLAIM_LENGTHS.map((episode): LengthFigures => {
-      const bySeed = ref ? perSeed(ref, c, episode) : new Map<number, number>();
-      return {
-        episode,
-        calls: WORLDS[episode].calls,
-        bySeed,
-        mean: bySeed.size ? meanOf([...bySeed.values()]) : null,
-        yours: yourFigure(yours, c, episode),
-      };
-    });
+    const lengths = lengthFigures(ref, yours, c);
     const row: ClaimRow = {
       key: c.key,
       claim: c.claim,
@@ -343,14 +348,13 @@ function inYours(c: ClaimSpec, lengths: readonly LengthFigures[], plateLike: boo
 /** The settings of the reader's claim runs where they are not the plate's, in words ('' when they are). */
 export function yourSettingsWords(runs: readonly RunView[]): string {
   const latest = yourClaimRuns(runs).at(-1);
-  if (!latest) return '';
-  const shared = { ...PLATE_SETTINGS, ...Object.fromEntries(SHARED.map((k) => [k, latest.config[k]])) } as RunSettings;
-  // settingsLabel always names the calculator; the table's rows name it themselves.
-  // The caption names the agent itself.
-  return settingsLabel({ ...shared, faulty: false, episode: CLAIM_LENGTHS[0]!, agent: 'own' })
-    .split(', ')
-    .filter((w) => w !== 'reliable')
-    .join(', ');
+  // The rows the reader's runs share but the agent, which the caption names itself.
+  return latest
+    ? settingsLabel(
+        latest.config,
+        SHARED.filter((k) => k !== 'agent'),
+      )
+    : '';
 }
 
 /** A claim's chart at one length: the seeds' figures, their spread and mean, and the reader's. */
@@ -377,17 +381,16 @@ export function claimTrend(
 ): TrendPoint[] {
   const base = CLAIMS.find((x) => x.key === key)!;
   const c: ClaimSpec = key === 'faultyCap' ? base : { ...base, faulty };
-  const yours = yourClaimRuns(runs);
-  return CLAIM_LENGTHS.map((episode) => {
-    const xs = ref ? [...perSeed(ref, c, episode).values()] : [];
+  return lengthFigures(ref, yourClaimRuns(runs), c).map(({ episode, calls, bySeed, mean, yours }) => {
+    const xs = [...bySeed.values()];
     return {
       episode,
-      calls: WORLDS[episode].calls,
+      calls,
       lo: xs.length ? Math.min(...xs) : null,
       hi: xs.length ? Math.max(...xs) : null,
-      mean: xs.length ? meanOf(xs) : null,
+      mean,
       seeds: xs.length,
-      yours: yourFigure(yours, c, episode),
+      yours,
     };
   });
 }
