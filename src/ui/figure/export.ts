@@ -72,8 +72,8 @@ const CSV_COLUMNS = [
 const cell = (x: number | null | undefined): string =>
   x === null || x === undefined ? '' : String(Math.round(x * 1e6) / 1e6);
 
-/** One row per record of every stage, in order. */
-export function runCsv(run: RunView): string {
+/** A run's CSV rows, one per record of every stage, in order (runCsv's, without the header). */
+function csvRows(run: RunView): string[][] {
   const rows: string[][] = [];
   for (const stage of ['pretrain', 'sft'] as const) {
     for (const r of run[stage])
@@ -115,20 +115,20 @@ export function runCsv(run: RunView): string {
       cell(r.timeSplit.evaluation),
     ]);
   }
-  return [CSV_COLUMNS.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
+  return rows;
 }
 
+const csv = (rows: readonly (readonly string[])[]): string => rows.map((r) => r.join(',')).join('\n') + '\n';
+
+/** One row per record of every stage, in order. */
+export const runCsv = (run: RunView): string => csv([CSV_COLUMNS, ...csvRows(run)]);
+
 /** Several runs' curves in one CSV: runCsv's columns after the run's episode and seed. */
-export function runsCsv(runs: readonly RunView[]): string {
-  const body = runs.flatMap((run) =>
-    runCsv(run)
-      .trimEnd()
-      .split('\n')
-      .slice(1)
-      .map((line) => `${run.config.episode},${run.config.seed},${line}`),
-  );
-  return [['episode', 'seed', ...CSV_COLUMNS].join(','), ...body].join('\n') + '\n';
-}
+export const runsCsv = (runs: readonly RunView[]): string =>
+  csv([
+    ['episode', 'seed', ...CSV_COLUMNS],
+    ...runs.flatMap((run) => csvRows(run).map((r) => [run.config.episode, String(run.config.seed), ...r])),
+  ]);
 
 /**
  * What a reader of the JSON Lines must know to compare them with TRL's logs: the two standard
