@@ -7,7 +7,7 @@
 import * as d3 from 'd3';
 import { useId } from 'react';
 import type { Advantage } from '../../config';
-import { Axis } from './chart/Axis';
+import { GridAxis } from './chart/Axis';
 import { signed } from './group-arithmetic';
 import { useWidth } from './useWidth';
 
@@ -51,15 +51,13 @@ export function GroupChart({ rewards, advantages, kind, label }: Props) {
         height={HEIGHT}
         viewBox={`0 0 ${width} ${HEIGHT}`}
       >
-        <Axis
-          orient="left"
+        <GridAxis
           className="axis"
-          transform={`translate(${M.left},0)`}
           scale={y}
           ticks={kind === 'raw' ? [0, 0.5, 1] : [-3, -2, -1, 0, 1, 2, 3]}
           format={TICK_FORMAT}
-          tickSize={-(width - M.left - M.right)}
-          domain={false}
+          left={M.left}
+          right={width - M.right}
         />
         <line className="zero" x1={M.left} x2={width - M.right} y1={y(0)} y2={y(0)} />
         {advantages.map((a, i) => {

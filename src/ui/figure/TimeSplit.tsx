@@ -8,7 +8,7 @@ import { memo, useId } from 'react';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import { sameGrpoSide, type RunView } from './types';
 import { PART_LABEL, PARTS, SHARED_BATCH_NOTE, splitReadout, splitSentence, splitSummary } from './time-split';
-import { Axis } from './chart/Axis';
+import { Axis, GridAxis } from './chart/Axis';
 import { stepTicks } from './chart/frame';
 import { useWidth } from './useWidth';
 
@@ -51,16 +51,7 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
         >
           {/* No step timed, no time to scale: an axis of 0, 0.5 and 1 ms would be made up. */}
           {steps.length > 0 && (
-            <Axis
-              orient="left"
-              className="axis axis-y"
-              transform={`translate(${M.left},0)`}
-              scale={y}
-              ticks={y.ticks(3)}
-              format={(v) => `${v} ms`}
-              tickSize={-(x.range()[1]! - M.left)}
-              domain={false}
-            />
+            <GridAxis scale={y} ticks={y.ticks(3)} format={(v) => `${v} ms`} left={M.left} right={x.range()[1]!} />
           )}
           <Axis
             orient="bottom"

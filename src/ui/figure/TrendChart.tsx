@@ -7,7 +7,7 @@
 import * as d3 from 'd3';
 import { GRPO } from '../../config';
 import type { CalculatorName } from '../../env/calculator';
-import { Axis } from './chart/Axis';
+import { Axis, GridAxis } from './chart/Axis';
 import type { YAxis } from './chart/axes';
 import { M } from './chart/frame';
 import { callsWords, type TrendPoint } from './longer-episode';
@@ -82,16 +82,7 @@ export function TrendChart({ name, points, y: given, tone, capLine = false, heig
         height={height}
         viewBox={`0 0 ${width} ${height}`}
       >
-        <Axis
-          orient="left"
-          className="axis axis-y"
-          transform={`translate(${M.left},0)`}
-          scale={y}
-          ticks={yAxis.ticks}
-          format={yAxis.format}
-          tickSize={-(x.range()[1]! - M.left)}
-          domain={false}
-        />
+        <GridAxis scale={y} ticks={yAxis.ticks} format={yAxis.format} left={M.left} right={x.range()[1]!} />
         <Axis
           orient="bottom"
           className="axis axis-x"

@@ -75,3 +75,25 @@ export function Axis({
     </g>
   );
 }
+
+/**
+ * A left axis drawn as a grid, as the charts draw their y axis: its ticks run across the plot from
+ * `left` to `right` and it has no domain line (d3's `tickSize(-width)` with the domain removed).
+ */
+export function GridAxis({
+  className = 'axis axis-y',
+  left,
+  right,
+  ...p
+}: Pick<Props, 'scale' | 'ticks' | 'format'> & { className?: string; left: number; right: number }) {
+  return (
+    <Axis
+      orient="left"
+      className={className}
+      transform={`translate(${left},0)`}
+      {...p}
+      tickSize={-(right - left)}
+      domain={false}
+    />
+  );
+}

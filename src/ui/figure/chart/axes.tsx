@@ -4,7 +4,7 @@
  */
 import * as d3 from 'd3';
 import { pct } from '../../format';
-import { Axis } from './Axis';
+import { Axis, GridAxis } from './Axis';
 import { M, stepTicks, xScale, yScale } from './frame';
 
 export interface YAxis {
@@ -52,16 +52,7 @@ export function Axes({ width, height, frame, yAxis, title }: Props) {
   const ys = yScale(yAxis.max, height);
   return (
     <>
-      <Axis
-        orient="left"
-        className="axis axis-y"
-        transform={`translate(${M.left},0)`}
-        scale={ys}
-        ticks={yAxis.ticks}
-        format={yAxis.format}
-        tickSize={-(xs.range()[1]! - M.left)}
-        domain={false}
-      />
+      <GridAxis scale={ys} ticks={yAxis.ticks} format={yAxis.format} left={M.left} right={xs.range()[1]!} />
       <Axis
         orient="bottom"
         className="axis axis-x"
