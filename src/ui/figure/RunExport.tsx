@@ -3,7 +3,7 @@
  * up from a link — a link that sets up its configuration again. The files are made when a link
  * is clicked (not on every step the figure draws).
  */
-import type { MouseEvent } from 'react';
+import { Fragment, type MouseEvent } from 'react';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import {
   JSONL_FIELDS,
@@ -47,76 +47,104 @@ export function RunExport(p: Props) {
   );
 }
 
-function OneRun({ run, backend, shown, plate, reproduceUrl }: Props) {
-  const name = runFileName(run.config);
-  const link = reproduceUrl?.(run.config) ?? null;
+/** A file the reader can take: its anchor, extension, link text, what follows the link, and its contents. */
+interface Offered {
+  id: string;
+  ext: string;
+  label: string;
+  note?: string;
+  type: string;
+  make: () => string;
+}
+
+/** "Lead: file · file · file (note) · a link": the export's line, the files made as a link is clicked. */
+function ExportLine(p: {
+  className: string;
+  lead: string;
+  name: string;
+  files: readonly Offered[];
+  link: { href: string; label: string } | null;
+}) {
   return (
-    <p className="run-export">
-      Take this run away:{' '}
-      <a
-        href="#run-json"
-        download={`${name}.json`}
-        onClick={offer(() => runJson(run, { plate, backend, shown }), 'application/json')}
-      >
-        the run as JSON
-      </a>{' '}
-      (every step, the episodes shown) ·{' '}
-      <a href="#run-csv" download={`${name}.csv`} onClick={offer(() => runCsv(run), 'text/csv')}>
-        the curves as CSV
-      </a>{' '}
-      ·{' '}
-      <a
-        href="#run-jsonl"
-        download={`${name}.metrics.jsonl`}
-        onClick={offer(() => runJsonl(run), 'application/x-ndjson')}
-      >
-        the GRPO metrics as JSON Lines
-      </a>{' '}
-      (TRL’s names, one step a line; {JSONL_FIELDS})
-      {link && (
+    <p className={p.className}>
+      {p.lead}:{' '}
+      {p.files.map((f, i) => (
+        <Fragment key={f.id}>
+          {i > 0 && '· '}
+          <a href={`#${f.id}`} download={`${p.name}${f.ext}`} onClick={offer(f.make, f.type)}>
+            {f.label}
+          </a>{' '}
+          {f.note && (i < p.files.length - 1 ? `${f.note} ` : f.note)}
+        </Fragment>
+      ))}
+      {p.link && (
         <>
           {' '}
-          · <a href={link}>a link that sets this configuration up again</a>
+          · <a href={p.link.href}>{p.link.label}</a>
         </>
       )}
     </p>
   );
 }
 
+function OneRun({ run, backend, shown, plate, reproduceUrl }: Props) {
+  const link = reproduceUrl?.(run.config) ?? null;
+  return (
+    <ExportLine
+      className="run-export"
+      lead="Take this run away"
+      name={runFileName(run.config)}
+      files={[
+        {
+          id: 'run-json',
+          ext: '.json',
+          label: 'the run as JSON',
+          note: '(every step, the episodes shown)',
+          type: 'application/json',
+          make: () => runJson(run, { plate, backend, shown }),
+        },
+        { id: 'run-csv', ext: '.csv', label: 'the curves as CSV', type: 'text/csv', make: () => runCsv(run) },
+        {
+          id: 'run-jsonl',
+          ext: '.metrics.jsonl',
+          label: 'the GRPO metrics as JSON Lines',
+          note: `(TRL’s names, one step a line; ${JSONL_FIELDS})`,
+          type: 'application/x-ndjson',
+          make: () => runJsonl(run),
+        },
+      ]}
+      link={link ? { href: link, label: 'a link that sets this configuration up again' } : null}
+    />
+  );
+}
+
 /** A run of every length, taken away together: the files hold each length's run, the link runs them all again. */
 function EveryLength({ lengths: runs, backend, shown, plate, reproduceUrl }: Props) {
-  const name = `${runFileName(runs[0]!.config).replace('-run-', '-runs-')}-every-length`;
   const link = reproduceUrl?.({ ...runs[0]!.config, everyLength: true }) ?? null;
-  const which = runs.map((r) => callsWords(r.config.episode)).join(', ');
   return (
-    <p className="run-export run-export-lengths">
-      Take the run of every length away ({which}):{' '}
-      <a
-        href="#runs-json"
-        download={`${name}.json`}
-        onClick={offer(() => runsJson(runs, { plate, backend, shown }), 'application/json')}
-      >
-        the runs as JSON
-      </a>{' '}
-      ·{' '}
-      <a href="#runs-csv" download={`${name}.csv`} onClick={offer(() => runsCsv(runs), 'text/csv')}>
-        the curves as CSV
-      </a>{' '}
-      ·{' '}
-      <a
-        href="#runs-jsonl"
-        download={`${name}.metrics.jsonl`}
-        onClick={offer(() => runsJsonl(runs), 'application/x-ndjson')}
-      >
-        every length’s GRPO metrics as JSON Lines
-      </a>{' '}
-      (each line led by its episode)
-      {link && (
-        <>
-          {' '}
-          · <a href={link}>a link that runs every length again</a>
-        </>
-      )}
-    </p>
+    <ExportLine
+      className="run-export run-export-lengths"
+      lead={`Take the run of every length away (${runs.map((r) => callsWords(r.config.episode)).join(', ')})`}
+      name={`${runFileName(runs[0]!.config).replace('-run-', '-runs-')}-every-length`}
+      files={[
+        {
+          id: 'runs-json',
+          ext: '.json',
+          label: 'the runs as JSON',
+          type: 'application/json',
+          make: () => runsJson(runs, { plate, backend, shown }),
+        },
+        { id: 'runs-csv', ext: '.csv', label: 'the curves as CSV', type: 'text/csv', make: () => runsCsv(runs) },
+        {
+          id: 'runs-jsonl',
+          ext: '.metrics.jsonl',
+          label: 'every length’s GRPO metrics as JSON Lines',
+          note: '(each line led by its episode)',
+          type: 'application/x-ndjson',
+          make: () => runsJsonl(runs),
+        },
+      ]}
+      link={link ? { href: link, label: 'a link that runs every length again' } : null}
+    />
   );
 }
