@@ -154,6 +154,10 @@ describe('Run both', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { episode: string });
     expect(lines.map((l) => l.episode)).toEqual(CLAIM_LENGTHS.flatMap((e) => Array<string>(steps).fill(e)));
+    // Each link named apart from the run's own export beside it.
+    const curves = await download(page, /every length’s curves as CSV/);
+    expect(curves.text.split('\n')[0]).toMatch(/^episode,seed,stage,step,/);
+    expect(curves.text.split('\n').filter((l) => l.startsWith('three-calls,')).length).toBe(steps + 1);
     const link = await page.getByRole('link', { name: 'a link that runs every length again' }).getAttribute('href');
     expect(new URL(link!).searchParams.get('every-length')).toBe('1');
     expectClean(o);

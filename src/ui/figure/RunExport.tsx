@@ -134,7 +134,13 @@ function EveryLength({ lengths: runs, backend, shown, plate, reproduceUrl }: Pro
           type: 'application/json',
           make: () => runsJson(runs, { plate, backend, shown }),
         },
-        { id: 'runs-csv', ext: '.csv', label: 'the curves as CSV', type: 'text/csv', make: () => runsCsv(runs) },
+        {
+          id: 'runs-csv',
+          ext: '.csv',
+          label: 'every length’s curves as CSV',
+          type: 'text/csv',
+          make: () => runsCsv(runs),
+        },
         {
           id: 'runs-jsonl',
           ext: '.metrics.jsonl',
