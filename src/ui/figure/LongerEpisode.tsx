@@ -24,7 +24,7 @@ import {
   type ClaimKey,
   type ClaimRow,
 } from './longer-episode';
-import type { ReferenceRuns, ReferenceState } from './reference';
+import { bandNotShown, type ReferenceRuns, type ReferenceState } from './reference';
 import { SettingRadios, SettingSelect } from './SettingControl';
 import { TrendChart } from './TrendChart';
 import { sameGrpoSide, toneOf, type RunView, type WorkerStatus } from './types';
@@ -179,9 +179,8 @@ function ReferenceNote({ reference }: { reference: ReferenceState }) {
   if (reference && 'unavailable' in reference)
     return (
       <p className="claims-unavailable" role="note">
-        {reference.unavailable.replace('Your own run is not affected.', '')}
-        The claims’ reference figures and bars are left out; your own runs still fill the table’s “you” figures and the
-        charts’ marks, and every other part of the figure works.
+        {bandNotShown(reference.why)} The claims’ reference figures and bars are left out; your own runs still fill the
+        table’s “you” figures and the charts’ marks, and every other part of the figure works.
       </p>
     );
   // Printed before the file came: said on paper, where "…" would be read as a figure.

@@ -218,11 +218,12 @@ export function referenceBand(ref: ReferenceRuns, config: RunSettings, metric: R
   return spread(curves, (i) => i + first);
 }
 
-/** unavailable: a sentence for the reader; the reader's own run does not depend on the file. */
-export type ReferenceState = { runs: ReferenceRuns } | { unavailable: string } | null;
+/** unavailable: a sentence for the reader (the reader's own run does not depend on the file); why: its cause alone. */
+export type ReferenceState = { runs: ReferenceRuns } | { unavailable: string; why: string } | null;
 
-const unavailableNote = (why: string): string =>
-  `The precomputed reference band is not shown: ${why}. Your own run is not affected.`;
+/** The file's absence as the charts say it: the band, and what it leaves alone. */
+export const bandNotShown = (why: string): string => `The precomputed reference band is not shown: ${why}.`;
+const unavailableNote = (why: string): string => `${bandNotShown(why)} Your own run is not affected.`;
 
 /** The file at `url`, fetched once `url` is given (null: not yet, the figure is not near). */
 export function useReferenceRuns(url: string | null): ReferenceState {
@@ -252,7 +253,7 @@ export function useReferenceRuns(url: string | null): ReferenceState {
           e instanceof TypeError
             ? `${url} could not be fetched (${e.message}); ${FIX_FILES}`
             : e.message.replace(/^reference runs: /, `${url}: `);
-        setState({ unavailable: unavailableNote(why) });
+        setState({ unavailable: unavailableNote(why), why });
       });
     return () => abort.abort();
   }, [url]);
