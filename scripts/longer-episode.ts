@@ -9,7 +9,7 @@
 // `claims: [{ name, what, way, values: [v1, v2, …], perSeed, verdict }]`, then the rows beside them.
 import { GRPO } from '../src/config';
 import { EPISODES, type EpisodeKind } from '../src/env/episode';
-import { WORLDS } from '../src/env/world';
+import { callsWords, WORLDS } from '../src/env/world';
 import type { GrpoRecord } from '../src/rl/grpo';
 import {
   CLAIMS,
@@ -73,8 +73,6 @@ function worldsOf(text: string): EpisodeKind[] {
   return worlds;
 }
 
-const CALL_WORDS = ['one call', 'two calls', 'three calls'];
-
 await main(async () => {
   const worlds = worldsOf(a.calls!);
   const seeds = seedsOption('seeds', a.seeds!);
@@ -88,7 +86,7 @@ await main(async () => {
   };
   const played: { reliable: WorkshopRun[]; faulty: WorkshopRun[] }[] = [];
   for (const w of worlds) played.push({ reliable: await runs(w, false), faulty: await runs(w, true) });
-  const words = worlds.map((w) => CALL_WORDS[WORLDS[w].calls - 1]!);
+  const words = worlds.map(callsWords);
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   console.log(
     `The shipped three-call agent at ${words.join(', ')}, seeds ${seeds.join(', ')}, ${steps} GRPO steps, the plate's settings (Node, wasm); each figure a mean over the steps unless the row says otherwise`,

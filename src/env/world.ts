@@ -106,7 +106,14 @@ export const isPlateWorld = (s: { episode: EpisodeKind; agent: AgentChoice }): b
   s.episode === 'one-call' && agentOf(s) === 'one-call';
 
 /** A world's sums in words: "two-call sums". */
-const sumsOf = (e: EpisodeKind): string => `${['one', 'two', 'three'][WORLDS[e].calls - 1]}-call sums`;
+/** A world's length in words: "one call", "two calls". */
+export const callsWords = (e: EpisodeKind): string =>
+  `${['no', 'one', 'two', 'three', 'four'][WORLDS[e].calls] ?? WORLDS[e].calls} call${WORLDS[e].calls === 1 ? '' : 's'}`;
+
+/** The same as an adjective: "one-call", "two-call". */
+export const callsAdjective = (e: EpisodeKind): string => callsWords(e).replace(/ calls?$/, '-call');
+
+const sumsOf = (e: EpisodeKind): string => `${callsAdjective(e)} sums`;
 
 /** Why the chosen agent cannot play the run's world, in words; null when it can. */
 export function agentRefusal(s: { episode: EpisodeKind; agent: AgentChoice }): string | null {

@@ -34,7 +34,7 @@ import { TaughtData } from './TaughtData';
 import { TimeSplit } from './TimeSplit';
 import { VitalSigns } from './VitalSigns';
 import { LongerEpisode } from './LongerEpisode';
-import { callsWords } from './longer-episode';
+import { sequenceWords } from './longer-episode';
 import { toneOf, type Marker, type RunView } from './types';
 import type { SupervisedStageName } from '../../agent/stage';
 
@@ -228,10 +228,6 @@ function sequenceRuns(p: Pick<FigureProps, 'sequence' | 'run' | 'previous'>): Ru
   const all = [...p.previous, p.run];
   return ids.flatMap((id) => all.filter((r) => r.runId === id).slice(-1));
 }
-
-/** Which length of a run of every length trains, as the status says it: "one call, 1 of 2". */
-const sequenceWords = (q: RunSequence | null): string | null =>
-  q?.state === 'running' ? `${callsWords(q.lengths[q.index]!)}, ${q.index + 1} of ${q.lengths.length}` : null;
 
 /** After a run has ended, the settings changed since wait for Run or Step: said beside the controls (settings-wait.ts). */
 function SettingsWait({ run, settings }: { run: RunView | null; settings: RunSettings }) {

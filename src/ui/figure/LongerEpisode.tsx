@@ -8,15 +8,14 @@
  */
 import { memo, useEffect, useId, useRef } from 'react';
 import type { RunSequence } from '../../client/run-sequence';
-import { isPlateWorld, WORLDS } from '../../env/world';
+import { callsAdjective, callsWords, isPlateWorld, WORLDS } from '../../env/world';
 import { withPlayableAgent, type RunSettings } from '../../pipeline/settings';
 import { useNear } from '../useNear';
 import { PERCENT, type YAxis } from './chart/axes';
 import {
   CLAIM_AGENT,
   CLAIM_LENGTHS,
-  callsAdjective,
-  callsWords,
+  sequenceWords,
   claimRows,
   claimTrend,
   claimValue,
@@ -146,8 +145,7 @@ function WorldControls(p: Props) {
 /** One button for the reader's own comparison: the held-fixed agent on every length, with the settings as set. */
 function RunEveryLength(p: Props & { rows: ClaimRow[] }) {
   const q = p.sequence;
-  const at =
-    q?.state === 'running' ? `${callsWords(q.lengths[q.index]!)}, ${q.index + 1} of ${q.lengths.length}` : null;
+  const at = sequenceWords(q);
   // After a run of every length, the rows it could not fill: those of the other calculator.
   const empty = p.rows.filter((r) => r.lengths.some((l) => l.yours === null)).map((r) => r.what);
   const after =

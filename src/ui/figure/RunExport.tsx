@@ -16,7 +16,7 @@ import {
   runsJsonl,
   type LinkConfig,
 } from './export';
-import { callsWords } from './longer-episode';
+import { callsWords } from '../../env/world';
 import type { RunView } from './types';
 
 interface Props {

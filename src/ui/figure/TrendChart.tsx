@@ -10,7 +10,8 @@ import type { CalculatorName } from '../../env/calculator';
 import { Axis, GridAxis } from './chart/Axis';
 import type { YAxis } from './chart/axes';
 import { M } from './chart/frame';
-import { callsWords, type TrendPoint } from './longer-episode';
+import { callsWords } from '../../env/world';
+import type { TrendPoint } from './longer-episode';
 import { useWidth } from './useWidth';
 
 interface Props {

@@ -10,8 +10,9 @@
  * then over the seeds; the claims, their figures and the way each goes are rl/claims.ts's.
  */
 import { format, mean } from 'd3';
+import type { RunSequence } from '../../client/run-sequence';
 import { EPISODES, type EpisodeKind } from '../../env/episode';
-import { AGENTS, agentOf, WORLDS, type AgentName } from '../../env/world';
+import { AGENTS, agentOf, callsAdjective, callsWords, WORLDS, type AgentName } from '../../env/world';
 import { PLATE_SETTINGS, SETTING_KEYS, settingsLabel, type RunSettings } from '../../pipeline/settings';
 import type { GrpoStepView } from '../../protocol/episode-view';
 import {
@@ -54,15 +55,12 @@ const PLATE_SAYS: Record<ClaimKey, { claim: string; what: string }> = {
   faultyCap: { claim: 'The environment’s randomness enters every gradient', what: 'faulty ÷ reliable reward' },
 };
 
+/** Which length of a run of every length trains, in words: "one call, 1 of 3" (null outside one). */
+export const sequenceWords = (q: RunSequence | null): string | null =>
+  q?.state === 'running' ? `${callsWords(q.lengths[q.index]!)}, ${q.index + 1} of ${q.lengths.length}` : null;
+
 /** @internal A test seam: exported for the claims' tests. */
 export const CLAIMS: readonly ClaimSpec[] = CLAIM_FIGURES.map((c) => ({ ...c, key: c.name, ...PLATE_SAYS[c.name] }));
-
-/** A length in words: "one call", "two calls". */
-export const callsWords = (e: EpisodeKind): string =>
-  `${['no', 'one', 'two', 'three', 'four'][WORLDS[e].calls] ?? WORLDS[e].calls} call${WORLDS[e].calls === 1 ? '' : 's'}`;
-
-/** A length as an adjective: "one-call", "two-call". */
-export const callsAdjective = (e: EpisodeKind): string => callsWords(e).replace(/ calls?$/, '-call');
 
 /** The settings of a claim's reference runs: the plate's, the held-fixed agent playing `episode`. */
 const heldFixed = (episode: EpisodeKind, faulty: boolean): RunSettings => ({
