@@ -69,8 +69,9 @@ export function pageReuser(browser: Browser) {
 /** Opens the harness page in `page` (a new one, or one from pageReuser); `query` like '?backend=cpu'. */
 export async function openHarness(page: Page, siteUrl: string, query = ''): Promise<Harness> {
   const lines: string[] = [];
-  page.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
-  page.on('worker', (w) => w.on('console', (m) => lines.push(`worker ${m.type()}: ${m.text()}`)));
+  // The page's console carries its workers' too, from the first line: a listener added on each
+  // worker as it appears subscribes late and can miss what the worker logs at once.
+  page.on('console', (m) => lines.push(`${m.worker() ? 'worker ' : ''}${m.type()}: ${m.text()}`));
   await page.goto(siteUrl + query);
   const state = () => page.evaluate(() => JSON.parse(JSON.stringify(window.plateWorker ?? null)) as WorkerState);
   return {
@@ -102,11 +103,9 @@ export interface Watched {
 /** Starts recording `page`'s errors and the context's requests to anywhere but `origin` (data: and blob: are fine). */
 export function watch(context: BrowserContext, page: Page, origin: string): Watched {
   const w: Watched = { errors: [], foreign: [] };
-  page.on('console', (m) => m.type() === 'error' && w.errors.push(m.text()));
+  // The page's console carries its workers' errors too (see openHarness).
+  page.on('console', (m) => m.type() === 'error' && w.errors.push(`${m.worker() ? 'worker: ' : ''}${m.text()}`));
   page.on('pageerror', (e) => w.errors.push(e.message));
-  page.on('worker', (worker) =>
-    worker.on('console', (m) => m.type() === 'error' && w.errors.push(`worker: ${m.text()}`)),
-  );
   context.on('request', (r) => {
     const u = new URL(r.url());
     if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) w.foreign.push(r.url());
