@@ -284,7 +284,7 @@ describe('the figure', () => {
     const note = (html: string) => /<p class="start-note">(.*?)<\/p>/.exec(html)?.[1];
     expect(note(from('scratch', 1))).toBe(
       'From random weights, this run pre-trains a worksheet model of its own (seed 1), not the shipped one (seed 2), and where fine-tuning lands depends mostly on that pre-training. ' +
-        'Seed 2’s model was shipped because its fine-tunes land nearest the plate’s 77% (73–90% held-out); the four other seeds we tried land higher, 92–95% at the median. ' +
+        'Seed 2’s model was shipped because its fine-tunes land nearest the plate’s 77% (73–93% held-out); the four other seeds we tried land higher, 92–95% at the median. ' +
         'So a run from random weights most often starts GRPO above the shipped agent’s 80%, with less left to learn.',
     );
     expect(note(from('scratch', 2))).toMatch(
