@@ -13,6 +13,7 @@ import type { WorkerState } from '../../src/client/worker-state';
 import { runTasks, startAndTraining } from './long-tasks';
 import { phaseRow, phaseTable } from './node';
 import { phaseMedians, type PhaseMedians } from './stats';
+import { GRPO } from '../../src/config';
 import type { Stage } from '../../src/pipeline/stages';
 
 interface BrowserBackendBench {
@@ -124,19 +125,27 @@ async function benchBackend(browser: Browser, url: string, backend: BackendName,
 }
 
 /** A long run on wasm: tensor count and worker heap every 50 steps. */
+/**
+ * A soak: `steps` GRPO steps as back-to-back runs of the plate's 40 in one worker (a run may not be
+ * longer: the worker refuses a start past GRPO.steps), each from the same agent as Run after a
+ * finished run is; the worker's tensors and heap after each run.
+ */
 async function soakRun(browser: Browser, url: string, steps: number) {
   const h = await openHarness(await browser.newPage(), url, '?backend=wasm');
   await h.until((s) => s.status === 'ready', 120_000);
-  await h.start({ faulty: false, seed: 2, steps });
+  const runs = Math.ceil(steps / GRPO.steps);
   const tensors: number[] = [];
   const heapMB: number[] = [];
-  for (let at = 1; at <= steps; at = at === 1 ? 50 : at + 50) {
-    const s = await h.until(new Function('s', `return (s.run?.steps.length ?? 0) > ${at}`) as (s: unknown) => boolean, 600_000);
+  for (let run = 0; run < runs; run++) {
+    const seed = 2 + run; // each run its own seed, so its end is told from the one before
+    await h.start({ faulty: false, seed, steps: GRPO.steps });
+    const ended = new Function('s', `return s.status === 'done' && s.run.config.seed === ${seed}`) as (s: unknown) => boolean;
+    const s = await h.until(ended, 600_000);
     tensors.push(s.memory?.numTensors ?? NaN);
     heapMB.push((await workerHeapMB(h.page)) ?? NaN);
   }
   await h.page.close();
-  return { steps, tensors, heapMB };
+  return { steps: runs * GRPO.steps, tensors, heapMB };
 }
 
 /**
@@ -282,7 +291,7 @@ export function browserLines(b: BrowserBench & { chunks: ChunkSizes }, steps: nu
     `\nchunks (gzip): main ${c.mainKB.toFixed(1)} KB; worker, all chunks ${c.workerKB.toFixed(1)} KB, on the WASM path ${c.workerWasmPathKB.toFixed(1)} KB (+ the .wasm, ${c.wasmKB.toFixed(1)} KB)`,
     `longest main-thread task on the plate page (wasm): while training ${task(b.longestTaskMs.training)}; while loading ${task(b.longestTaskMs.loading)}`,
   ];
-  if (b.soak) lines.push(`soak, ${b.soak.steps} steps on wasm: tensors ${b.soak.tensors.join(' → ')}, worker heap ${b.soak.heapMB.map((h) => h.toFixed(1)).join(' → ')} MB`);
+  if (b.soak) lines.push(`soak, ${b.soak.steps} steps on wasm as runs of ${GRPO.steps}, after each: tensors ${b.soak.tensors.join(' → ')}, worker heap ${b.soak.heapMB.map((h) => h.toFixed(1)).join(' → ')} MB`);
   lines.push(`default backend here: ${b.defaultBackend} (${b.defaultReason})`);
   const pl = b.pipeline;
   if (pl) {
