@@ -15,12 +15,11 @@ export function isBackendName(x: unknown): x is BackendName {
 
 /**
  * Milliseconds per GRPO step in the Chromium worker, measured by `npm run bench -- browser` on a
- * 2-core machine without a GPU, before the fused kernels made WASM about twice as fast again
- * (docs/performance.md, "Other backends" and "The targets"): the only figures we can state about
- * how much slower a fallback is. The GPU backends were measured on software adapters only, so
- * nothing is claimed for a real GPU.
+ * 2-core machine without a GPU (docs/performance.md, "Other backends"): the only figures we can
+ * state about how much slower a fallback is, and only their ratio carries to another machine. The
+ * GPU backends were measured on software adapters only, so nothing is claimed for a real GPU.
  */
-export const MEASURED_STEP_MS: Partial<Record<BackendName, number>> = { wasm: 185, cpu: 3005 };
+export const MEASURED_STEP_MS: Partial<Record<BackendName, number>> = { wasm: 69, cpu: 2642 };
 
 /**
  * How the worker chooses (`?calibrate=`): 'auto' races the backends that run on hardware and keeps

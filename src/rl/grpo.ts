@@ -78,7 +78,7 @@ export interface TimeSplit {
   sampling: number;
   /**
    * The policy update: log-probabilities, loss, gradients, Adam — and the push the episode
-   * viewer shows (log-probs before and after the update, `timings.push`, ~9% of a step).
+   * viewer shows (log-probs before and after the update, `timings.push`, ~10% of a step).
    */
   update: number;
   /** This step's held-out evaluation: alone, or its rows' share (30 of 94) of a shared batch. */

@@ -17,9 +17,10 @@
  *
  * Policy for software GPUs: a WebGPU adapter that is a fallback (SwiftShader, llvmpipe) or a
  * WebGL renderer that is software runs the GPU's work on the same CPU cores, with a shader
- * interpreter in between. Measured on a 2-core machine (headless Chromium 156, SwiftShader), one
- * GRPO step took ~0.4 s on WASM, ~3.5 s on CPU, ~6 s on software WebGL and ~30 s on software
- * WebGPU, so a software GPU is not a candidate unless `?backend=` or `calibrate` 'all' asks.
+ * interpreter in between. Measured on a 2-core machine (`npm run bench -- browser`, headless
+ * Chromium, SwiftShader), one GRPO step took ~70 ms on WASM, ~2.6 s on CPU and ~20 s on software
+ * WebGL and WebGPU alike, so a software GPU is not a candidate unless `?backend=` or `calibrate`
+ * 'all' asks.
  */
 import * as tf from '@tensorflow/tfjs';
 import {
@@ -324,7 +325,7 @@ function reasonFor(
   return `${what}: ${why.filter(Boolean).join('; ')}.`;
 }
 
-/** ", roughly 16× slower" where both backends were measured and the fallback is slower. */
+/** ", roughly 38× slower" where both backends were measured and the fallback is slower. */
 function slower(fallback: BackendName, asked: BackendName): string {
   const a = MEASURED_STEP_MS[asked];
   const f = MEASURED_STEP_MS[fallback];

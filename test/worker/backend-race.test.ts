@@ -83,7 +83,7 @@ describe('selectBackend in the fixed order (calibrate=off, a forced backend, aft
       reason: 'asked for with ?backend=wasm, but failed to start (no WebAssembly here)',
     });
     expect(choice.reason).toBe(
-      'cpu here: ?backend=wasm was asked for, but failed to start (no WebAssembly here); plain JavaScript (CPU) runs instead, roughly 16× slower (measured on a 2-core machine).',
+      'cpu here: ?backend=wasm was asked for, but failed to start (no WebAssembly here); plain JavaScript (CPU) runs instead, roughly 38× slower (measured on a 2-core machine).',
     );
   });
 
