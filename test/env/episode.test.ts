@@ -3,6 +3,7 @@ import { faultyCalculator, reliableCalculator } from '../../src/env/calculator';
 import { demonstrationFor, Episode, MAX_CALL_LENGTH } from '../../src/env/episode';
 import { REWARD_CORRECT, REWARD_WRONG } from '../../src/env/grader';
 import { createRng } from '../../src/lib/rng';
+import { expectUnpaidEnd } from './play';
 
 /** Feeds the model's characters; returns what the environment appended. */
 function play(ep: Episode, modelChars: string): string {
@@ -48,11 +49,7 @@ describe('an episode', () => {
     ['B23+45||', 'malformed answer'],
     ['B23+45|68888|', 'over-long answer'],
   ])('ends %j with reward 0 and the reason "%s"', (chars, reason) => {
-    const ep = new Episode({ a: 23, b: 45 }, reliableCalculator);
-    play(ep, chars);
-    expect(ep.done).toBe(true);
-    expect(ep.reason).toBe(reason);
-    expect(ep.reward).toBe(REWARD_WRONG);
+    expectUnpaidEnd({ a: 23, b: 45 }, chars, reason);
   });
 
   it('ends at the context limit with reward 0', () => {

@@ -1,7 +1,9 @@
-// Playing an episode by hand, for the tests of the longer worlds: a scripted model, character by
+// Playing an episode by hand, for the tests of each world: a scripted model, character by
 // character, each answered by what the environment owes.
 import { expect } from 'vitest';
+import { reliableCalculator } from '../../src/env/calculator';
 import { Episode, promptFor } from '../../src/env/episode';
+import { REWARD_WRONG } from '../../src/env/grader';
 import { OPERAND_MAX, OPERAND_MIN, sumKey, terms, type Sum, type SumSplit } from '../../src/env/sums';
 
 /** Feeds the model's characters, each answered by what the environment owes; returns the whole transcript. */
@@ -12,6 +14,15 @@ export function play(ep: Episode, modelChars: string): string {
     text += ch + ep.feed(ch);
   }
   return text;
+}
+
+/** Played with the reliable calculator, `modelChars` end the episode unpaid, for `reason`. */
+export function expectUnpaidEnd(sum: Sum, modelChars: string, reason: string): void {
+  const ep = new Episode(sum, reliableCalculator);
+  play(ep, modelChars);
+  expect(ep.done).toBe(true);
+  expect(ep.reason).toBe(reason);
+  expect(ep.reward).toBe(REWARD_WRONG);
 }
 
 /** An agent that calls right and copies every result: what the demonstrations teach. */

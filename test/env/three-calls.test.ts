@@ -14,7 +14,7 @@ import { REWARD_WRONG } from '../../src/env/grader';
 import { drawSplit, SPLIT, sumKey, terms, THREE_CALL_SPLIT, total, TWO_CALL_SPLIT } from '../../src/env/sums';
 import { AGENTS, WORLDS } from '../../src/env/world';
 import { createRng } from '../../src/lib/rng';
-import { expectSplitOf, play, playCopying } from './play';
+import { expectSplitOf, expectUnpaidEnd, play, playCopying } from './play';
 
 const SUM = { a: 23, b: 45, c: 17, d: 31 };
 
@@ -76,11 +76,7 @@ describe('a three-call episode', () => {
     ['B23+45|B68+17|B85+31' + '1'.repeat(MAX_CALL_LENGTH), 'over-long call'],
     ['B23+45|B68+17|B85+31||', 'malformed answer'],
   ])('ends %j at the third call or after it with reward 0 and the reason "%s"', (chars, reason) => {
-    const ep = new Episode(SUM, reliableCalculator);
-    play(ep, chars);
-    expect(ep.done).toBe(true);
-    expect(ep.reason).toBe(reason);
-    expect(ep.reward).toBe(REWARD_WRONG);
+    expectUnpaidEnd(SUM, chars, reason);
   });
 
   it('keeps the first two results when a malformed third call ends it, and feeds it nothing more', () => {

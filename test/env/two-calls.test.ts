@@ -15,7 +15,7 @@ import { GRADERS, REWARD_WRONG, type Grader } from '../../src/env/grader';
 import { drawSplit, SPLIT, sumKey, total, TWO_CALL_SPLIT } from '../../src/env/sums';
 import { AGENTS, WORLDS } from '../../src/env/world';
 import { createRng } from '../../src/lib/rng';
-import { expectSplitOf, play, playCopying } from './play';
+import { expectSplitOf, expectUnpaidEnd, play, playCopying } from './play';
 
 const SUM = { a: 23, b: 45, c: 17 };
 
@@ -59,11 +59,7 @@ describe('a two-call episode', () => {
     ['B23+45|B68+17|8+5|', 'malformed answer'],
     ['B23+45|B68+17|85555|', 'over-long answer'],
   ])('ends %j with reward 0 and the reason "%s"', (chars, reason) => {
-    const ep = new Episode(SUM, reliableCalculator);
-    play(ep, chars);
-    expect(ep.done).toBe(true);
-    expect(ep.reason).toBe(reason);
-    expect(ep.reward).toBe(REWARD_WRONG);
+    expectUnpaidEnd(SUM, chars, reason);
   });
 
   it('records the first result when the second call fails', () => {
