@@ -16,6 +16,7 @@ import {
   claimFigure,
   claimTrend,
   claimVerdict,
+  meanOf,
   type ClaimWay,
   type StepCurves,
   type Verdict,
@@ -33,8 +34,6 @@ const { values: a } = parseOptions({
     json: { type: 'boolean', default: false },
   },
 });
-
-const avg = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** A run's per-step curves, as a reference file keeps them (steps 1..n). */
 const curvesOf = (r: WorkshopRun): StepCurves => {
@@ -106,7 +105,7 @@ await main(async () => {
     verdict: Verdict | null,
   ) =>
     console.log(
-      `| ${what} | ${perSeed.map((xs) => `${xs.map(fmt).join(' ')} | ${fmt(avg(xs))}`).join(' | ')} | ${way === 'up' ? 'more' : way === 'down' ? 'less' : '—'} | ${verdict ?? '— (no claim)'} |`,
+      `| ${what} | ${perSeed.map((xs) => `${xs.map(fmt).join(' ')} | ${fmt(meanOf(xs))}`).join(' | ')} | ${way === 'up' ? 'more' : way === 'down' ? 'less' : '—'} | ${verdict ?? '— (no claim)'} |`,
     );
   const claims = CLAIMS.map((c) => {
     const perSeed = played.map((p) =>
@@ -120,7 +119,7 @@ await main(async () => {
     const perSeed = played.map((p) => p.reliable.map(b.of));
     const verdict = b.way && claimVerdict(b.way, perSeed);
     row(b.what, perSeed, pct, b.way, verdict);
-    return { what: b.what, way: b.way, values: perSeed.map(avg), perSeed, verdict };
+    return { what: b.what, way: b.way, values: perSeed.map(meanOf), perSeed, verdict };
   });
   const reference = worlds.map((w) => 0.7 ** WORLDS[w].calls);
   console.log(`(0.7 to the calls: ${reference.map((x) => x.toFixed(2)).join(', ')})`);

@@ -68,7 +68,8 @@ export const CLAIMS: readonly Claim[] = [
   { name: 'faultyCap', what: 'faulty ÷ reliable reward', way: 'down', figure: 'meanReward', faulty: false },
 ];
 
-const meanOf = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+/** The mean of a seed's or a run's figures (NaN for none: every caller has at least one). */
+export const meanOf = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /**
  * A claim's figure for one seed at one length, from its reliable and its faulty run's curves;
