@@ -12,7 +12,7 @@
 // Adam moves a weight by about lr or less a step, and by about exactly lr at step 1, when its
 // moments hold one gradient), and the lowest held-out over the first 15 moving steps (a dip
 // only delayed); then a summary line per ablation: the mean dip, the seeds that dip ≥ 10 points, the mean end.
-// The figures behind src/ui/figure/first-dip.ts and docs/results.md ("The first dip").
+// The figures behind src/ui/figure/run/first-dip.ts and docs/results.md ("The first dip").
 // With --json the last line is every row as one JSON object. ~2.5 s a run on the WASM backend.
 import * as tf from '@tensorflow/tfjs';
 import { GRPO, type GrpoConfig } from '../src/config';

@@ -6,7 +6,7 @@
  */
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { PLATE } from '../plate/text';
-import { pageUrlFor, type LinkConfig } from './figure/export';
+import { pageUrlFor, type LinkConfig } from './figure/export/export';
 import type { LiveFigureProps } from './LiveFigure';
 import { parseUrlOptions } from './options';
 import { PlateWithFigure } from './PlateWithFigure';

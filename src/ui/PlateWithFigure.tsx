@@ -6,7 +6,7 @@
  */
 import { useMemo, type ComponentType } from 'react';
 import { PLATE } from '../plate/text';
-import type { LinkConfig } from './figure/export';
+import type { LinkConfig } from './figure/export/export';
 import '../styles/plate.css';
 import '../styles/figure.css';
 import '../styles/charts.css';

@@ -22,7 +22,7 @@ export { definePlateElement, ELEMENT_NAME, type PlateElementAttributes } from '.
 export type { PlateOptions } from './options';
 export type { PlateHeightMessage } from './useEmbedHeight';
 export type { RunConfig } from '../pipeline/settings';
-export type { LinkConfig } from './figure/export';
+export type { LinkConfig } from './figure/export/export';
 
 /** What `<plate-multi-turn-rl>` takes in TSX: an element's usual props and the plate's attributes. */
 export type PlateElementProps = Omit<

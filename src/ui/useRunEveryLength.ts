@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { newSequence, sentAt, sequenceStep, stopped, type RunSequence } from '../client/run-sequence';
 import type { TrainingWorker } from '../client/useTrainingWorker';
 import type { RunConfig, RunSettings } from '../pipeline/settings';
-import { CLAIM_AGENT, CLAIM_LENGTHS } from './figure/longer-episode';
+import { CLAIM_AGENT, CLAIM_LENGTHS } from './figure/claims/longer-episode';
 
 interface Reader {
   settings: RunSettings;

@@ -19,7 +19,7 @@ import { serve } from '../browser/site';
 import { DEFAULT_SEED } from '../../src/config';
 import { runWorkshop } from '../../src/node/run-workshop';
 import { pct } from '../../src/ui/format';
-import { CLAIM_AGENT, CLAIM_LENGTHS } from '../../src/ui/figure/longer-episode';
+import { CLAIM_AGENT, CLAIM_LENGTHS } from '../../src/ui/figure/claims/longer-episode';
 import { useWasm } from '../tf';
 
 let site: { url: string; server: Server; dir: string };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { EpisodeKind } from '../../src/env/episode';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import { claimVerdict } from '../../src/rl/claims';
-import { CLAIM_AGENT, CLAIM_LENGTHS, CLAIMS, claimRows, claimTrend } from '../../src/ui/figure/longer-episode';
+import { CLAIM_AGENT, CLAIM_LENGTHS, CLAIMS, claimRows, claimTrend } from '../../src/ui/figure/claims/longer-episode';
 import { parseReferenceRuns, type ReferenceRun, type ReferenceRuns } from '../../src/ui/figure/reference';
 import type { RunView } from '../../src/ui/figure/types';
 import { run } from './fixtures';

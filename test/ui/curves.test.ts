@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
-import { chartLabel } from '../../src/ui/figure/LineChart';
+import { chartLabel } from '../../src/ui/figure/chart/LineChart';
 import {
   dashOf,
   earlierRuns,
@@ -17,7 +17,7 @@ import {
 } from '../../src/ui/figure/curves';
 import { PLATE_SETTINGS, settingsLabel, type RunConfig } from '../../src/pipeline/settings';
 import { parseReferenceRuns, referenceBand } from '../../src/ui/figure/reference';
-import { authorRuns } from '../../src/ui/figure/Transcript';
+import { authorRuns } from '../../src/ui/figure/step/Transcript';
 import { record, run } from './fixtures';
 import { DEFAULT_SEED, REFERENCE_SEEDS } from '../../src/config';
 import type { RunView } from '../../src/client/worker-state';

@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { RunView } from '../../src/client/worker-state';
 import { Figure } from '../../src/ui/figure/Figure';
-import { FIRST_DIP_MEASURED, firstDipWhy } from '../../src/ui/figure/first-dip';
+import { FIRST_DIP_MEASURED, firstDipWhy } from '../../src/ui/figure/run/first-dip';
 import { FIGURE_PROPS, record, run } from './fixtures';
 
 /** The default run's held-out success, correct sums of 30 at steps 0..40 (`npm run workshop -- --json`, seed 4). */

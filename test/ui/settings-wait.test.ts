@@ -1,8 +1,8 @@
 // What the figure says beside the controls when the reader changes a setting after a run has
-// ended (src/ui/figure/settings-wait.ts): only the settings that changed, and what trained.
+// ended (src/ui/figure/run/settings-wait.ts): only the settings that changed, and what trained.
 import { describe, expect, it } from 'vitest';
 import { PLATE_SETTINGS, type RunSettings } from '../../src/pipeline/settings';
-import { changedSettingsLabel, settingsWaitText } from '../../src/ui/figure/settings-wait';
+import { changedSettingsLabel, settingsWaitText } from '../../src/ui/figure/run/settings-wait';
 
 const TWO_CALLS: RunSettings = { ...PLATE_SETTINGS, episode: 'two-calls' };
 const ended = (config: RunSettings) => ({ config, ended: true });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AGENT_RECIPE } from '../../src/config';
-import { scratchNote } from '../../src/ui/figure/start-note';
+import { scratchNote } from '../../src/ui/figure/run/start-note';
 
 /** The held-out figures and median of "fine-tunes of pre-training seed N" in results.md's sweep table. */
 function sweepRow(pretrainSeed: number): { heldOut: number[]; median: number } {

@@ -1,6 +1,6 @@
 // The time a run has left, in the status line's words, and the slow engine's note.
 import { describe, expect, it } from 'vitest';
-import { aboutDuration, slowText, timeLeftText } from '../../src/ui/figure/time-left';
+import { aboutDuration, slowText, timeLeftText } from '../../src/ui/figure/run/time-left';
 import { FIGURE_PROPS, renderFigure, run } from './fixtures';
 
 describe('the time left to a run’s end', () => {

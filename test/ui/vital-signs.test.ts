@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { INITIAL_STATE } from '../../src/client/worker-state';
 import { PLATE_SETTINGS } from '../../src/pipeline/settings';
 import { METRIC_NAMES } from '../../src/rl/metrics';
-import { runJsonl, runJson } from '../../src/ui/figure/export';
+import { runJsonl, runJson } from '../../src/ui/figure/export/export';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
-import { VITALS } from '../../src/ui/figure/vital-signs';
+import { VITALS } from '../../src/ui/figure/practitioner/vital-signs';
 import { FIGURE_PROPS, run } from './fixtures';
 
 const figure = (over: Partial<FigureProps>) =>

@@ -12,7 +12,7 @@ import { DEFAULT_SEED } from '../../config';
 import { seedPhrase } from './curves';
 import type { RunSettings } from '../../pipeline/settings';
 import { SettingRadios, SettingSelect, SettingSwitch } from './SettingControl';
-import { StepButton } from './StepButton';
+import { StepButton } from './run/StepButton';
 import type { WorkerStatus } from './types';
 
 interface SettingProps {

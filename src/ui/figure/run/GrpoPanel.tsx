@@ -1,0 +1,218 @@
+/**
+ * The GRPO stage: held-out success and mean reward per step, with readouts, the plate's marks
+ * and the reference band for the reader's configuration; then what the model does — how many
+ * answers copy the calculator, how many episodes are malformed — and notes on any setting that
+ * is not the plate's.
+ */
+import { memo, useId } from 'react';
+import { GRPO } from '../../../config';
+import { isPlateWorld, WORLDS } from '../../../env/world';
+import type { PlateText } from '../../../plate/types';
+import { settingsLabel, type RunSettings } from '../../../pipeline/settings';
+import { Legend } from '../chart/Legend';
+import { PERCENT, type YAxis } from '../chart/axes';
+import { LineChart } from '../chart/LineChart';
+import {
+  belowStart,
+  earlierRuns,
+  heldOutGap,
+  seedPhrase,
+  markers,
+  platePhrase,
+  plateRows,
+  readout,
+  seriesOf,
+  TRUTH_LABEL,
+  truthOf,
+  type GrpoChart,
+} from '../curves';
+import { firstDipWhy } from './first-dip';
+import { settingNotes } from './notes';
+import { Readout } from './Readout';
+import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from '../reference';
+import { sameGrpoSide, toneOf, type BandPoint, type RunView } from '../types';
+
+interface Props {
+  plate: PlateText;
+  run: RunView | null;
+  previous: readonly RunView[];
+  /** The settings of the live run, or of the next one. */
+  config: RunSettings;
+  steps: number;
+  totalSteps: number;
+  reference: ReferenceRuns | null;
+}
+
+interface Chart {
+  id: GrpoChart;
+  name: string;
+  metric: ReferenceMetric;
+  /** The plate states numbers for these. */
+  plate: boolean;
+  /** Beside the chart: what it counts, for the settings shown, and what to look for. */
+  caption: (config: RunSettings) => string;
+}
+
+const SAMPLED = GRPO.sumsPerStep * GRPO.episodesPerSum;
+
+const CHARTS: readonly Chart[] = [
+  {
+    id: 'heldOut',
+    name: 'Held-out success',
+    metric: 'heldOut',
+    plate: true,
+    caption: (c) =>
+      `The agent’s greedy answers to the world’s ${WORLDS[c.episode].split.heldOut.length} held-out sums, with the reliable calculator, graded exactly, at step 0 and after every step: look for it to rise from where fine-tuning left it.`,
+  },
+  {
+    id: 'reward',
+    name: 'Mean reward',
+    metric: 'meanReward',
+    plate: true,
+    caption: (c) =>
+      `The share of the step’s ${SAMPLED} sampled episodes (${GRPO.sumsPerStep} sums × ${GRPO.episodesPerSum}, temperature ${c.temperature}) the grader paid: look for it to climb with held-out success; climbing while held-out success does not, the grader pays for something other than the right answer.`,
+  },
+];
+
+const DIAGNOSTICS: readonly Chart[] = [
+  {
+    id: 'copy',
+    name: 'Answers that copy the tool',
+    metric: 'copyRate',
+    plate: false,
+    caption: () =>
+      `Of the step’s ${SAMPLED} sampled episodes, the share whose answer is the calculator’s result, lie or not: look for it near 100%; with the faulty calculator, copying is what carries its lies into the reward.`,
+  },
+  {
+    id: 'malformed',
+    name: 'Malformed episodes',
+    metric: 'malformed',
+    plate: false,
+    caption: () =>
+      `Of the step’s ${SAMPLED} sampled episodes, the share that ended without a well-formed call and answer (each earns 0 with the exact grader): look for it to stay low; a rise means the updates are breaking the episode’s form.`,
+  },
+];
+
+/** The diagnostics' short charts: fewer gridlines. */
+const SMALL_PERCENT: YAxis = { ...PERCENT, ticks: [0, 0.5, 1] };
+
+export const GrpoPanel = memo(function GrpoPanel({
+  plate,
+  run,
+  previous,
+  config,
+  steps,
+  totalSteps,
+  reference,
+}: Props) {
+  const earlier = earlierRuns(run, previous);
+  const calculators = [...new Set([...earlier.map((r) => r.config.faulty), config.faulty])];
+  const band = (metric: ReferenceMetric) => (reference ? referenceBand(reference, config, metric) : []);
+  const seeds = reference && band('heldOut').length > 0 ? runsLike(reference, config).length : 0;
+  const refLabel =
+    seeds > 0
+      ? `reference runs like this one (precomputed, ${seeds} seed${seeds === 1 ? '' : 's'})${reference!.placeholder ? ' — placeholder curves, not real runs' : ''}`
+      : null;
+  const legend = [...earlier, ...(run ? [run] : [])].map((r) => seriesOf(r, 'heldOut', r !== run));
+  const notes = settingNotes(config, reference);
+  // True success rides on the reward's chart: what the grader paid beside what is right.
+  const truth = run && { label: TRUTH_LABEL, exact: run.config.grader === 'exact' };
+  const shared = {
+    rows: plate.numbers.rows,
+    run,
+    earlier,
+    config,
+    steps,
+    frame: Math.max(steps, totalSteps),
+    calculators,
+    like: reference ? runsLike(reference, config) : [],
+  };
+  const row = (c: Chart, height?: number) => (
+    <ChartRow key={c.id} {...shared} chart={c} band={band(c.metric)} height={height} />
+  );
+
+  return (
+    <section className="stage-panel stage-grpo" aria-label="GRPO">
+      <h3 className="stage-title">GRPO</h3>
+      <Legend
+        entries={legend}
+        referenceLabel={refLabel}
+        truth={truth}
+        seed={run ? seedPhrase(run.config.seed) : null}
+        plateMarks={isPlateWorld(config)}
+      />
+      <div className="charts">{CHARTS.map((c) => row(c))}</div>
+      <h4 className="diagnostics-title">What the sampled episodes do</h4>
+      <div className="charts diagnostics">{DIAGNOSTICS.map((c) => row(c, 130))}</div>
+      {notes.length > 0 && (
+        <aside className="figure-notes" aria-label="Notes on the settings">
+          {notes.map((n) => (
+            <p key={n}>{n}</p>
+          ))}
+        </aside>
+      )}
+    </section>
+  );
+}, sameGrpoSide);
+
+interface RowProps extends Pick<Props, 'run' | 'config' | 'steps'> {
+  chart: Chart;
+  rows: PlateText['numbers']['rows'];
+  earlier: readonly RunView[];
+  /** The x axis runs 0..frame. */
+  frame: number;
+  calculators: readonly boolean[];
+  band: readonly BandPoint[];
+  /** A diagnostic's shorter chart (fewer gridlines); the plate's charts take the default. */
+  height?: number;
+  /** The reference runs made like the shown run (the readout's sentence reads their ends). */
+  like: readonly ReferenceRun[];
+}
+
+/** One chart beside its readout: the live run over earlier ones, and the plate's numbers where it states them. */
+function ChartRow({ chart: c, rows, run, earlier, config, steps, frame, calculators, band, height, like }: RowProps) {
+  const live = run ? seriesOf(run, c.id, false) : null;
+  const plateWorld = c.plate && isPlateWorld(config);
+  const companion = run && c.id === 'reward' ? truthOf(run) : null;
+  const captionId = useId();
+  // The held-out chart's first steps dip at most seeds: why, measured (first-dip.ts).
+  const dipWhy = run && c.id === 'heldOut' ? firstDipWhy(run) : null;
+  return (
+    <div className={`chart-row chart-${c.id}`}>
+      <LineChart
+        name={c.name}
+        frame={frame}
+        steps={steps}
+        series={[...earlier.map((r) => seriesOf(r, c.id, true)), ...(live ? [live] : [])]}
+        live={live}
+        companion={companion}
+        band={band}
+        markers={plateWorld ? markers(rows, c.id as 'heldOut' | 'reward', calculators) : []}
+        height={height}
+        y={height ? SMALL_PERCENT : undefined}
+        captionId={captionId}
+      />
+      <Readout
+        name={c.name}
+        live={readout(run?.steps ?? [], c.id)}
+        tone={toneOf(config.faulty)}
+        plate={plateWorld ? platePhrase(plateRows(rows, c.id as 'heldOut' | 'reward', config.faulty)) : ''}
+        earlier={earlier.map((r) => ({
+          label: `earlier run (${settingsLabel(r.config)})`,
+          values: readout(r.steps, c.id),
+          tone: toneOf(r.config.faulty),
+        }))}
+        companion={companion && { label: TRUTH_LABEL, values: readout(run!.steps, 'truth') }}
+        why={run && c.id === 'heldOut' ? (heldOutGap(run, rows, earlier) ?? belowStart(run, like)) : null}
+      />
+      <p className="chart-caption" id={captionId}>
+        {c.caption(config)}
+      </p>
+      {dipWhy && (
+        <p className="dip-why" data-testid="dip-why">
+          {dipWhy}
+        </p>
+      )}
+    </div>
+  );
+}
