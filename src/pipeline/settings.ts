@@ -213,12 +213,17 @@ type ChoiceOf<R> = R extends SettingRow<infer T> ? T : never;
 /** What the reader chose: one value per row of the table. */
 export type RunSettings = { [K in SettingKey]: ChoiceOf<(typeof SETTINGS)[K]> };
 
-/** How the element's attribute for `K` may be written: the row's texts, or its choices as text. */
-type SettingText<K extends SettingKey> = (typeof SETTINGS)[K] extends { texts?: infer X }
-  ? [keyof X] extends [never]
-    ? `${RunSettings[K]}`
-    : keyof X & string
-  : never;
+/**
+ * How the element's attribute for `K` may be written: a switch as HTML writes a boolean attribute
+ * (any text, ui/options.ts reads the off words), another row as its texts or its choices as text.
+ */
+type SettingText<K extends SettingKey> = RunSettings[K] extends boolean
+  ? string
+  : (typeof SETTINGS)[K] extends { texts?: infer X }
+    ? [keyof X] extends [never]
+      ? `${RunSettings[K]}`
+      : keyof X & string
+    : never;
 
 /** The element's attributes for the settings, by the row's name. */
 export type SettingAttributes = {

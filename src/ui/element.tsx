@@ -1,9 +1,10 @@
 /**
  * <plate-multi-turn-rl>: the plate as a custom element, with the React component's options as
- * attributes (PlateElementAttributes). Boolean attributes follow HTML (present = on, "false"
- * or "0" = off). Attributes are live: a change re-renders the same plate with the new props, and
- * the figure acts on it as on the matching control (src/ui/LiveFigure.tsx). The element renders
- * in its own light DOM, so the library's stylesheet (scoped under .mtrl-plate) applies.
+ * attributes (PlateElementAttributes). Boolean attributes follow HTML: present = on, whatever the
+ * value, but "false", "0" or "off" (src/ui/options.ts). Attributes are live: a change re-renders
+ * the same plate with the new props, and the figure acts on it as on the matching control
+ * (src/ui/LiveFigure.tsx). The element renders in its own light DOM, so the library's stylesheet
+ * (scoped under .mtrl-plate) applies.
  */
 import { createRoot, type Root } from 'react-dom/client';
 import { MultiTurnRLPlate, type MultiTurnRLPlateProps } from './MultiTurnRLPlate';
@@ -16,8 +17,8 @@ export const ELEMENT_NAME = 'plate-multi-turn-rl';
 /** The element's attributes: each is the React prop of the same meaning (the run settings' from their table). */
 export interface PlateElementAttributes extends SettingAttributes {
   'xref-pattern'?: string;
-  autorun?: boolean | '' | 'true' | 'false' | '0' | '1';
-  'every-length'?: boolean | '' | 'true' | 'false' | '0' | '1';
+  autorun?: boolean | string;
+  'every-length'?: boolean | string;
   seed?: number | string;
   steps?: number | string;
   backend?: BackendName;

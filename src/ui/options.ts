@@ -32,7 +32,7 @@ export interface PlateOptions extends Partial<RunSettings> {
   xrefPattern?: string;
   /** Start training as soon as the trainer is ready. */
   autorun?: boolean;
-  /** With autorun: run the held-fixed agent on every length it plays, one after another (the figure's Run both). */
+  /** With autorun: run the held-fixed agent on every length it plays, one after another (the figure's Run every length). */
   everyLength?: boolean;
   seed?: number;
   /** GRPO steps of a run, 1 to 40 (the charts' frame). */
@@ -60,8 +60,17 @@ export type Source = 'url' | 'attribute' | 'prop';
 /** A check: the value it stands for, or a phrase for the note ("expected …"). */
 type Check<T> = (x: unknown, source: Source, base: string) => { ok: T } | { expected: string };
 
+/**
+ * A boolean attribute as HTML reads it: present is on, whatever its value (`autorun`,
+ * `autorun="autorun"`, as Hugo, Jekyll and XHTML-style pages write it, `autorun="true"`), but for
+ * the words a page writes to say no (docs/embedding.md). The URL keeps its own forms: 1 or 0.
+ */
+const OFF_WORDS = ['false', '0', 'off'];
+const attributeOn = (x: unknown): boolean => typeof x !== 'string' || !OFF_WORDS.includes(x.toLowerCase());
+
 const flag: Check<boolean> = (x, source) => {
   if (source === 'prop') return typeof x === 'boolean' ? { ok: x } : { expected: 'true or false' };
+  if (source === 'attribute') return { ok: attributeOn(x) };
   if (x === '1' || x === 'true' || x === '') return { ok: true };
   if (x === '0' || x === 'false') return { ok: false };
   return { expected: '0 or 1' };
@@ -92,6 +101,8 @@ const setting =
       const choices = SETTINGS[key].choices as readonly unknown[];
       return { expected: typeof choices[0] === 'boolean' ? 'true or false' : `one of ${choices.join(', ')}` };
     }
+    if (source === 'attribute' && typeof SETTINGS[key].choices[0] === 'boolean')
+      return { ok: attributeOn(x) as RunSettings[K] };
     const hit = typeof x === 'string' ? choiceOfText(key, x) : undefined;
     return hit === undefined ? { expected: expectedTexts(key) } : { ok: hit };
   };

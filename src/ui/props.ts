@@ -4,7 +4,7 @@
  * props' type, so neither can drift.
  */
 import { DEFAULT_SEED } from '../config';
-import { SETTING_KEYS, SETTINGS, textOf, type SettingKey } from '../pipeline/settings';
+import { SETTING_KEYS, SETTINGS, type SettingKey } from '../pipeline/settings';
 import type { MultiTurnRLPlateProps } from './MultiTurnRLPlate';
 
 export interface PropDoc {
@@ -14,12 +14,11 @@ export interface PropDoc {
   doc: string;
 }
 
-/** A setting's prop type as the table writes it: its choices, and how the attribute writes a switch if not 0/1. */
+/** A setting's prop type as the table writes it: its choices (a switch is a boolean attribute, as HTML's). */
 function settingType(key: SettingKey): string {
   const choices = SETTINGS[key].choices as readonly (string | number | boolean)[];
-  if (typeof choices[0] !== 'boolean') return choices.map((c) => (typeof c === 'string' ? `'${c}'` : c)).join(' \\| ');
-  const texts = choices.map((c) => textOf(key, c as never));
-  return texts.includes('1') ? 'boolean' : `boolean (attribute: ${texts.map((t) => `'${t}'`).join(' \\| ')})`;
+  if (typeof choices[0] === 'boolean') return 'boolean';
+  return choices.map((c) => (typeof c === 'string' ? `'${c}'` : c)).join(' \\| ');
 }
 
 const SETTING_PROPS = Object.fromEntries(
@@ -36,7 +35,7 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   everyLength: {
     attribute: 'every-length',
     type: 'boolean',
-    doc: 'with `autorun`: train the agent the closing claims hold fixed on every length it plays, one run after another (the figure’s “Run both”), instead of one run',
+    doc: 'with `autorun`: train the agent the closing claims hold fixed on every length it plays, one run after another (the figure’s “Run every length”), instead of one run',
   },
   ...SETTING_PROPS,
   seed: {

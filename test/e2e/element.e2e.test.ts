@@ -120,6 +120,52 @@ describe('the custom element’s attributes', () => {
     expect(o.errors, 'console errors').toEqual([]);
   });
 
+  it('autorun="autorun" and faulty="faulty", as XHTML-style pages write boolean attributes, train with the faulty calculator', async () => {
+    const o = await open();
+    const { page } = o;
+    await word(page, 'Ready');
+    await setAttr(page, 'faulty', 'faulty');
+    await expect.poll(() => faulty(page).isChecked()).toBe(true);
+    await setAttr(page, 'autorun', 'autorun');
+    await finished(page, 'this run: faulty');
+    expect(await page.locator('[data-testid="status-step"]').innerText()).toBe('GRPO · step 2 of 2');
+    expect(o.errors, 'console errors').toEqual([]);
+  });
+
+  it('autorun="false" starts nothing: the one start the worker hears is the reader’s Step', async () => {
+    const o = await open();
+    const { page } = o;
+    // A fresh element written with autorun="false"; every start its page posts to the worker is
+    // recorded (the message's `begin`: a Step's start says 'stepping', an autorun's says nothing).
+    await page.evaluate(() => {
+      const starts: string[] = [];
+      Object.assign(window, { starts });
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+        const m = args[0] as { type?: string; begin?: string };
+        if (m?.type === 'start') starts.push(m.begin ?? 'run');
+        post.apply(this, args);
+      } as Worker['postMessage'];
+      const element = document.createElement('plate-multi-turn-rl');
+      for (const [n, v] of [
+        ['id', 'plate'],
+        ['steps', '2'],
+        ['backend', 'wasm'],
+        ['autorun', 'false'],
+        ['faulty', 'faulty'],
+      ])
+        element.setAttribute(n!, v!);
+      document.getElementById('plate')!.replaceWith(element);
+    });
+    await word(page, 'Ready');
+    expect(await faulty(page).isChecked()).toBe(true);
+    // An autorun would have posted its start as the plate became ready, before this click.
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await word(page, 'Paused');
+    expect(await page.evaluate(() => (window as unknown as { starts: string[] }).starts)).toEqual(['stepping']);
+    expect(o.errors, 'console errors').toEqual([]);
+  });
+
   it('a changed backend needs a new trainer: the plate says so, and the reader’s settings stay', async () => {
     const o = await open();
     const { page } = o;

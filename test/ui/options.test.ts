@@ -84,6 +84,17 @@ describe('parseUrlOptions', () => {
   it('treats a bare flag as on and 0 as off', () => {
     expect(parseUrlOptions('?autorun&faulty=0', PAGE).options).toEqual({ autorun: true, faulty: false });
   });
+
+  it('keeps its documented forms for a switch: an attribute’s own name is no value in an address', () => {
+    expect(parseUrlOptions('?autorun=autorun&faulty=faulty&masking=0', PAGE)).toEqual({
+      options: {},
+      notes: [
+        'Ignored autorun=autorun: expected 0 or 1.',
+        'Ignored faulty=faulty: expected 0 or 1.',
+        'Ignored masking=0: expected on or off.',
+      ],
+    });
+  });
 });
 
 describe('cross-reference patterns: a URL may link only within its own site', () => {
@@ -194,6 +205,18 @@ describe('propsFromAttributes (the custom element)', () => {
       workerUrl: './w.js',
       notes: [],
     });
+  });
+
+  it('reads a boolean attribute as HTML does: present is on, whatever its value, but "false", "0" or "off"', () => {
+    const BOOLEANS = { autorun: 'autorun', 'every-length': 'everyLength', faulty: 'faulty', masking: 'masking' };
+    for (const [attribute, prop] of Object.entries(BOOLEANS)) {
+      const read = (value: string) => propsFromAttributes((n) => (n === attribute ? value : null), PAGE);
+      for (const on of ['', attribute, 'true', '1', 'on', 'yes', 'faulty'])
+        expect(read(on), `${attribute}="${on}"`).toEqual({ [prop]: true, notes: [] });
+      for (const off of ['false', '0', 'off', 'FALSE', 'Off'])
+        expect(read(off), `${attribute}="${off}"`).toEqual({ [prop]: false, notes: [] });
+    }
+    expect(propsFromAttributes(() => null, PAGE)).toEqual({ notes: [] });
   });
 
   it('notes a bad attribute as the page wrote it, and leaves the files to the plate unless a folder is given', () => {
