@@ -1,5 +1,5 @@
 /**
- * Run every length (the claims' "Run both"): the held-fixed agent on each length it plays, one
+ * Run every length (the claims' button): the held-fixed agent on each length it plays, one
  * run after another, each started as Run starts one, with the settings as set when it starts
  * (client/run-sequence.ts follows the runs). The controls show what trains: each length and its
  * agent become the reader's settings as that run starts.

@@ -1,7 +1,7 @@
 // The plate's closing claims as a reader meets them in real headless Chromium: no query, no click,
-// scroll down to "The same algorithm, a longer episode" and the evidence is there; "Run both"
-// trains the held-fixed agent on every length and fills the reader's figures; a phone reads each
-// claim whole; a file that cannot come is said in words.
+// scroll down to "The same algorithm, a longer episode" and the evidence is there; "Run every
+// length" trains the held-fixed agent on every length and fills the reader's figures; a phone
+// reads each claim whole; a file that cannot come is said in words.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED } from '../../src/config';
@@ -110,7 +110,7 @@ describe('the closing claims on first sight', () => {
   });
 });
 
-describe('Run both', () => {
+describe('Run every length', () => {
   it(`trains the ${CLAIM_AGENT} agent on every length, one after the other, as the Node workshop does, and fills “you” at each`, async () => {
     const steps = 3;
     const node = await Promise.all(
@@ -165,7 +165,7 @@ describe('Run both', () => {
   });
 });
 
-describe('Run both, interrupted', () => {
+describe('Run every length, interrupted', () => {
   it('holds on Pause, and ends on Reset with the button free again', async () => {
     const o = await open('index.html');
     const { page } = o;

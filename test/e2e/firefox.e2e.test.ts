@@ -1,9 +1,9 @@
 // The plate in a second engine: Debian's Firefox ESR through puppeteer-core over WebDriver BiDi,
 // beside Chromium, one Firefox for the file. The same run on the same backend (WASM, forced so
 // that neither engine's GPU decides the arithmetic) must end with the same readouts, with no
-// console error in the page or its worker and nothing fetched from elsewhere; then Run both (the
-// held-fixed agent on every length, the three-call world last) against the Node workshop, and Step,
-// the push and Ask in Firefox.
+// console error in the page or its worker and nothing fetched from elsewhere; then Run every
+// length (the held-fixed agent on every length, the three-call world last) against the Node
+// workshop, and Step, the push and Ask in Firefox.
 //
 // Runs are short (5, 2 and 3 GRPO steps): on some machines Firefox runs a page's plain float
 // arithmetic ~50× slower than Chromium (~10 s a GRPO step, `npm run bench -- targets` prints each
@@ -92,7 +92,7 @@ describe('a second browser engine', () => {
   }, 200_000);
 });
 
-describe('Run both in Firefox', () => {
+describe('Run every length in Firefox', () => {
   it(
     'trains the held-fixed agent on every length to the Node workshop’s figures, the last (two calls) on the charts, and logs no error',
     async () => {

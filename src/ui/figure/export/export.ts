@@ -13,7 +13,7 @@ const EXPORT_FORMAT = 'multi-turn-rl-run/1';
 /** Several runs in one file: a run of every length. */
 const RUNS_FORMAT = 'multi-turn-rl-runs/1';
 
-/** A run's configuration for a link: with `everyLength`, the link runs every length again, as Run both did. */
+/** A run's configuration for a link: with `everyLength`, the link runs every length again, as Run every length did. */
 export type LinkConfig = RunConfig & { everyLength?: boolean };
 
 type Meta = { plate: string; backend: string | null; shown: GrpoStepView | null };
