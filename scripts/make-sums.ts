@@ -1,8 +1,12 @@
 // npm run make-sums: writes the committed splits, src/env/sums.json (the one-call world's 100
 // sums a + b), src/env/sums-two-calls.json (the two-call world's 100 sums a + b + c) and
 // src/env/sums-three-calls.json (the three-call world's 100 sums a + b + c + d). Run once; tests check them.
+// It takes no options: any option stops it before it writes a file.
 import { writeFileSync } from 'node:fs';
 import { drawSplit } from '../src/env/sums';
+import { parseOptions } from '../src/node/args';
+
+parseOptions({ options: {} });
 
 const SPLIT_SEED = 2026;
 /** Its own seed, so the two-call world's sums are not the one-call world's with a term added. */

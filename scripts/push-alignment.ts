@@ -1,5 +1,8 @@
 // npm run push-alignment -- [--seeds 1-5] [--steps 40] [--sums-per-step 8] [--json]
-//                          [any run setting, as npm run workshop takes them: --faulty, --masking on|off, --advantage group|raw, …]
+//                          [--episode one-call|two-calls|three-calls] [--agent own|one-call|three-calls]
+//                          [--start agent|pretrained|scratch] [--faulty] [--masking on|off] [--advantage group|raw]
+//                          [--temperature 0.5|1|1.5] [--grader exact|crash-pass|trusts-tool] [--updates-per-batch 1|2|4]
+//                          [--tool-latency-ms 0|50|200]   (the reader's settings, as npm run workshop takes them)
 // The plate's lede, checked: over GRPO steps from the shipped agent, how often the update pushed
 // the way the advantages say, over each step's whole batch and over each group on its own
 // (steps and groups whose advantages are all 0 left out: they carry no push). Two measures:

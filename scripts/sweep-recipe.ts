@@ -1,5 +1,7 @@
 // npm run sweep -- --seeds 1-10 --results FILE [--episode one-call|three-calls] [--pretrain-seed N] [--cache DIR]
-//                  [--label NAME] [--trace-every N] [recipe overrides]
+//                  [--label NAME] [--trace-every N]
+//                  [--pretrain-steps N] [--format plain|restate] [--sft-steps N] [--sft-lr X] [--weight-decay X]
+//                  [--worksheet-rows N] [--dropout X] [--select-every N] [--shorter-demos N]   (recipe overrides)
 // How one recipe (the world's, AGENT_RECIPE by default, with train-agent's overrides) spreads over seeds. For each seed:
 // pre-train (or load the weights cached for this pre-training config and seed), fine-tune, and
 // append one JSON line to FILE with validation, held-out and demonstration success. With

@@ -1,10 +1,13 @@
-// npm run train:agent -- [--episode one-call|three-calls] [--seed N] [--sft-seed M] [--out DIR] [--backend wasm|cpu] [recipe overrides]
+// npm run train:agent -- [--episode one-call|three-calls] [--seed N] [--sft-seed M] [--out DIR] [--backend wasm|cpu] [--quiet]
+//                        [--pretrain-steps N] [--format plain|restate] [--sft-steps N] [--sft-lr X] [--weight-decay X]
+//                        [--worksheet-rows N] [--dropout X] [--select-every N] [--shorter-demos N]
 // Pre-trains on single-digit worksheets, fine-tunes on exactly 30 demonstrations, evaluates,
 // and writes DIR/pretrained and DIR/agent (default: public/checkpoints). With --episode
 // three-calls it fine-tunes the same worksheet model into the three-call agent (its positions
 // widened to that agent's context; AGENT_RECIPE_THREE_CALLS: the 30 demonstrations of each length)
 // and writes DIR/agent-three-calls only, scored at every length: the worksheet model is the
-// one-call run's, bit for bit (its digest is printed to compare).
+// one-call run's, bit for bit (its digest is printed to compare). The second and third lines
+// override the world's recipe (scripts/lib/recipe-options.ts); --quiet drops the progress lines.
 import { basename, join } from 'node:path';
 import { AGENT_RECIPES, type AgentRecipe } from '../src/config';
 import { demonstrationsOf, worldsOf } from '../src/agent/stage';

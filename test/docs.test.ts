@@ -11,8 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NAMES } from '../src/ui/options';
-import { RECIPE_OPTIONS } from '../scripts/lib/recipe-options';
-import { SETTING_OPTIONS } from '../scripts/lib/setting-options';
+import { optionsOf } from './scripts/script-options';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -34,19 +33,6 @@ function npmRuns(code: string): { script: string; args: string }[] {
     script: m[1]!,
     args: m[3] ?? '',
   }));
-}
-
-/** The options a tsx script parses: the keys of its parseOptions spec, with the shared specs it spreads in. */
-function optionsOf(file: string): Set<string> {
-  const source = read(file);
-  const names = new Set(
-    [...source.matchAll(/^\s*'?([a-z][\w-]*)'?: \{ type: '(?:string|boolean)'/gm)].map((m) => m[1]!),
-  );
-  // longer-episode.ts writes its spec on one line.
-  for (const m of source.matchAll(/[{,] '?([a-z][\w-]*)'?: \{ type: '(?:string|boolean)'/g)) names.add(m[1]!);
-  if (source.includes('...SETTING_OPTIONS')) for (const k of Object.keys(SETTING_OPTIONS)) names.add(k);
-  if (source.includes('...RECIPE_OPTIONS')) for (const k of Object.keys(RECIPE_OPTIONS)) names.add(k);
-  return names;
 }
 
 /** The bench's modes, as scripts/bench/index.ts lists them, and `all`. */

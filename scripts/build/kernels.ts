@@ -1,11 +1,16 @@
-// npm run build:kernels — compiles the fused kernels' AssemblyScript (src/model/fused/assembly/)
-// to WebAssembly with SIMD and writes it, base64, into src/model/fused/kernels-wasm.ts, which is
-// committed: the page, the library and the Node scripts load the module from there, and no
-// bundler needs to know it was ever AssemblyScript. With --check it writes nothing and fails unless
-// the committed file is what the source compiles to (test/model/fused-build.test.ts runs that).
-import asc from 'assemblyscript/asc';
+// npm run build:kernels -- [--check]
+// Compiles the fused kernels' AssemblyScript (src/model/fused/assembly/) to WebAssembly with SIMD
+// and writes it, base64, into src/model/fused/kernels-wasm.ts, which is committed: the page, the
+// library and the Node scripts load the module from there, and no bundler needs to know it was
+// ever AssemblyScript. With --check it writes nothing and fails unless the committed file is what
+// the source compiles to (test/model/fused-build.test.ts runs that).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseOptions } from '../../src/node/args';
+
+// A mistyped option stops it here, having written nothing, before the compiler loads (seconds).
+const { values: a } = parseOptions({ options: { check: { type: 'boolean', default: false } } });
+const { default: asc } = await import('assemblyscript/asc');
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KERNEL_SOURCES = [
@@ -53,7 +58,7 @@ function kernelsFile(wasm: Uint8Array): string {
 }
 
 const wasm = await compileKernels();
-if (process.argv.includes('--check')) {
+if (a.check) {
   if (readFileSync(`${ROOT}${KERNELS_FILE}`, 'utf8') !== kernelsFile(wasm)) {
     console.error(`${KERNELS_FILE} is not what its AssemblyScript compiles to: run npm run build:kernels`);
     process.exit(1);

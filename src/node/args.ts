@@ -24,14 +24,16 @@ const scriptName = (): string => relative(process.cwd(), process.argv[1] ?? 'the
 /** A parseArgs error in one line, with the options the script takes and, for a near miss, the likely one. */
 function optionsMistake(e: Error & { code?: string }, config: OptionsConfig, script: string): string {
   const names = Object.keys(config.options ?? {}).map((n) => `--${n}`);
-  const takes = names.length > 0 ? `${script} takes ${names.join(', ')}` : `${script} takes no options`;
-  const header = `(its header says what each means)`;
+  const takes =
+    names.length > 0
+      ? `${script} takes ${names.join(', ')} (its header says what each means)`
+      : `${script} takes no options`;
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const given = /'([^']+)'/.exec(e.message)?.[1] ?? e.message;
     const near = names.find((n) => editDistance(n, given.split('=')[0]!) <= 2);
-    return `unknown option ${given}${near ? ` (did you mean ${near}?)` : ''}: ${takes} ${header}`;
+    return `unknown option ${given}${near ? ` (did you mean ${near}?)` : ''}: ${takes}`;
   }
-  if (e.code?.startsWith('ERR_PARSE_ARGS_')) return `${e.message.replace(/\.$/, '')}: ${takes} ${header}`;
+  if (e.code?.startsWith('ERR_PARSE_ARGS_')) return `${e.message.replace(/\.$/, '')}: ${takes}`;
   return e.message;
 }
 
