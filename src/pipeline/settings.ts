@@ -74,7 +74,7 @@ export const SETTINGS = {
     },
     runLabel: (e) => (e === 'two-calls' ? 'two calls' : e === 'three-calls' ? 'three calls' : ''),
     fileLabel: (e) => (e === 'one-call' ? '' : e),
-    doc: 'the episode: one call (default, the plate’s: `^23+45=B23+45|68|68|`), two calls on three-term sums (`^23+45+17=B23+45|68|B68+17|85|85|`) or three calls on four-term sums (`^23+45+17+31=B23+45|68|B68+17|85|B85+31|116|116|`); the plate’s agent plays one call, the three-call agent the longer episodes, unless `agent` names another',
+    doc: 'the episode: one call (default, the plate’s), two calls on three-term sums or three calls on four-term sums ([transcripts](results.md#the-same-algorithm-a-longer-episode)); the plate’s agent plays one call, the three-call agent the longer episodes, unless `agent` names another',
     restarts: 'run',
   }),
   agent: row({
@@ -95,7 +95,7 @@ export const SETTINGS = {
         : `the ${a === 'three-calls' ? 'three-call' : 'one-call'} agent`,
     fileLabel: (a, s) =>
       a === 'own' || a === WORLDS[s.episode].agent ? '' : `${a === 'three-calls' ? 'three-call' : 'one-call'}-agent`,
-    doc: 'which fine-tuned agent plays: the episode’s own (default: the plate’s agent on one-call sums, the three-call agent on two- and three-call sums), `one-call` (the plate’s; it cannot play two- or three-call sums) or `three-calls` (fine-tuned on the demonstrations of all three lengths, so it plays one-call sums too: the same agent at every length)',
+    doc: 'which fine-tuned agent plays: the episode’s own (default), `one-call` (the plate’s; one-call sums only) or `three-calls` (fine-tuned on all three lengths: the same agent at every length)',
     restarts: 'run',
   }),
   start: row({
@@ -188,7 +188,7 @@ export const SETTINGS = {
     choiceLabels: { 1: '1 (the plate’s)', 2: '2', 4: '4' },
     runLabel: (mu) => (mu === 1 ? '' : `μ = ${mu}`),
     fileLabel: (mu) => (mu === 1 ? '' : `mu${mu}`),
-    doc: 'policy updates per sampled batch, μ (TRL’s `num_iterations`): 1 (default, the plate’s; the ratio is exactly 1 and the clip never acts), 2 or 4 (the batch is reused, the sampling policy’s log-probabilities frozen, the ratio clipped at 1 ± ε)',
+    doc: 'policy updates per sampled batch, μ (TRL’s `num_iterations`): 1 (default, the plate’s; the clip never acts), 2 or 4 (the batch reused, the ratio clipped at 1 ± ε)',
     restarts: 'grpo',
   }),
   toolLatencyMs: row({
@@ -200,7 +200,7 @@ export const SETTINGS = {
     choiceLabels: { 0: 'instant (the plate’s)', 50: '50 ms a call', 200: '200 ms a call' },
     runLabel: (ms) => (ms === 0 ? '' : `a ${ms} ms tool`),
     fileLabel: (ms) => (ms === 0 ? '' : `tool${ms}ms`),
-    doc: 'how long the calculator takes to answer, in ms: 0 (default, the plate’s: instant), 50 or 200 (a slow tool; a batch’s pending calls are answered together, as a harness would)',
+    doc: 'how long the calculator takes to answer, in ms: 0 (default, instant), 50 or 200 (a batch’s pending calls answered together)',
     restarts: 'grpo',
   }),
 } as const;

@@ -41,7 +41,7 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   seed: {
     attribute: 'seed',
     type: 'number',
-    doc: `seeds every stage of a run (default ${DEFAULT_SEED}: of the reference runs’ seeds, the one nearest the plate)`,
+    doc: `seeds every stage of a run (default ${DEFAULT_SEED}: [why](results.md#the-live-run-against-the-plate))`,
   },
   steps: { attribute: 'steps', type: 'number', doc: 'GRPO steps of a run, 1 to 40 (default 40)' },
   backend: {
@@ -62,12 +62,12 @@ export const PROPS: Record<keyof MultiTurnRLPlateProps, PropDoc> = {
   assetBase: {
     attribute: 'asset-base',
     type: 'string',
-    doc: 'where your site serves a copy of the package’s folder `dist-lib/plate-<version>/`: the plate loads its files from there (the worker too, when on the page’s own origin) instead of from beside its script; http(s), absolute or relative to the page',
+    doc: 'where your site serves a copy of the package’s folder `dist-lib/plate-<version>/` ([hosting](#hosting-the-files-yourself))',
   },
   workerUrl: {
     attribute: 'worker-url',
     type: 'string',
-    doc: 'where your site serves the folder’s `training.worker.mjs`, if not with the rest of the folder; from the page’s own origin',
+    doc: 'where your site serves the folder’s `training.worker.mjs`, on the page’s own origin ([hosting](#hosting-the-files-yourself))',
   },
   notes: {
     attribute: null,
