@@ -9,12 +9,21 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_SEED, GRPO } from '../config';
 import { agentOf } from '../env/world';
-import { withPlayableAgent, type RunConfig, type RunSettings } from '../pipeline/settings';
+import {
+  PLATE_SETTINGS,
+  SETTING_KEYS,
+  withPlayableAgent,
+  type RunConfig,
+  type RunSettings,
+  type SettingKey,
+} from '../pipeline/settings';
 import type { PlateText } from '../plate/types';
 import type { LinkConfig } from './figure/export/export';
 import type { PlateAssets } from './assets';
 import { useTrainingWorker, type TrainingWorker } from '../client/useTrainingWorker';
 import { Figure } from './figure/Figure';
+import { partsOfSettings, type PartId } from './figure/parts/parts';
+import { useParts, type Parts } from './figure/parts/useParts';
 import { CLAIM_AGENT } from './figure/claims/longer-episode';
 import { useReferenceRuns } from './figure/reference';
 import type { PlateOptions } from './options';
@@ -49,7 +58,8 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
   });
   const reference = useReferenceRuns(near ? assets.referenceRuns : null);
   usePageHolds(box, worker.hold, worker.release);
-  const controls = useReaderControls(worker, options);
+  const parts = useParts(givenParts(options));
+  const controls = useReaderControls(worker, options, parts);
   // The held-fixed agent's runs: fetched once the reader picks that agent, or the claims' section
   // comes near the screen (or is printed), not on a first visit.
   const [claimsNear, setClaimsNear] = useState(false);
@@ -87,9 +97,16 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
         onRestart={worker.restartWorker}
         reproduceUrl={reproduceUrl}
         onAsk={(q) => worker.ask({ ...q, id: ++asked.current })}
+        parts={parts}
       />
     </div>
   );
+}
+
+/** The parts whose controls the options set (other than the plate's): open from the start. */
+function givenParts(options: PlateOptions): PartId[] {
+  const given = SETTING_KEYS.filter((k) => options[k] !== undefined && options[k] !== PLATE_SETTINGS[k]);
+  return [...partsOfSettings(given), ...(options.seed !== undefined ? (['start'] as const) : [])];
 }
 
 /** True from the first render at which `now` is, on. */
@@ -104,7 +121,7 @@ function useOnce(now: boolean): boolean {
  * Run pressed while the worker loads) waits for Ready; options changed after mount act as the
  * matching control.
  */
-function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
+function useReaderControls(worker: TrainingWorker, options: PlateOptions, parts: Parts) {
   const [settings, setSettings] = useState<RunSettings>(() => settingsOf(options));
   const [seed, setSeed] = useState(options.seed ?? DEFAULT_SEED);
   /** A run asked for while the worker was loading, sent once it is ready. */
@@ -135,8 +152,12 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
     else if (status === 'loading') queued.current = true;
     else start(configOf(settings));
   };
-  // One step: of the paused run, or the first of a new one (the worker takes the step with the start).
-  const onStep = () => step(configOf(settings));
+  // One step: of the paused run, or the first of a new one (the worker takes the step with the
+  // start); the step taken apart opens, to show it.
+  const onStep = () => {
+    parts.set('step', true);
+    step(configOf(settings));
+  };
   // During a run the worker redoes only what the setting affects (the calculator: GRPO from this
   // run's own agent, at the next step); before a run and after one, the reducer sends nothing:
   // the setting waits for Run or Step.
@@ -146,7 +167,10 @@ function useReaderControls(worker: TrainingWorker, options: PlateOptions) {
     configure(configOf(next));
   };
   const restartNote = useLiveOptions(options, {
-    settings: (patch) => onSettings({ ...settings, ...patch }),
+    settings: (patch) => {
+      for (const id of partsOfSettings(Object.keys(patch) as SettingKey[])) parts.set(id, true);
+      onSettings({ ...settings, ...patch });
+    },
     // Autorun turned on: as if Run were pressed, unless a run already goes.
     autorun: () => status !== 'running' && status !== 'pausing' && onRun(),
   });

@@ -15,10 +15,7 @@ export const TextOptions = createContext<TextContext>({ terms: [], idPrefix: 'pl
 
 export const termElementId = (prefix: string, id: TermId): string => `${prefix}-term-${id}`;
 
-/**
- * The text of a paragraph, as the editors wrote it.
- * @internal A test seam: exported for the test that compares the text with the editors'.
- */
+/** The text of a paragraph, as the editors wrote it. */
 export const plainText = (p: Paragraph): string =>
   p.map((piece) => (typeof piece === 'string' ? piece : piece.text)).join('');
 

@@ -157,3 +157,18 @@ export async function expectAccessible(page: Page) {
     ).toEqual([]);
   }
 }
+
+/**
+ * Opens the figure's part `id` (parts/parts.ts) as a reader would: one click on its summary line,
+ * once it is in place; resolves when its body is shown. An open part stays open.
+ */
+export async function openPart(page: Page, id: string): Promise<Locator> {
+  const part = page.locator(`details[data-part="${id}"]`).first();
+  if (!(await part.evaluate((e: HTMLDetailsElement) => e.open))) {
+    const summary = part.locator(':scope > summary');
+    await inPlace(summary);
+    await summary.click();
+  }
+  await part.locator(':scope > .part-body').waitFor({ state: 'visible' });
+  return part;
+}

@@ -31,10 +31,13 @@ describe('the figure model', () => {
     expect(points(r.steps, 'reward').map((p) => p[0])).toEqual([1, 2, 3]);
   });
 
-  it('labels each chart with its latest step and value, or says there is no data yet', () => {
+  it('labels each chart with its latest step and value, or, before a run, with what it does draw', () => {
     const live = seriesOf(run(1, false, 12), 'heldOut', false);
     expect(chartLabel('Held-out success', 40, live)).toBe('Held-out success, step 12 of 40: 80%');
-    expect(chartLabel('Mean reward', 40, null)).toBe('Mean reward, no data yet');
+    expect(chartLabel('Mean reward', 40, null)).toBe('Mean reward, no run on it yet');
+    expect(chartLabel('Mean reward', 40, null, undefined, ['the reference runs’ band (precomputed)'])).toBe(
+      'Mean reward, no run on it yet; drawn: the reference runs’ band (precomputed)',
+    );
   });
 
   it('reads out held-out start and latest, and reward over the first and last five steps', () => {

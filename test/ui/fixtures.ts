@@ -9,6 +9,7 @@ import { DEFAULT_SEED } from '../../src/config';
 import { PLATE } from '../../src/plate/text';
 import type { WorkerState } from '../../src/client/worker-state';
 import { Figure, type FigureProps } from '../../src/ui/figure/Figure';
+import type { Parts } from '../../src/ui/figure/parts/useParts';
 
 const TIMINGS = { sample: 0, logprobs: 0, gradient: 0, evaluate: 0, push: 0, total: 500 };
 const SPLIT = { sampling: 200, update: 250, evaluation: 50 };
@@ -97,6 +98,9 @@ export function run(runId: number, faulty: boolean, n: number, steps = 40): RunV
 
 const noop = () => {};
 
+/** Every part open: a render test sees each part's body. */
+export const ALL_OPEN: Parts = { isOpen: () => true, set: noop, reveal: noop, register: noop };
+
 /** The figure's props at Ready with no run, the plate's settings: each test overrides what it shows. */
 export const FIGURE_PROPS: FigureProps = {
   plate: PLATE,
@@ -120,6 +124,7 @@ export const FIGURE_PROPS: FigureProps = {
   onSeed: noop,
   onRestart: noop,
   onAsk: noop,
+  parts: ALL_OPEN,
 };
 
 /** The figure's markup with FIGURE_PROPS overridden; `worker` overrides the worker's state field by field. */

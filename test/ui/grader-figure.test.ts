@@ -152,7 +152,7 @@ describe('the grader in the figure', () => {
 describe('true success beside the reward', () => {
   it('is drawn on the reward’s chart with its own readout, description and legend entry', () => {
     const html = render({ run: crashRun() });
-    const reward = html.slice(html.indexOf('chart-row chart-reward'), html.indexOf('chart-row chart-copy'));
+    const reward = html.slice(html.indexOf('chart-row chart-reward'), html.indexOf('class="parts"'));
     expect(reward).toMatch(/<g class="companion"><path class="series companion-line" d="M[\d.]+,[\d.]+L/);
     expect(reward.match(/<rect x=/g)).toHaveLength(3);
     expect(reward).toContain('aria-label="Mean reward, step 3 of 40: 55%"');
@@ -215,7 +215,7 @@ describe('where a step’s time goes', () => {
 
   it('draws one stacked bar per step under the curves, with the readout and the shared batch said in words', () => {
     const html = render({ run: run(1, false, 4) });
-    const part = html.slice(html.indexOf('<section class="time-split"'), html.indexOf('<section class="episodes"'));
+    const part = html.slice(html.indexOf('<div class="time-split"'));
     expect(part.match(/<g class="time-bar">/g)).toHaveLength(4);
     expect(part.match(/class="part-(sampling|update|evaluation)" x="[\d.]+" width=/g)).toHaveLength(12); // the bars, not the legend's swatches
     expect(part).toContain(

@@ -1,11 +1,15 @@
 /**
- * The live figure, from plain props, curves first: Run, Step, Reset and the faulty calculator,
- * the status in a line, the charts (the pipeline's stages that run here, then GRPO's); then the
- * switches that break the plate's terms, where a run starts, what a practitioner reads (μ, the
- * clip, the vital signs), where a step's time goes, the episode viewer, the reader's own sum, and the plate's numbers beside the reader's run.
+ * The live figure, from plain props, read as the plate reads. Under the caption: Run, Step, Reset
+ * and the faulty calculator, the status in a line, the charts (the pipeline's stages that run
+ * here, then GRPO's two); then the deeper parts, each one click away (parts/): what the sampled
+ * episodes do, the switches that break the plate's terms, where a run starts, one step taken
+ * apart, what a practitioner reads, taking the run away. Beside the results' paragraphs
+ * (parts/Beside.tsx): the plate's numbers beside "From the fine-tuned agent at 77%…", the closing
+ * claims beside "The difficulties grow with the episode…", where a step's time goes beside "its
+ * speed limits the sampling rate".
  */
 import { useMemo } from 'react';
-import { AGENT_RECIPE } from '../../config';
+import { AGENT_RECIPE, GRPO } from '../../config';
 import type { AskQuestion } from '../../protocol/messages';
 import type { RunConfig } from '../../pipeline/settings';
 import type { SupervisedRecord } from '../../agent/stage';
@@ -15,28 +19,43 @@ import type { RunSettings } from '../../pipeline/settings';
 import type { PlateText } from '../../plate/types';
 import type { WorkerState } from '../../client/worker-state';
 import type { RunSequence } from '../../client/run-sequence';
-import { AskAgent } from './step/AskAgent';
-import { RunControls, SeedChoice, StartChoice, TermSwitches } from './Controls';
-import { EpisodeViewer } from './step/EpisodeViewer';
-import { FirstPath } from './run/FirstPath';
-import { GrpoPanel } from './run/GrpoPanel';
-import { position } from './curves';
-import { NumbersTable } from './numbers/NumbersTable';
-import { referenceBand, sftBand, type ReferenceState } from './reference';
-import { RunExport } from './export/RunExport';
-import type { LinkConfig } from './export/export';
-import { StagePanel } from './run/StagePanel';
-import { StageStrip } from './start/StageStrip';
-import { settingsWaitText } from './run/settings-wait';
-import { scratchNote } from './run/start-note';
-import { StatusLine } from './run/StatusLine';
-import { TaughtData } from './start/TaughtData';
-import { TimeSplit } from './time/TimeSplit';
-import { VitalSigns } from './practitioner/VitalSigns';
+import { EpisodeBehaviour } from './behaviour/EpisodeBehaviour';
 import { LongerEpisode } from './claims/LongerEpisode';
 import { sequenceWords } from './claims/longer-episode';
+import { position } from './curves';
+import type { LinkConfig } from './export/export';
+import { RunExport } from './export/RunExport';
+import { NumbersTable } from './numbers/NumbersTable';
+import { Beside } from './parts/Beside';
+import {
+  behaviourHeadline,
+  practitionerHeadline,
+  settingsHeadline,
+  startHeadline,
+  stepHeadline,
+  timeHeadline,
+} from './parts/headlines';
+import { Part } from './parts/Part';
+import { PartsContext, type Parts } from './parts/useParts';
+import { VitalSigns } from './practitioner/VitalSigns';
+import { referenceBand, sftBand, type ReferenceState } from './reference';
+import { FirstPath } from './run/FirstPath';
+import { GrpoPanel } from './run/GrpoPanel';
+import { RunControls } from './run/RunControls';
+import { settingsWaitText } from './run/settings-wait';
+import { StagePanel } from './run/StagePanel';
+import { scratchNote } from './run/start-note';
+import { StatusLine } from './run/StatusLine';
+import { SeedChoice, StartChoice } from './start/StartChoice';
+import { StageStrip } from './start/StageStrip';
+import { TaughtData } from './start/TaughtData';
+import { AskAgent } from './step/AskAgent';
+import { EpisodeViewer } from './step/EpisodeViewer';
+import { TermSwitches } from './terms/TermSwitches';
+import { TimeSplit } from './time/TimeSplit';
 import { toneOf, type Marker, type RunView } from './types';
 import type { SupervisedStageName } from '../../agent/stage';
+import { BESIDE, paragraphWith } from './parts/paragraphs';
 
 export interface FigureProps {
   plate: PlateText;
@@ -66,41 +85,13 @@ export interface FigureProps {
   onRestart: () => void;
   /** The host's link that sets a run's configuration up again (RunExport). */
   reproduceUrl?: (config: LinkConfig) => string;
+  /** Which deeper parts are open (parts/useParts.ts). */
+  parts: Parts;
   /** The reader asks the current policy a sum (the container numbers it). */
   onAsk: (q: Omit<AskQuestion, 'id'>) => void;
 }
 
 const NONE: readonly SupervisedRecord[] = [];
-
-/** What a practitioner reads of the run, what grows with the episode, and where a step's time goes. */
-function Readings(p: FigureProps & { steps: number }) {
-  const { status } = p.worker;
-  const frame = Math.max(p.steps, p.totalSteps);
-  return (
-    <>
-      <VitalSigns
-        status={status}
-        run={p.run}
-        settings={p.settings}
-        onSettings={p.onSettings}
-        frame={frame}
-        steps={p.steps}
-      />
-      <LongerEpisode
-        status={status}
-        run={p.run}
-        previous={p.previous}
-        settings={p.settings}
-        onSettings={p.onSettings}
-        reference={p.referenceThreeCalls}
-        onNear={p.onClaimsNear}
-        sequence={p.sequence}
-        onRunEveryLength={p.onRunEveryLength}
-      />
-      <TimeSplit run={p.run} frame={frame} />
-    </>
-  );
-}
 
 const referenceOf = (r: ReferenceState) => (r && 'runs' in r ? r.runs : null);
 
@@ -129,52 +120,105 @@ export function Figure(p: FigureProps) {
   // Printed before any run, the figure is the plate's marks and the reference bands, said so in a
   // line; the parts that only wait for a run (and say so, for a screen) stay off the paper.
   const noRun = p.run === null && p.previous.length === 0;
+  const frame = Math.max(steps, p.totalSteps);
+  const at = (words: string) => paragraphWith(p.plate.longerEpisode.paragraphs, words);
+  const hasData = p.run !== null && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0;
 
   return (
-    <div className={noRun ? 'figure-body no-run' : 'figure-body'}>
-      {noRun && (
-        <p className="print-note">
-          No run had been made on this page when it was printed: the charts show the plate’s numbers and the reference
-          runs, precomputed.
-        </p>
-      )}
-      <FirstPath />
-      <RunHead {...p} />
-      <Charts {...p} steps={steps} start={start} />
-      <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
-      <section className="pipeline" aria-label="Where a run starts">
-        <StartChoice status={t.status} settings={p.settings} onSettings={p.onSettings} />
-        <SeedChoice status={t.status} seed={p.seed} onSeed={p.onSeed} />
-        <StageStrip start={start} run={p.run} />
-        <TaughtData />
-      </section>
-      <Readings {...p} steps={steps} />
-      <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
-      <AskAgent
-        status={t.status}
-        loaded={t.ready !== null}
-        faulty={p.settings.faulty}
-        temperature={p.settings.temperature}
-        waiting={t.asks.waiting}
-        answer={t.asks.answer}
-        onAsk={p.onAsk}
-      />
-      {p.run && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0 && (
-        <RunExport
-          run={p.run}
-          backend={t.backend?.backend ?? null}
-          shown={latestWithEpisodes}
-          plate={p.plate.id}
-          reproduceUrl={p.reproduceUrl}
-          lengths={sequenceRuns(p)}
-        />
-      )}
-      <NumbersTable
-        heading={p.plate.numbers.heading}
-        rows={p.plate.numbers.rows}
-        runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]}
-      />
-    </div>
+    <PartsContext.Provider value={p.parts}>
+      <div className={noRun ? 'figure-body no-run' : 'figure-body'}>
+        {noRun && (
+          <p className="print-note">
+            No run had been made on this page when it was printed: the charts show the plate’s numbers and the reference
+            runs, precomputed.
+          </p>
+        )}
+        <FirstPath />
+        <RunHead {...p} />
+        <Charts {...p} steps={steps} start={start} />
+        <div className="parts">
+          <Part id="behaviour" level={2} headline={behaviourHeadline(p.run)}>
+            <EpisodeBehaviour
+              plate={p.plate}
+              run={p.run}
+              previous={p.previous}
+              config={p.run?.config ?? p.settings}
+              steps={steps}
+              totalSteps={p.totalSteps}
+              reference={referenceOf(referenceFor(p, p.run?.config ?? p.settings))}
+            />
+          </Part>
+          <Part id="terms" level={2} headline={settingsHeadline('terms', p.settings)}>
+            <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
+          </Part>
+          <Part id="start" level={2} headline={startHeadline(p.settings, p.seed)}>
+            <StartChoice status={t.status} settings={p.settings} onSettings={p.onSettings} />
+            <SeedChoice status={t.status} seed={p.seed} onSeed={p.onSeed} />
+            <StageStrip start={start} run={p.run} />
+            <TaughtData />
+          </Part>
+          <Part id="step" level={2} headline={stepHeadline(latestWithEpisodes, GRPO.episodesPerSum)}>
+            <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
+            <AskAgent
+              status={t.status}
+              loaded={t.ready !== null}
+              faulty={p.settings.faulty}
+              temperature={p.settings.temperature}
+              waiting={t.asks.waiting}
+              answer={t.asks.answer}
+              onAsk={p.onAsk}
+            />
+          </Part>
+          <Part id="practitioner" level={2} headline={practitionerHeadline(p.run)}>
+            <VitalSigns
+              status={t.status}
+              run={p.run}
+              settings={p.settings}
+              onSettings={p.onSettings}
+              frame={frame}
+              steps={steps}
+            />
+          </Part>
+          {p.run && hasData && (
+            <Part id="export" level={2}>
+              <RunExport
+                run={p.run}
+                backend={t.backend?.backend ?? null}
+                shown={latestWithEpisodes}
+                plate={p.plate.id}
+                reproduceUrl={p.reproduceUrl}
+                lengths={sequenceRuns(p)}
+              />
+            </Part>
+          )}
+        </div>
+        <Beside noRun={noRun} paragraph={at(BESIDE.numbers)} label="The plate’s numbers beside your run">
+          <NumbersTable
+            heading={p.plate.numbers.heading}
+            rows={p.plate.numbers.rows}
+            runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]}
+          />
+        </Beside>
+        <Beside noRun={noRun} paragraph={at(BESIDE.claims)} label="The closing claims, measured">
+          <LongerEpisode
+            status={t.status}
+            run={p.run}
+            previous={p.previous}
+            settings={p.settings}
+            onSettings={p.onSettings}
+            reference={p.referenceThreeCalls}
+            onNear={p.onClaimsNear}
+            sequence={p.sequence}
+            onRunEveryLength={p.onRunEveryLength}
+          />
+        </Beside>
+        <Beside noRun={noRun} paragraph={at(BESIDE.time)} label="Where a step’s time goes, measured in this browser">
+          <Part id="time" level={4} headline={timeHeadline(p.run)}>
+            <TimeSplit run={p.run} frame={frame} />
+          </Part>
+        </Beside>
+      </div>
+    </PartsContext.Provider>
   );
 }
 

@@ -4,6 +4,7 @@
  */
 import { useId } from 'react';
 import { SETTINGS, type RunSettings, type SettingKey, type SettingRow } from '../../pipeline/settings';
+import type { WorkerStatus } from './types';
 
 interface Props<K extends SettingKey> {
   setting: K;
@@ -11,6 +12,21 @@ interface Props<K extends SettingKey> {
   disabled: boolean;
   onChange: (value: RunSettings[K]) => void;
 }
+
+/** What a part's controls are given: the trainer's status and the reader's settings. */
+export interface SettingProps {
+  status: WorkerStatus;
+  settings: RunSettings;
+  onSettings: (s: RunSettings) => void;
+}
+
+/** The control of setting `k`, wired to the reader's settings. */
+export const settingControl = <K extends SettingKey>(p: SettingProps, k: K, disabled = p.status === 'dead') => ({
+  setting: k,
+  value: p.settings[k],
+  disabled,
+  onChange: (v: RunSettings[K]) => p.onSettings({ ...p.settings, [k]: v }),
+});
 
 const rowOf = (k: SettingKey) => SETTINGS[k] as SettingRow;
 

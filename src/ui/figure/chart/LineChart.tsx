@@ -45,15 +45,31 @@ interface Props {
 
 const DEFAULT_HEIGHT = 200;
 
-/** @internal A test seam: exported for its test. */
+/**
+ * The chart's accessible name: the live run's latest point, or, before one, what the chart does
+ * draw (a label that said "no data yet" over a drawn band would be false).
+ * @internal A test seam: exported for its test.
+ */
 export function chartLabel(
   name: string,
   steps: number,
   live: Series | null,
   format: (v: number) => string = pct,
+  drawn: readonly string[] = [],
 ): string {
   const last = live?.points.at(-1);
-  return last ? `${name}, step ${last[0]} of ${steps}: ${format(last[1])}` : `${name}, no data yet`;
+  if (last) return `${name}, step ${last[0]} of ${steps}: ${format(last[1])}`;
+  return `${name}, no run on it yet${drawn.length > 0 ? `; drawn: ${drawn.join(', ')}` : ''}`;
+}
+
+/** What a chart draws besides the live run, in words, for its name before a run. */
+function drawnWords(p: Pick<Props, 'band' | 'bands' | 'series' | 'markers' | 'live'>): string[] {
+  const bands = [p.band ?? [], ...(p.bands ?? []).map((b) => b.band)].some((b) => b.length > 0);
+  return [
+    ...(bands ? ['the reference runs’ band (precomputed)'] : []),
+    ...(p.series.some((s) => s !== p.live) ? ['earlier runs, dimmed'] : []),
+    ...(p.markers.length > 0 ? ['the plate’s numbers'] : []),
+  ];
 }
 
 /** The companion's latest point, as the chart's description: "true success, step 3: 64%". */
@@ -97,7 +113,7 @@ export function LineChart({
     >
       <svg
         role="img"
-        aria-label={chartLabel(name, steps, live, fmt)}
+        aria-label={chartLabel(name, steps, live, fmt, drawnWords({ band, bands, series, markers, live }))}
         aria-describedby={companion ? `${captionId} ${described}` : captionId}
         width={width}
         height={height}

@@ -1,8 +1,8 @@
 /**
  * The GRPO stage: held-out success and mean reward per step, with readouts, the plate's marks
- * and the reference band for the reader's configuration; then what the model does — how many
- * answers copy the calculator, how many episodes are malformed — and notes on any setting that
- * is not the plate's.
+ * and the reference band for the reader's configuration, and notes on any setting that is not
+ * the plate's (each linking to the part its control lives in). Its chart rows serve the part
+ * that shows what the sampled episodes do (behaviour/EpisodeBehaviour.tsx) too.
  */
 import { memo, useId } from 'react';
 import { GRPO } from '../../../config';
@@ -29,10 +29,11 @@ import {
 import { firstDipWhy } from './first-dip';
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
+import { SettingsLinks } from '../parts/Part';
 import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from '../reference';
 import { sameGrpoSide, toneOf, type BandPoint, type RunView } from '../types';
 
-interface Props {
+export interface GrpoProps {
   plate: PlateText;
   run: RunView | null;
   previous: readonly RunView[];
@@ -43,7 +44,7 @@ interface Props {
   reference: ReferenceRuns | null;
 }
 
-interface Chart {
+export interface GrpoChartSpec {
   id: GrpoChart;
   name: string;
   metric: ReferenceMetric;
@@ -53,9 +54,9 @@ interface Chart {
   caption: (config: RunSettings) => string;
 }
 
-const SAMPLED = GRPO.sumsPerStep * GRPO.episodesPerSum;
+export const SAMPLED = GRPO.sumsPerStep * GRPO.episodesPerSum;
 
-const CHARTS: readonly Chart[] = [
+const CHARTS: readonly GrpoChartSpec[] = [
   {
     id: 'heldOut',
     name: 'Held-out success',
@@ -74,37 +75,11 @@ const CHARTS: readonly Chart[] = [
   },
 ];
 
-const DIAGNOSTICS: readonly Chart[] = [
-  {
-    id: 'copy',
-    name: 'Answers that copy the tool',
-    metric: 'copyRate',
-    plate: false,
-    caption: () =>
-      `Of the step’s ${SAMPLED} sampled episodes, the share whose answer is the calculator’s result, lie or not: look for it near 100%; with the faulty calculator, copying is what carries its lies into the reward.`,
-  },
-  {
-    id: 'malformed',
-    name: 'Malformed episodes',
-    metric: 'malformed',
-    plate: false,
-    caption: () =>
-      `Of the step’s ${SAMPLED} sampled episodes, the share that ended without a well-formed call and answer (each earns 0 with the exact grader): look for it to stay low; a rise means the updates are breaking the episode’s form.`,
-  },
-];
-
 /** The diagnostics' short charts: fewer gridlines. */
 const SMALL_PERCENT: YAxis = { ...PERCENT, ticks: [0, 0.5, 1] };
 
-export const GrpoPanel = memo(function GrpoPanel({
-  plate,
-  run,
-  previous,
-  config,
-  steps,
-  totalSteps,
-  reference,
-}: Props) {
+/** What every chart row of the GRPO stage shares: the runs, the reference band, the legend's entries. */
+export function grpoRows({ plate, run, previous, config, steps, totalSteps, reference }: GrpoProps) {
   const earlier = earlierRuns(run, previous);
   const calculators = [...new Set([...earlier.map((r) => r.config.faulty), config.faulty])];
   const band = (metric: ReferenceMetric) => (reference ? referenceBand(reference, config, metric) : []);
@@ -114,7 +89,6 @@ export const GrpoPanel = memo(function GrpoPanel({
       ? `reference runs like this one (precomputed, ${seeds} seed${seeds === 1 ? '' : 's'})${reference!.placeholder ? ' — placeholder curves, not real runs' : ''}`
       : null;
   const legend = [...earlier, ...(run ? [run] : [])].map((r) => seriesOf(r, 'heldOut', r !== run));
-  const notes = settingNotes(config, reference);
   // True success rides on the reward's chart: what the grader paid beside what is right.
   const truth = run && { label: TRUTH_LABEL, exact: run.config.grader === 'exact' };
   const shared = {
@@ -127,36 +101,43 @@ export const GrpoPanel = memo(function GrpoPanel({
     calculators,
     like: reference ? runsLike(reference, config) : [],
   };
-  const row = (c: Chart, height?: number) => (
+  const row = (c: GrpoChartSpec, height?: number) => (
     <ChartRow key={c.id} {...shared} chart={c} band={band(c.metric)} height={height} />
   );
+  const legendOf = (plateMarks: boolean) => (
+    <Legend
+      entries={legend}
+      referenceLabel={refLabel}
+      truth={truth}
+      seed={run ? seedPhrase(run.config.seed) : null}
+      plateMarks={plateMarks && isPlateWorld(config)}
+    />
+  );
+  return { row, legendOf };
+}
 
+export const GrpoPanel = memo(function GrpoPanel(p: GrpoProps) {
+  const { row, legendOf } = grpoRows(p);
+  const notes = settingNotes(p.config, p.reference);
   return (
     <section className="stage-panel stage-grpo" aria-label="GRPO">
-      <h3 className="stage-title">GRPO</h3>
-      <Legend
-        entries={legend}
-        referenceLabel={refLabel}
-        truth={truth}
-        seed={run ? seedPhrase(run.config.seed) : null}
-        plateMarks={isPlateWorld(config)}
-      />
+      <h2 className="stage-title">GRPO</h2>
+      {legendOf(true)}
       <div className="charts">{CHARTS.map((c) => row(c))}</div>
-      <h4 className="diagnostics-title">What the sampled episodes do</h4>
-      <div className="charts diagnostics">{DIAGNOSTICS.map((c) => row(c, 130))}</div>
       {notes.length > 0 && (
         <aside className="figure-notes" aria-label="Notes on the settings">
           {notes.map((n) => (
             <p key={n}>{n}</p>
           ))}
+          <SettingsLinks settings={p.config} />
         </aside>
       )}
     </section>
   );
 }, sameGrpoSide);
 
-interface RowProps extends Pick<Props, 'run' | 'config' | 'steps'> {
-  chart: Chart;
+interface RowProps extends Pick<GrpoProps, 'run' | 'config' | 'steps'> {
+  chart: GrpoChartSpec;
   rows: PlateText['numbers']['rows'];
   earlier: readonly RunView[];
   /** The x axis runs 0..frame. */

@@ -53,42 +53,49 @@ export const StagePanel = memo(function StagePanel({ stage, records, earlier, st
   const captions = useId();
   return (
     <section className={`stage-panel stage-${stage}`} aria-label={prefix}>
-      <h3 className="stage-title">{prefix}</h3>
-      <div className="charts">
-        {charts.map((c) => {
-          const live = records.length > 0 ? stageSeries(records, c.metric, false) : null;
-          const dim = earlier && earlier.length > 0 ? stageSeries(earlier, c.metric, true) : null;
-          const y = c.metric === 'loss' ? loss : undefined;
-          const values = stageReadout(records, c.metric);
-          return (
-            <div key={c.metric} className={`chart-row chart-${stage}-${c.metric}`}>
-              <LineChart
-                name={c.name}
-                frame={steps}
-                steps={steps}
-                series={[...(dim ? [dim] : []), ...(live ? [live] : [])]}
-                live={live}
-                band={band?.[c.metric]}
-                markers={c.metric === 'score' && plateMarker ? [plateMarker] : []}
-                y={y}
-                xTitle={`${prefix.toLowerCase()} step`}
-                captionId={`${captions}-${c.metric}`}
-              />
-              <Readout
-                name={c.name}
-                live={values}
-                tone="reliable"
-                format={y?.format}
-                plate={c.metric === 'score' && plateMarker ? plateMarker.label.replace(/^plate /, '') : ''}
-                earlier={[]}
-              />
-              <p className="chart-caption" id={`${captions}-${c.metric}`}>
-                {CAPTION[stage][c.metric]}
-              </p>
-            </div>
-          );
-        })}
-      </div>
+      <h2 className="stage-title">{prefix}</h2>
+      {records.length === 0 && !earlier?.length && !band ? (
+        // Nothing true to draw yet (no run, no reference runs of this stage): said, not drawn empty.
+        <p className="stage-wait">
+          {prefix}’s charts — {SCORE[stage]} and {LOSS[stage]} — draw each of its {steps} steps as this run takes them.
+        </p>
+      ) : (
+        <div className="charts">
+          {charts.map((c) => {
+            const live = records.length > 0 ? stageSeries(records, c.metric, false) : null;
+            const dim = earlier && earlier.length > 0 ? stageSeries(earlier, c.metric, true) : null;
+            const y = c.metric === 'loss' ? loss : undefined;
+            const values = stageReadout(records, c.metric);
+            return (
+              <div key={c.metric} className={`chart-row chart-${stage}-${c.metric}`}>
+                <LineChart
+                  name={c.name}
+                  frame={steps}
+                  steps={steps}
+                  series={[...(dim ? [dim] : []), ...(live ? [live] : [])]}
+                  live={live}
+                  band={band?.[c.metric]}
+                  markers={c.metric === 'score' && plateMarker ? [plateMarker] : []}
+                  y={y}
+                  xTitle={`${prefix.toLowerCase()} step`}
+                  captionId={`${captions}-${c.metric}`}
+                />
+                <Readout
+                  name={c.name}
+                  live={values}
+                  tone="reliable"
+                  format={y?.format}
+                  plate={c.metric === 'score' && plateMarker ? plateMarker.label.replace(/^plate /, '') : ''}
+                  earlier={[]}
+                />
+                <p className="chart-caption" id={`${captions}-${c.metric}`}>
+                  {CAPTION[stage][c.metric]}
+                </p>
+              </div>
+            );
+          })}
+        </div>
+      )}
     </section>
   );
 });

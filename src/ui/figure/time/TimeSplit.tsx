@@ -25,20 +25,28 @@ interface Props {
 }
 
 export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
-  const [wrap, width] = useWidth<HTMLDivElement>(480);
   const steps = (run?.steps ?? []).filter((r) => r.step > 0);
+  // No step timed, nothing true to draw: the words say what will come, no empty frame does.
+  return (
+    <div className="time-split">
+      {steps.length > 0 && <TimeChart steps={steps} frame={frame} />}
+      <TimeReadout steps={steps} />
+    </div>
+  );
+}, sameGrpoSide);
+
+/** The legend, the stacked bars of every timed step, and their caption. */
+function TimeChart({ steps, frame }: { steps: readonly GrpoStepView[]; frame: number }) {
+  const [wrap, width] = useWidth<HTMLDivElement>(480);
   const top = Math.max(1, ...steps.map((r) => PARTS.reduce((t, p) => t + r.timeSplit[p], 0)));
   const x = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
   const y = d3.scaleLinear([0, top], [HEIGHT - M.bottom, M.top]).nice(3);
 
   const last = steps.at(-1);
   const captionId = useId();
-  const label = last
-    ? `Time per GRPO step, step ${last.step}: ${PARTS.map((p) => `${PART_LABEL[p]} ${Math.round(last.timeSplit[p])} ms`).join(', ')}`
-    : 'Time per GRPO step, no data yet';
+  const label = `Time per GRPO step, step ${last!.step}: ${PARTS.map((p) => `${PART_LABEL[p]} ${Math.round(last!.timeSplit[p])} ms`).join(', ')}`;
   return (
-    <section className="time-split" aria-label="Where a step’s time goes">
-      <h4 className="diagnostics-title">Where a step’s time goes</h4>
+    <>
       <TimeLegend />
       <div ref={wrap} className="time-chart">
         <svg
@@ -49,10 +57,7 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
           height={HEIGHT}
           viewBox={`0 0 ${width} ${HEIGHT}`}
         >
-          {/* No step timed, no time to scale: an axis of 0, 0.5 and 1 ms would be made up. */}
-          {steps.length > 0 && (
-            <GridAxis scale={y} ticks={y.ticks(3)} format={(v) => `${v} ms`} left={M.left} right={x.range()[1]!} />
-          )}
+          <GridAxis scale={y} ticks={y.ticks(3)} format={(v) => `${v} ms`} left={M.left} right={x.range()[1]!} />
           <Axis
             orient="bottom"
             className="axis axis-x"
@@ -66,10 +71,9 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
       <p className="chart-caption" id={captionId}>
         {TIME_CAPTION}
       </p>
-      <TimeReadout steps={steps} />
-    </section>
+    </>
   );
-}, sameGrpoSide);
+}
 
 /** Each part's swatch and name. */
 function TimeLegend() {
