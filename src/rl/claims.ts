@@ -10,7 +10,8 @@
  */
 
 /** The per-step figures a claim reads: GrpoRecord's (rl/figures.ts), as a reference file keeps them. */
-type ClaimFigure = 'meanReward' | 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown';
+export const CLAIM_FIGURES = ['meanReward', 'allFailGroups', 'allPassGroups', 'correctCallsPushedDown'] as const;
+type ClaimFigure = (typeof CLAIM_FIGURES)[number];
 
 /** A seed's per-step curves at one length (steps 1..n), with one calculator; a missing curve is left out. */
 export type StepCurves = Partial<Record<ClaimFigure, readonly number[]>>;
@@ -101,7 +102,7 @@ export type Verdict = 'grows' | 'grows then flattens' | 'does not grow';
 type StepWay = 'plate' | 'flat' | 'against';
 
 /** The standard error of a mean of per-seed figures (0 for one seed: nothing to measure the noise by). */
-const standardError = (xs: readonly number[]): number => {
+export const standardError = (xs: readonly number[]): number => {
   if (xs.length < 2) return 0;
   const m = meanOf(xs);
   const variance = xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);

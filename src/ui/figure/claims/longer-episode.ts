@@ -9,22 +9,26 @@
  * Every figure is a mean over a run's GRPO steps (a reference run's 40; the reader's so far),
  * then over the seeds; the claims, their figures and the way each goes are rl/claims.ts's.
  */
-import { format, mean } from 'd3';
+import { format } from 'd3';
 import type { RunSequence } from '../../../client/run-sequence';
 import { EPISODES, type EpisodeKind } from '../../../env/episode';
 import { AGENTS, agentOf, callsAdjective, callsWords, WORLDS, type AgentName } from '../../../env/world';
 import { PLATE_SETTINGS, SETTING_KEYS, settingsLabel, type RunSettings } from '../../../pipeline/settings';
 import type { GrpoStepView } from '../../../protocol/episode-view';
 import {
-  CLAIMS as CLAIM_FIGURES,
+  CLAIM_FIGURES,
+  CLAIMS as CLAIM_SPECS,
+  claimFigure,
   claimVerdict,
+  meanOf,
   stepWays,
   type Claim,
   type ClaimWay,
+  type StepCurves,
   type Verdict,
 } from '../../../rl/claims';
 import { pct } from '../../format';
-import { curveOf, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from '../reference';
+import { curveOf, runsLike, type ReferenceRun, type ReferenceRuns } from '../reference';
 import type { RunView } from '../types';
 
 /** The agent the claims hold fixed: fine-tuned on every length it plays. */
@@ -60,7 +64,7 @@ export const sequenceWords = (q: RunSequence | null): string | null =>
   q?.state === 'running' ? `${callsWords(q.lengths[q.index]!)}, ${q.index + 1} of ${q.lengths.length}` : null;
 
 /** @internal A test seam: exported for the claims' tests. */
-export const CLAIMS: readonly ClaimSpec[] = CLAIM_FIGURES.map((c) => ({ ...c, key: c.name, ...PLATE_SAYS[c.name] }));
+export const CLAIMS: readonly ClaimSpec[] = CLAIM_SPECS.map((c) => ({ ...c, key: c.name, ...PLATE_SAYS[c.name] }));
 
 /** The settings of a claim's reference runs: the plate's, the held-fixed agent playing `episode`. */
 const heldFixed = (episode: EpisodeKind, faulty: boolean): RunSettings => ({
@@ -70,25 +74,26 @@ const heldFixed = (episode: EpisodeKind, faulty: boolean): RunSettings => ({
   faulty,
 });
 
-const meanOf = (xs: readonly number[]): number => mean(xs) ?? NaN;
+/** A reference run's per-step curves as a claim reads them (rl/claims.ts); none without a run. */
+function referenceCurves(r: ReferenceRun | undefined): StepCurves {
+  if (!r) return {};
+  return Object.fromEntries(CLAIM_FIGURES.flatMap((k) => (curveOf(r, k) ? [[k, curveOf(r, k)!]] : [])));
+}
 
-/** A length's reference curves of `metric` by seed, with one calculator; a seed lacking the curve is left out. */
-const seedCurves = (ref: ReferenceRuns, episode: EpisodeKind, faulty: boolean, metric: ReferenceMetric) =>
-  new Map(
-    runsLike(ref, heldFixed(episode, faulty)).flatMap((r: ReferenceRun) => {
-      const curve = curveOf(r, metric);
-      return curve ? [[r.seed, curve] as const] : [];
+/** One figure per seed of a length's reference runs (rl/claims.ts's claimFigure), by seed; a seed lacking a curve is left out. */
+function perSeed(ref: ReferenceRuns, c: ClaimSpec, episode: EpisodeKind): Map<number, number> {
+  const runs = (faulty: boolean) => new Map(runsLike(ref, heldFixed(episode, faulty)).map((r) => [r.seed, r]));
+  const [reliable, faulty] = [runs(false), runs(true)];
+  const seeds = [...new Set([...reliable.keys(), ...faulty.keys()])].sort((a, b) => a - b);
+  return new Map(
+    seeds.flatMap((seed) => {
+      const value = claimFigure(c, {
+        reliable: referenceCurves(reliable.get(seed)),
+        faulty: referenceCurves(faulty.get(seed)),
+      });
+      return value === null ? [] : [[seed, value] as const];
     }),
   );
-
-/** One figure per seed of a length's reference runs, by seed; a seed lacking a curve is left out. */
-function perSeed(ref: ReferenceRuns, c: ClaimSpec, episode: EpisodeKind): Map<number, number> {
-  const bySeed = (faulty: boolean, metric: ReferenceMetric) =>
-    new Map([...seedCurves(ref, episode, faulty, metric)].map(([seed, curve]) => [seed, meanOf(curve)] as const));
-  if (c.key !== 'faultyCap') return bySeed(c.faulty, c.figure);
-  const reliable = bySeed(false, 'meanReward');
-  const faulty = bySeed(true, 'meanReward');
-  return new Map([...faulty].flatMap(([seed, f]) => (reliable.get(seed) ? [[seed, f / reliable.get(seed)!]] : [])));
 }
 
 const sampled = (steps: readonly GrpoStepView[]) => steps.filter((s) => s.meanReward !== null);
@@ -114,9 +119,9 @@ function yourClaimRuns(runs: readonly RunView[]): RunView[] {
   );
 }
 
-type StepFigure = 'meanReward' | 'allFailGroups' | 'allPassGroups' | 'correctCallsPushedDown';
-const overSteps = (steps: readonly GrpoStepView[], k: StepFigure): number | null =>
-  mean(sampled(steps), (s) => s[k] ?? undefined) ?? null;
+/** A run's sampled steps as the curves a claim reads (rl/claims.ts); a step without a figure is left out of its curve. */
+const stepCurves = (steps: readonly GrpoStepView[]): StepCurves =>
+  Object.fromEntries(CLAIM_FIGURES.map((k) => [k, sampled(steps).flatMap((s) => s[k] ?? [])]));
 
 /** The reader's latest claim run at `episode` with the calculator `faulty` says. */
 const latestRun = (runs: readonly RunView[], episode: EpisodeKind, faulty: boolean): RunView | undefined =>
@@ -133,17 +138,17 @@ function pairedSteps(runs: readonly RunView[], episode: EpisodeKind) {
   return { faulty: sampled(f.steps).slice(0, n), reliable: sampled(r.steps).slice(0, n) };
 }
 
-/** The reader's figure for a claim at one length, and the GRPO steps it is a mean over. */
+/** The reader's figure for a claim at one length (rl/claims.ts's claimFigure), and the GRPO steps it is a mean over. */
 function yourFigure(runs: readonly RunView[], c: ClaimSpec, episode: EpisodeKind): Yours | null {
   if (c.key === 'faultyCap') {
     const paired = pairedSteps(runs, episode);
-    const reliable = paired && overSteps(paired.reliable, 'meanReward');
-    return paired && reliable
-      ? { value: overSteps(paired.faulty, 'meanReward')! / reliable, steps: paired.faulty.length }
-      : null;
+    const value =
+      paired && claimFigure(c, { reliable: stepCurves(paired.reliable), faulty: stepCurves(paired.faulty) });
+    return paired && value !== null ? { value, steps: paired.faulty.length } : null;
   }
   const run = latestRun(runs, episode, c.faulty);
-  const value = run ? overSteps(run.steps, c.figure) : null;
+  const curves = run ? stepCurves(run.steps) : {};
+  const value = run ? claimFigure(c, { reliable: curves, faulty: curves }) : null;
   return run && value !== null ? { value, steps: sampled(run.steps).length } : null;
 }
 
