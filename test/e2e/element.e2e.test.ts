@@ -6,6 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launch, pageReuser, watch, type Watched } from '../browser/chromium';
+import { openPart } from './page-helpers';
 
 const site = inject('siteUrl');
 let browser: Browser;
@@ -172,6 +173,7 @@ describe('the custom element’s attributes', () => {
     await word(page, 'Ready');
     expect(await page.locator('.status-backend strong').innerText()).toBe('WebAssembly');
     // The reader's own choices, made with the controls (before a run they wait for Run).
+    await openPart(page, 'terms');
     await temperature(page).selectOption('0.5');
     await faulty(page).check();
     await page.getByRole('button', { name: 'Run', exact: true }).click();

@@ -10,6 +10,7 @@ import {
   expectAccessible,
   expectClean,
   inPlace,
+  openPart,
   plateBrowser,
   RESULTS,
   showFigure,
@@ -111,6 +112,7 @@ describe('the push, character by character', () => {
     const o = await open('index.html?steps=1&autorun=1');
     const { page } = o;
     await waitForStatus(page, 'Finished');
+    await openPart(page, 'step'); // a run, not a Step: the reader opens the step taken apart
     const PUSHED = /^\S \d\.\d+ → \d\.\d+$|^\S \d(\.\d+)?e-\d+ → /;
     const walk = async () => {
       const groups: string[][][] = [];
@@ -143,9 +145,13 @@ describe('the push, character by character', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/→|not trained on/);
     expect(await page.locator('.push-detail .push-sentence').innerText()).toMatch(/^“.”, the (model|calculator)’s: /);
 
+    await openPart(page, 'terms');
     await page.getByRole('switch', { name: /Observation masking/ }).uncheck();
     await page.getByRole('button', { name: 'Run', exact: true }).click(); // after a finished run, a setting waits for Run
-    await page.locator('.chart-legend', { hasText: 'this run: reliable, masking off' }).waitFor({ timeout: 90_000 });
+    await page
+      .locator('.chart-legend', { hasText: 'this run: reliable, masking off' })
+      .first()
+      .waitFor({ timeout: 90_000 });
     await waitForStatus(page, 'Finished');
     const off = await walk();
     expect(off.flat(2).some((n) => / not trained on$/.test(n))).toBe(false);
@@ -234,6 +240,7 @@ describe('Ask the agent', () => {
     const o = await open('index.html?steps=3');
     const { page } = o;
     await waitForStatus(page, 'Ready');
+    await openPart(page, 'step');
     const box = page.getByRole('textbox', { name: /sum/ });
     const ask = page.getByRole('button', { name: 'Ask' });
     await inPlace(ask);
@@ -311,6 +318,7 @@ describe('Ask the agent', () => {
     await page.locator('.ask-answer').waitFor();
     await page.getByRole('textbox', { name: /sum/ }).fill('5+');
     await page.getByRole('button', { name: 'Ask' }).click(); // the error state too
+    await openPart(page, 'start');
     await inPlace(page.locator('.taught summary'));
     await page.locator('.taught summary').click(); // the demonstrations' transcripts
     await page.locator('.episode-table [role="listitem"][tabindex="0"]').focus();

@@ -105,8 +105,10 @@ describe('Run every length in Firefox', () => {
       await page.goto(site.url + `index.html?steps=${steps}&backend=wasm`);
       await showFigureIn(page);
       await page.waitForFunction(statusIs, { timeout: RUN_WAIT, polling: 100 }, 'Ready');
+      await openPartIn(page, 'run-yourself');
       await page.$eval('button.run-lengths', (b) => b.scrollIntoView({ block: 'center' }));
       await page.click('button.run-lengths');
+      await openPartIn(page, 'export', RUN_WAIT); // it comes with the first length's data
       await page.waitForSelector('.run-export-lengths', { timeout: 2 * RUN_WAIT });
       const yours = await page.$$eval('tr[data-claim="reward"] .claim-yours', (es) => es.map((e) => e.textContent));
       const { charts } = await page.evaluate(endState);
@@ -128,6 +130,14 @@ describe('Run every length in Firefox', () => {
 });
 
 const text = (page: Page, sel: string) => page.$eval(sel, (e) => e.textContent ?? '');
+
+/** Opens the figure's part `id` as a reader would, a click on its summary line, once it is there. */
+async function openPartIn(page: Page, id: string, timeout = 30_000) {
+  const part = `details[data-part="${id}"]`;
+  await page.waitForSelector(part, { timeout });
+  await page.$eval(part, (d) => (d as HTMLDetailsElement).open || d.querySelector('summary')!.click());
+  await page.waitForSelector(`${part} > .part-body`, { timeout });
+}
 const until = (page: Page, f: (arg: string) => boolean, arg: string) =>
   page.waitForFunction(f, { timeout: 90_000, polling: 50 }, arg);
 const pausedAfter = (a: string) =>

@@ -118,8 +118,9 @@ export async function shownText(locator: Locator): Promise<string> {
   return locator.innerText();
 }
 
-/** Clicks the export link named `name` once it is in place; the file it saves, by name and text. */
+/** Opens the export (one click) and clicks its link named `name` once in place; the file it saves, by name and text. */
 export async function download(page: Page, name: RegExp): Promise<{ file: string; text: string }> {
+  await openPart(page, 'export');
   const link = page.getByRole('link', { name });
   await inPlace(link);
   const [saved] = await Promise.all([page.waitForEvent('download'), link.click()]);

@@ -11,6 +11,7 @@ import {
   download,
   expectClean,
   inPlace,
+  openPart,
   plateBrowser,
   showFigure,
   shownText,
@@ -109,6 +110,7 @@ describe('the switches that break the terms', () => {
       'Ignored advantage=none: expected one of group, raw.',
       'Ignored temperature=2: expected one of 0.5, 1, 1.5.',
     ]);
+    await openPart(bad.page, 'terms'); // nothing given: the part stays folded until the reader opens it
     expect(await bad.page.getByRole('switch', { name: /masking/ }).isChecked()).toBe(true);
   });
 
@@ -126,6 +128,7 @@ describe('the switches that break the terms', () => {
       expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 2 of 2: ${pct(node.heldOut[2]!)}`);
       expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 2 of 2: ${pct(node.meanReward[1]!)}`);
       const shown = node.records[2]!.episodes.slice(0, 8);
+      await openPart(page, 'step');
       expect(await page.locator('.episode-table tbody tr').count()).toBe(8);
       const rows = await page.locator('.episode-table tbody tr').evaluateAll((trs) =>
         trs.map((tr) => ({
@@ -139,12 +142,13 @@ describe('the switches that break the terms', () => {
       else expect(rows.every((r) => r.trainedEnv === 0)).toBe(true);
       if ('advantage' in settings)
         for (const r of rows) expect(Number(r.cells[1]!.replace('−', '-'))).toBe(Number(r.cells[0]));
+      await openPart(page, 'behaviour');
       expect(await page.locator('.chart-copy svg[role="img"]').getAttribute('aria-label')).toMatch(
         /^Answers that copy the tool, step 2 of 2: \d+%$/,
       );
       expect(await page.locator('.chart-malformed .points circle').count()).toBe(2);
       expect(await page.locator('.figure-notes').innerText()).toMatch(note);
-      expect(await page.locator('.chart-legend').innerText()).toContain(`this run: reliable, ${legend}`);
+      expect(await page.locator('.chart-legend').first().innerText()).toContain(`this run: reliable, ${legend}`);
       expectClean(o);
     });
   }
@@ -154,6 +158,7 @@ describe('the switches that break the terms', () => {
     const { page } = o;
     await showFigure(page);
     await waitForStatus(page, 'Ready');
+    await openPart(page, 'start');
     await inPlace(page.getByRole('button', { name: 'Draw another seed' }));
     await page.getByRole('button', { name: 'Draw another seed' }).click();
     const seed = Number(/seed (\d+)/.exec(await page.getByTestId('seed').innerText())![1]);
@@ -178,7 +183,7 @@ describe('the switches that break the terms', () => {
     );
     expect(await page.locator('[data-testid="clip-words"]').count()).toBe(0);
     expect(await page.locator('.figure-notes').innerText()).toMatch(/Each sampled batch is used for 4 updates/);
-    expect(await page.locator('.chart-legend').innerText()).toContain('this run: reliable, μ = 4');
+    expect(await page.locator('.chart-legend').first().innerText()).toContain('this run: reliable, μ = 4');
     const { file, text } = await download(page, /the GRPO metrics as JSON Lines/);
     expect(file).toBe(`plate-XXVI.3-run-agent-reliable-mu4-seed-${DEFAULT_SEED}.metrics.jsonl`);
     const lines = text.trimEnd().split('\n');
@@ -194,10 +199,11 @@ describe('the switches that break the terms', () => {
     expect(await page.getByRole('radio', { name: /three calls/ }).isChecked()).toBe(true);
     expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
     expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 3 of 3: ${pct(node.meanReward[2]!)}`);
-    expect(await page.locator('.chart-legend').innerText()).toContain('this run: three calls, reliable');
+    expect(await page.locator('.chart-legend').first().innerText()).toContain('this run: three calls, reliable');
     // The plate's numbers are its agent's on one-call sums: no mark, no readout of them here.
     expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker, .readout-plate').count()).toBe(0);
     // The viewer's episodes, character by character: the group whose first episode played all three
+    await openPart(page, 'step');
     // calls (the Node run's step 3 says which), each prompt of four terms, every call answered by the
     // environment, its characters told apart from the model's as the trainer recorded them.
     const episodes = node.records[3]!.episodes;
@@ -245,7 +251,9 @@ describe('the switches that break the terms', () => {
     expect(await chartLabel(page, 'heldOut')).toBe(`Held-out success, step 3 of 3: ${pct(node.heldOut[3]!)}`);
     expect(await chartLabel(page, 'reward')).toBe(`Mean reward, step 3 of 3: ${pct(node.meanReward[2]!)}`);
     expect(node.heldOut[0]).toBeCloseTo(17 / 30, 10); // the three-call agent, not the plate's (24 of 30)
-    expect(await page.locator('.chart-legend').innerText()).toContain('this run: the three-call agent, reliable');
+    expect(await page.locator('.chart-legend').first().innerText()).toContain(
+      'this run: the three-call agent, reliable',
+    );
     expect(await page.locator('.chart-heldOut .marker, .chart-reward .marker, .readout-plate').count()).toBe(0);
     expect(await shownText(page.getByTestId('episode-note'))).toMatch(/^The three-call agent on one-call sums/);
     const allFail = node.records.slice(1).reduce((sum, r) => sum + r.allFailGroups!, 0) / 3;
@@ -326,17 +334,21 @@ describe('the grader, true success and where a step’s time goes', () => {
     expect(await bad.page.locator('.status-note').allInnerTexts()).toEqual([
       'Ignored grader=lenient: expected one of exact, crash-pass, trusts-tool.',
     ]);
+    await openPart(bad.page, 'terms');
     expect(await grader(bad.page).inputValue()).toBe('exact');
   });
 
   it('runs with a crash counted as a pass: the reward parts from true success, the bug’s rewards are marked, the note says why; the exact grader brings them together again', async () => {
     const o = await openFinished('index.html?steps=3&autorun=1&grader=crash-pass');
     const { page } = o;
-    expect(await page.locator('.chart-legend').innerText()).toContain('this run: reliable, a crash counts as a pass');
+    expect(await page.locator('.chart-legend').first().innerText()).toContain(
+      'this run: reliable, a crash counts as a pass',
+    );
     expect(await page.locator('.chart-reward .companion rect').count()).toBe(3);
     const bug = await rewardAndTruth(page);
     expect(bug.reward).toBeGreaterThan(bug.truth); // the malformed episodes are paid
     expect(await page.getByTestId('readout-companion').innerText()).toMatch(/^true success: \d+% → \d+%$/);
+    await openPart(page, 'step');
     expect(await shownText(page.locator('.graded-by'))).toMatch(
       /^Graded by a bug: a crash counts as a pass .* (\d+) of the step’s 64 episodes were rewarded by the bug\. Held-out success is graded exactly\.$/,
     );
@@ -365,7 +377,7 @@ describe('the grader, true success and where a step’s time goes', () => {
       { timeout: 30_000 },
     );
     await waitForStatus(page, 'Finished');
-    expect(await page.locator('.chart-legend').innerText()).toContain(
+    expect(await page.locator('.chart-legend').first().innerText()).toContain(
       'earlier run: reliable, a crash counts as a pass',
     );
     const exact = await rewardAndTruth(page);
@@ -379,6 +391,8 @@ describe('the grader, true success and where a step’s time goes', () => {
   it('says where each step’s time goes under the curves, for the run on the charts', async () => {
     const o = await openFinished('index.html?steps=3&autorun=1&grader=trusts-tool&faulty=1');
     const { page } = o;
+    const part = await openPart(page, 'time');
+    expect(await part.locator('summary').innerText()).toMatch(/sampling \d+ ms \(\d+%\) · policy update/);
     const split = page.locator('.time-split');
     expect(await split.locator('.time-bar').count()).toBe(3);
     expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toMatch(
@@ -408,9 +422,9 @@ describe('the grader, true success and where a step’s time goes', () => {
     await page.getByRole('button', { name: 'Reset' }).click();
     await waitForStatus(page, 'Ready');
     expect(await split.locator('.time-bar').count()).toBe(0);
-    expect(await split.locator('svg[role="img"]').getAttribute('aria-label')).toBe('Time per GRPO step, no data yet');
-    // With no step timed there is no time to scale: no axis of made-up milliseconds (0, 0.5, 1 ms).
-    expect(await yTicks()).toEqual([]);
+    // With no step timed there is nothing true to draw: no chart, no axis of made-up milliseconds; words instead.
+    expect(await split.locator('svg').count()).toBe(0);
+    expect(await split.innerText()).toMatch(/appears here as the run goes/);
     expectClean(o);
   });
 });

@@ -9,6 +9,7 @@ import {
   chartLabel,
   expectClean,
   inPlace,
+  openPart,
   plateBrowser,
   RESULTS,
   shownText,
@@ -22,7 +23,7 @@ const { browser, site, open, openFinished } = plateBrowser();
 const printedControls = (page: Page) =>
   page
     .locator(
-      '.figure-body :is(button, select, input, textarea, summary, label:has(input, select, textarea), .first-path)',
+      ':is(.figure-body, .figure-beside) :is(button, select, input, textarea, summary:not(.part > summary), label:has(input, select, textarea), .first-path)',
     )
     .evaluateAll((es) =>
       es
@@ -54,7 +55,9 @@ describe('the plate page', () => {
     ).toBe('SPAN');
     await waitForStatus(page, 'Ready');
     expect(await page.locator('.status-backend summary').innerText()).toMatch(/^\S.* · why$/);
-    expect(await chartLabel(page, 'heldOut')).toBe('Held-out success, no data yet');
+    expect(await chartLabel(page, 'heldOut')).toBe(
+      'Held-out success, no run on it yet; drawn: the reference runs’ band (precomputed), the plate’s numbers',
+    );
     await page.locator('.term').first().focus();
     expect(await page.locator('.term-tip').innerText()).toContain(PLATE.terms.items[0]!.definition);
     expectClean(o);
@@ -74,7 +77,8 @@ describe('the plate page', () => {
     await page.keyboard.press('ArrowLeft');
     expect(await page.locator('.chart-heldOut .probe text').textContent()).toMatch(/^step 2 · \d+%$/);
 
-    // The episode viewer: the model's and the environment's characters look different.
+    // The episode viewer, one click away: the model's and the environment's characters look different.
+    await openPart(page, 'step');
     const look = (sel: string) =>
       page
         .locator(`.episode-table ${sel}`)
@@ -108,7 +112,7 @@ describe('the plate page', () => {
         /^M[\d.]+,[\d.]+L/,
       );
     }
-    expect(await page.locator('.chart-legend').innerText()).toContain('earlier run: reliable');
+    expect(await page.locator('.chart-legend').first().innerText()).toContain('earlier run: reliable');
     await page.screenshot({ path: join(RESULTS, 'page-1280.png'), fullPage: true });
     expectClean(o);
   });
@@ -194,6 +198,7 @@ describe('the plate page', () => {
       'Ignored steps=99: expected a whole number from 1 to 40.',
       'Ignored start=middle: expected one of agent, pretrained, scratch.',
     ]);
+    await openPart(o.page, 'start');
     expect(await o.page.getByRole('radio', { name: /the fine-tuned agent/ }).isChecked()).toBe(true);
     expect(await o.page.locator('a.xref', { hasText: 'plate XIX.5' }).getAttribute('href')).toBe(
       '/volume/plates/XIX.5',
@@ -219,7 +224,7 @@ describe('the plate page', () => {
     expectClean(o);
   });
 
-  it('meets the curves first: Run, Step, Reset and the faulty calculator, the charts within 250 px of the caption, the other switches under their heading below them', async () => {
+  it('meets the curves first: Run, Step, Reset and the faulty calculator, the charts within 250 px of the caption, the other switches one click away under their heading below them', async () => {
     for (const viewport of [
       { width: 1280, height: 900 },
       { width: 390, height: 844 },
@@ -249,8 +254,9 @@ describe('the plate page', () => {
       expect(
         await page.locator('.status-backend summary').evaluate((e) => e.getBoundingClientRect().height),
       ).toBeLessThanOrEqual(30); // one line
-      const switches = page.locator('.term-switches');
-      expect(await switches.locator('h4').innerText()).toBe('Break the plate’s terms');
+      const part = await openPart(page, 'terms');
+      expect(await part.locator('summary h2').innerText()).toMatch(/^Break the plate’s terms$/i);
+      const switches = part.locator('.term-switches');
       for (const name of [/Observation masking/, /raw reward/, /Grader/, /Temperature/])
         expect(await switches.getByLabel(name).count()).toBe(1);
       expect(await top('.term-switches')).toBeGreaterThan(await bottom('.chart-reward'));
@@ -258,9 +264,10 @@ describe('the plate page', () => {
     }
   });
 
-  it('prints the plate’s text, the charts with their readouts under them, the episodes, the arithmetic and the numbers, without controls or status', async () => {
+  it('prints the plate’s text, the charts with their readouts under them, the episodes opened, the arithmetic and the numbers, a folded part’s summary line, without controls or status', async () => {
     const o = await openFinished('index.html?steps=3&autorun=1');
     const { page } = o;
+    await openPart(page, 'step');
     await page.emulateMedia({ media: 'print' });
     await page.setViewportSize({ width: 718, height: 1000 }); // A4 less Chromium's default margins, in CSS px
     const shown = (sel: string) =>
@@ -299,7 +306,10 @@ describe('the plate page', () => {
     expect(rows.length).toBeGreaterThanOrEqual(4);
     for (const r of rows) expect(r).toEqual({ apart: true, within: true, unbroken: 'avoid' });
     expect(await printedControls(page)).toEqual([]);
-    expect(await shown('.vital-signs')).toContain(true); // the μ select goes; the charts around it stay
+    // A folded part prints its summary line: what it holds and the run's headline figure.
+    const folded = page.locator('details[data-part="practitioner"]');
+    expect(await folded.evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
+    expect(await folded.locator('summary').innerText()).toMatch(/frac_reward_zero_std \d+% → \d+%/);
     expect(await page.locator('.plate-figure').evaluate((e) => getComputedStyle(e).breakInside)).toBe('auto'); // the figure may start on page 1
     await page.pdf({ path: join(RESULTS, 'plate-a4.pdf'), format: 'A4', printBackground: true });
     expectClean(o);
@@ -382,11 +392,11 @@ describe('the plate page on a phone-class CPU', () => {
     await page.close();
   });
 
-  it('lays out the episodes and the plate’s last sections only when the reader comes near them, and prints them all', async () => {
+  it('lays out the closing claims and the plate’s last sections only when the reader comes near them, and prints them all', async () => {
     const o = await openFinished('index.html?steps=2&autorun=1', { width: 390, height: 844 });
     const { page } = o;
     // A part itself is a box of its remembered size; what it holds is what goes unrendered.
-    const far = ['.figure-body > .episodes > *', '.plate-article > .sources > *'];
+    const far = ['.figure-beside:has(.longer-episode) > *', '.plate-article > .sources > *'];
     const skipped = () =>
       page.evaluate(
         (sels) => sels.map((sel) => !document.querySelector(sel)!.checkVisibility({ contentVisibilityAuto: true })),
@@ -394,7 +404,7 @@ describe('the plate page on a phone-class CPU', () => {
       );
     await inPlace(page.locator('.chart-reward'));
     expect(await skipped()).toEqual([true, true]); // the charts are on screen, these far below
-    expect(await shownText(page.locator('.figure-body > .episodes .episode-table'))).toMatch(/\d+\+\d+/);
+    expect(await shownText(page.locator('table.claims'))).toMatch(/three calls/i);
     await page.emulateMedia({ media: 'print' });
     expect(await skipped()).toEqual([false, false]);
     await page.emulateMedia({ media: null });
@@ -405,12 +415,11 @@ describe('the plate page on a phone-class CPU', () => {
     { width: 1280, height: 900 },
     { width: 390, height: 844 },
   ])
-    it(`moves the page little when a reader ${width} px wide jumps from the charts to the run's export and the parts on the way are laid out`, async () => {
+    it(`moves the page little when a reader ${width} px wide jumps from the charts to where a step's time goes and the parts on the way are laid out`, async () => {
       const o = await openFinished('index.html?steps=2&autorun=1', { width, height });
       const { page } = o;
-      // A part laid out before remembers that size (the episodes and Ask before this run's last step:
-      // ~55 px at 1280); each held at 600 px until then, the export moved ~430 px.
-      expect(await inPlace(page.locator('.run-export'))).toBeLessThan(80);
+      // The closing claims on the way are held at about their size until laid out (figure.css).
+      expect(await inPlace(page.locator('details[data-part="time"]'))).toBeLessThan(80);
       expectClean(o);
     });
 });
