@@ -1,4 +1,5 @@
 // npm run longer-episode -- [--calls 1,2,3] [--seeds 1,2,3,4,5] [--steps 40] [--json]
+// npm run longer-episode -- --scale [--json]
 // The plate's closing claims, measured with the agent held fixed: the shipped three-call agent
 // (fine-tuned on one-, two- and three-call sums) plays each number of calls, the same GRPO (the
 // plate's credit, the exact grader), reliable and faulty, over the seeds. One row per measure: each
@@ -7,6 +8,14 @@
 // the plate's way; a step within the seeds' standard error is flat). Every figure is a mean over
 // the run's steps unless its row names another window. With --json the last line is one object:
 // `claims: [{ name, what, way, values: [v1, v2, …], perSeed, verdict }]`, then the rows beside them.
+// --scale trains nothing: it fits the scale model (src/rl/scale.ts) to the shipped three-call
+// agent's reference runs and carries the claims to 300 calls (scripts/lib/scale-print.ts): per-call
+// success q and its interval, the check at three calls of a fit on one and two, and the model's
+// figures at some call counts; with --json one line instead: measured (the means at each length),
+// perCallSuccess {q, lo, hi}, heldOutCheck {calls, predicted, measured, se, holds}, time (the
+// fitted times), predictions (one per call count 1..300: calls, reward, allFail, allPass,
+// pushedDown, faultyRatio, samplingShare by the calculator's latency in ms) and halfAllFailAt
+// (null if all-fail groups stay under half). --calls, --seeds and --steps do not apply to it.
 import { GRPO } from '../src/config';
 import { EPISODES, type EpisodeKind } from '../src/env/episode';
 import { callsWords, WORLDS } from '../src/env/world';
@@ -25,6 +34,7 @@ import { fail, intOption, main, parseOptions, seedsOption } from '../src/node/ar
 import { setNodeBackend } from './lib/node-backend';
 import { runWorkshop, type WorkshopRun } from '../src/node/run-workshop';
 import { median } from './bench/stats';
+import { printScale } from './lib/scale-print';
 
 const { values: a } = parseOptions({
   options: {
@@ -32,6 +42,7 @@ const { values: a } = parseOptions({
     seeds: { type: 'string', default: '1,2,3,4,5' },
     steps: { type: 'string' },
     json: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
   },
 });
 
@@ -72,7 +83,17 @@ function worldsOf(text: string): EpisodeKind[] {
   return worlds;
 }
 
+/** --scale: the model from the shipped reference runs, which fix the lengths, seeds and steps. */
+function scaleOnly(): void {
+  if (process.argv.some((x) => /^--(calls|seeds|steps)\b/.test(x)))
+    fail(
+      '--scale reads the shipped reference runs (seeds 1–5, 40 steps, one to three calls): --calls, --seeds and --steps do not apply',
+    );
+  printScale(a.json!);
+}
+
 await main(async () => {
+  if (a.scale) return scaleOnly();
   const worlds = worldsOf(a.calls!);
   const seeds = seedsOption('seeds', a.seeds!);
   const steps = intOption('steps', a.steps, GRPO.steps, 1);

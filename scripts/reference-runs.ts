@@ -16,7 +16,9 @@
 // held fixed), written to public/reference-runs-three-calls.json, a file of its own that the page
 // fetches only with the three-call agent. Each run with the plate's settings (at every length, both
 // calculators) also keeps, per step, the share of zero-spread groups, of them the all-fail ones,
-// and of correct first calls pushed down: the claims' figures (src/rl/claims.ts).
+// and of correct first calls pushed down: the claims' figures (src/rl/claims.ts); and, over the
+// run, its groups by how many of their 8 episodes were paid and where a step's time went: what
+// the scale model (src/rl/scale.ts) is fitted to.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mean } from 'd3';
 import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY } from '../src/config';
@@ -28,6 +30,11 @@ import { setNodeBackend } from './lib/node-backend';
 import { shippedFor } from '../src/node/checkpoint-fs';
 import { runWorkshop } from '../src/node/run-workshop';
 import { stepMetrics } from '../src/rl/metrics';
+import { paidCounts } from '../src/rl/figures';
+import type { StepTime } from '../src/rl/scale';
+import { updateRows } from '../src/rl/update';
+import type { GrpoRecord } from '../src/rl/grpo';
+import { median } from './bench/stats';
 import type { RunSettings } from '../src/pipeline/settings';
 import type { AgentName, EpisodeKind } from '../src/env/episode';
 import { AGENT_NAMES } from '../src/env/world';
@@ -97,6 +104,10 @@ interface Done extends Omit<Config, 'grader'> {
   zeroSpreadGroups?: number[];
   allFailGroups?: number[];
   correctCallsPushedDown?: number[];
+  /** Beside them, over the run's steps: its groups by how many of their 8 episodes were paid, 0..8 (rl/figures.ts). */
+  paidGroups?: number[];
+  /** And where a step's time went (rl/scale.ts's StepTime): timings, which a re-made file does not repeat (as stepSeconds). */
+  stepTime?: StepTime;
   summary: RunSummary;
 }
 
@@ -158,6 +169,31 @@ function configsFor(only: Only, agent: AgentName): Config[] {
 const isPlateCredit = (c: Config): boolean =>
   c.masking && c.advantage === 'group' && c.grader === 'exact' && (c.updatesPerBatch ?? 1) === 1;
 
+/** A run's steps' groups by how many of their episodes were paid, summed over the steps. */
+const paidGroupsOf = (grpo: readonly GrpoRecord[]): number[] =>
+  grpo
+    .map((s) =>
+      paidCounts(
+        s.episodes.map((e) => e.reward),
+        GRPO.episodesPerSum,
+      ),
+    )
+    .reduce((sum, c) => sum.map((x, n) => x + c[n]!));
+
+/** Medians over a run's steps of where its time went, and what the update and an episode hold (StepTime). */
+function stepTimeOf(grpo: readonly GrpoRecord[]): StepTime {
+  const at = (f: (s: GrpoRecord) => number) => Math.round(median(grpo.map(f)) * 10) / 10;
+  const updateChars = (s: GrpoRecord) =>
+    updateRows(s.episodes.map((e) => e.advantage)).reduce((n, i) => n + s.episodes[i]!.text.length, 0);
+  return {
+    samplingMs: at((s) => s.timeSplit.sampling),
+    updateMs: at((s) => s.timeSplit.update),
+    evaluationMs: at((s) => s.timeSplit.evaluation),
+    updateChars: at(updateChars),
+    episodeChars: at((s) => s.episodes.reduce((n, e) => n + e.text.length, 0) / s.episodes.length),
+  };
+}
+
 /** One configuration over the seeds, as the file holds its runs. */
 async function runConfig(
   config: Config,
@@ -203,6 +239,8 @@ async function runConfig(
           zeroSpreadGroups: eighths('zeroSpreadGroups'),
           allFailGroups: eighths('allFailGroups'),
           correctCallsPushedDown: grpo.map((s) => Math.round(s.correctCallsPushedDown! * 1e2) / 1e2),
+          paidGroups: paidGroupsOf(grpo),
+          stepTime: stepTimeOf(grpo),
         }),
       summary: { ...r.grpo, seconds: round(r.grpo.seconds) },
     });

@@ -244,7 +244,7 @@ describe('the checks themselves', () => {
     expect(optionsOf('scripts/workshop.ts')).toContain('tool-latency-ms'); // spread from the settings table
     expect(optionsOf('scripts/workshop.ts')).not.toContain('nope');
     expect(optionsOf('scripts/train-agent.ts')).toContain('sft-lr'); // spread from the recipe's overrides
-    expect(optionsOf('scripts/longer-episode.ts')).toEqual(new Set(['calls', 'seeds', 'steps', 'json']));
+    expect(optionsOf('scripts/longer-episode.ts')).toEqual(new Set(['calls', 'seeds', 'steps', 'json', 'scale']));
     expect(BENCH_MODES).toContain('phone');
     expect(
       exists('src/ui/options.ts') && exists('test/model/fused*.test.ts') && exists('test/sites/apps/<kind>/'),

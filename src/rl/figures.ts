@@ -11,6 +11,8 @@
  *   correctCallsPushedDown  of the episodes whose first call was correct, the share whose
  *                           advantage was negative: the update pushed a right decision down
  *                           because of what came after it (credit spread over every action)
+ *   paidCounts              how many groups had 0, 1, …, n of their n episodes paid: the spread
+ *                           of difficulty across sums that the scale model reads (rl/scale.ts)
  */
 import { promptFor } from '../env/episode';
 import { terms, type Sum } from '../env/sums';
@@ -40,6 +42,20 @@ export function flatGroupShares(rewards: readonly number[], groupSize: number): 
     if (group.every((r) => r === REWARD_CORRECT)) pass++;
   }
   return { zeroSpreadGroups: zero / groups, allFailGroups: fail / groups, allPassGroups: pass / groups };
+}
+
+/**
+ * How many of the consecutive groups of `groupSize` rewards had 0, 1, …, groupSize episodes paid
+ * (reward REWARD_CORRECT): entry n counts the groups with n paid. Its ends are the all-fail and
+ * the all-pass groups (flatGroupShares), its middle the groups that teach.
+ */
+export function paidCounts(rewards: readonly number[], groupSize: number): number[] {
+  if (rewards.length === 0 || rewards.length % groupSize !== 0)
+    throw new Error(`paidCounts: ${rewards.length} rewards do not make whole groups of ${groupSize}`);
+  const counts = new Array<number>(groupSize + 1).fill(0);
+  for (let g = 0; g < rewards.length; g += groupSize)
+    counts[rewards.slice(g, g + groupSize).filter((r) => r === REWARD_CORRECT).length]!++;
+  return counts;
 }
 
 /**

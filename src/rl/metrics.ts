@@ -1,6 +1,7 @@
 /**
- * A GRPO step's numbers under the names TRL's GRPOTrainer logs them, so a practitioner who goes
- * on to a real run meets the same dials here first: one object per step, the keys in this order.
+ * A GRPO step's numbers under the names TRL's GRPOTrainer logs them (and the flat groups under
+ * prime-rl's too), so a practitioner who goes on to a real run meets the same dials here first:
+ * one object per step, the keys in this order.
  * Built from the step's record alone (the page, the exports and `npm run workshop` all use it).
  *
  *   reward                   mean reward of the sampled episodes, as the grader paid it
@@ -9,6 +10,10 @@
  *   frac_reward_zero_std     groups whose rewards are all equal: they give no gradient
  *   frac_reward_zero_std/all_fail, …/all_pass   ours, not TRL's: those groups split into the ones
  *                            whose episodes all failed (no reward at all) and all were paid (solved)
+ *   reward/solve_none, reward/solve_all, reward/effective_batch_size   the same split under the
+ *                            names prime-rl's orchestrator logs it: all failed, all paid, and the
+ *                            groups left that teach (1 − solve_none − solve_all; with 0/1 rewards,
+ *                            1 − frac_reward_zero_std)
  *   entropy                  the policy's next-character entropy over the characters it sampled, nats
  *   completions/mean_length  the model's own characters per episode (the environment's excluded)
  *   clip_ratio/low_mean      ratio < 1 − ε where the advantage is negative, over the model's characters
@@ -29,6 +34,9 @@ export const METRIC_NAMES = [
   'frac_reward_zero_std',
   'frac_reward_zero_std/all_fail',
   'frac_reward_zero_std/all_pass',
+  'reward/solve_none',
+  'reward/solve_all',
+  'reward/effective_batch_size',
   'entropy',
   'completions/mean_length',
   'clip_ratio/low_mean',
@@ -68,6 +76,9 @@ export function stepMetrics(r: MetricSource): StepMetrics | null {
     frac_reward_zero_std: r.zeroSpreadGroups!,
     'frac_reward_zero_std/all_fail': r.allFailGroups!,
     'frac_reward_zero_std/all_pass': r.allPassGroups!,
+    'reward/solve_none': r.allFailGroups!,
+    'reward/solve_all': r.allPassGroups!,
+    'reward/effective_batch_size': 1 - r.allFailGroups! - r.allPassGroups!,
     entropy: r.entropy!,
     'completions/mean_length': r.modelChars / r.sampled,
     'clip_ratio/low_mean': r.clip!.low,

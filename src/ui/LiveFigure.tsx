@@ -6,7 +6,7 @@
  * setting waits for Run or Step. Options that change after mount (the element's attributes,
  * the component's props) act as the matching control would (useLiveOptions).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { DEFAULT_SEED, GRPO } from '../config';
 import { agentOf } from '../env/world';
 import {
@@ -27,6 +27,7 @@ import { useParts, type Parts } from './figure/parts/useParts';
 import { CLAIM_AGENT } from './figure/claims/longer-episode';
 import { useReferenceRuns } from './figure/reference';
 import type { PlateOptions } from './options';
+import { PlateSlots } from './plate-slots';
 import { usePageHolds } from './useHolds';
 import { useNear } from './useNear';
 import { useRunEveryLength } from './useRunEveryLength';
@@ -44,7 +45,9 @@ export interface LiveFigureProps {
 export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: LiveFigureProps) {
   const box = useRef<HTMLDivElement>(null);
   // Nothing is fetched until the figure comes near: a page of ten plates costs nothing until read.
-  const near = useNear(box);
+  // The parts beside the plate's paragraphs count as the figure: near any, it starts; seen, it trains.
+  const slots = useContext(PlateSlots) ?? undefined;
+  const near = useNear(box, undefined, slots);
   const { checkpoints, wasm, worker: source, backends } = assets;
   const worker = useTrainingWorker({
     checkpoints,
@@ -57,7 +60,7 @@ export function LiveFigure({ plate, options, notes, assets, reproduceUrl }: Live
     enabled: near,
   });
   const reference = useReferenceRuns(near ? assets.referenceRuns : null);
-  usePageHolds(box, worker.hold, worker.release);
+  usePageHolds(box, worker.hold, worker.release, slots);
   const parts = useParts(givenParts(options));
   const controls = useReaderControls(worker, options, parts);
   // The held-fixed agent's runs: fetched once the reader picks that agent, or the claims' section

@@ -9,10 +9,17 @@ import { useInView } from './useHolds';
 /** Two viewports' height above and below the screen. */
 const NEAR_MARGIN = '200% 0px';
 
-/** `margin`: how near counts, as IntersectionObserver's rootMargin (default two viewports). */
-export function useNear(target: RefObject<Element | null>, margin = NEAR_MARGIN): boolean {
+/**
+ * `margin`: how near counts, as IntersectionObserver's rootMargin (default two viewports); `also`:
+ * more elements that count as the target (the figure's parts beside the plate's words).
+ */
+export function useNear(
+  target: RefObject<Element | null>,
+  margin = NEAR_MARGIN,
+  also?: readonly (Element | null)[],
+): boolean {
   const [near, setNear] = useState(() => typeof window !== 'undefined' && typeof IntersectionObserver === 'undefined');
   const onChange = useCallback((inView: boolean) => inView && setNear(true), []);
-  useInView(target, onChange, margin);
+  useInView(target, onChange, margin, also);
   return near;
 }

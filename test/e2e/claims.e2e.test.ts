@@ -11,7 +11,7 @@ import { CLAIM_AGENT, CLAIM_LENGTHS } from '../../src/ui/figure/claims/longer-ep
 import { RUN_EVERY_LENGTH } from '../../src/ui/figure/claims/LongerEpisode';
 import { pct } from '../../src/ui/format';
 import { useWasm } from '../tf';
-import { download, expectClean, inPlace, plateBrowser, showFigure, waitForStatus } from './page-helpers';
+import { download, expectClean, inPlace, openPart, plateBrowser, showFigure, waitForStatus } from './page-helpers';
 
 const { browser, site, open } = plateBrowser();
 beforeAll(() => useWasm()); // the Node workshop runs beside the page
@@ -70,6 +70,15 @@ describe('the closing claims on first sight', () => {
       );
       expect(await page.locator(`[data-testid="claim-chart-${key}"] .trend-reference circle`).count()).toBe(3);
     }
+    // At the plate's scale, from the same file: each chart the model's line over the measured points.
+    for (const key of ['sparser', 'credit', 'sampling']) {
+      const chart = page.getByTestId(`scale-chart-${key}`);
+      expect(await chart.locator('.scale-model path').count(), key).toBeGreaterThan(0);
+      expect(await chart.locator('.trend-reference circle').count(), key).toBeGreaterThanOrEqual(3);
+    }
+    expect(await page.getByTestId('scale-check').textContent()).toMatch(
+      /: the model (holds|does not hold) at 3 calls\.$/,
+    );
     expectClean(o);
   });
 
@@ -86,7 +95,9 @@ describe('the closing claims on first sight', () => {
       /^The precomputed reference band is not shown: http:\/\/\S+\/reference-runs-three-calls[-\w]*\.json did not load \(HTTP 404\); .+ The claims’ reference figures and bars are left out; your own runs still fill/,
     );
     expect(await page.locator('tr[data-claim="reward"] .claim-ref').first().textContent()).toBe('—');
+    await openPart(page, 'run-yourself');
     await page.getByRole('button', { name: RUN_EVERY_LENGTH }).click();
+    await openPart(page, 'export');
     await page.locator('.run-export-lengths').waitFor({ timeout: 120_000 });
     expect(
       (await tableOf(page)).find((r) => r.claim === 'reward')!.yours.every((y) => /^ you \d+%$/.test(y ?? '')),
@@ -128,9 +139,11 @@ describe('Run every length', () => {
         if (t && seen.at(-1) !== t) seen.push(t);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    await openPart(page, 'run-yourself');
     const button = page.getByRole('button', { name: RUN_EVERY_LENGTH });
     await inPlace(button);
     await button.click();
+    await openPart(page, 'export'); // it comes with the first length's first step
     await page.locator('.run-export-lengths').waitFor({ timeout: 120_000 });
     await waitForStatus(page, 'Finished');
     const said = await page.evaluate(() => (window as unknown as { sequenceSaid: string[] }).sequenceSaid);
@@ -171,6 +184,7 @@ describe('Run every length, interrupted', () => {
     const { page } = o;
     await showFigure(page);
     await waitForStatus(page, 'Ready');
+    await openPart(page, 'run-yourself');
     const button = page.getByRole('button', { name: RUN_EVERY_LENGTH });
     await inPlace(button);
     await button.click();

@@ -88,7 +88,7 @@ describe('the whole pipeline in the page', () => {
     await page.getByRole('button', { name: 'Reset' }).click();
     await waitForStatus(page, 'Ready');
     expect(await page.locator('.chart-sft-score svg[role="img"]').getAttribute('aria-label')).toBe(
-      'Fine-tuning held-out success, no data yet',
+      'Fine-tuning held-out success, no run on it yet; drawn: the reference runs’ band (precomputed), the plate’s numbers',
     );
     expectClean(o);
   });
@@ -231,7 +231,7 @@ describe('the switches that break the terms', () => {
     expect(
       await page.locator('[data-testid="claim-chart-pushedDown"] svg[role="img"]').getAttribute('aria-label'),
     ).toContain(`your runs (a mean over the GRPO steps so far): three calls ${pct(pushed)} over 3 steps`);
-    expect(await page.getByTestId('episode-note').innerText()).toMatch(
+    expect(await shownText(page.getByTestId('episode-note'))).toMatch(
       /^Three calls: the difficulties grow with the episode/,
     );
     const claims = page.getByTestId('claims');

@@ -31,6 +31,21 @@ const printedControls = (page: Page) =>
         .map((e) => e.outerHTML.slice(0, 80)),
     );
 
+/**
+ * Scrolls to the page's foot and stays there until the page's height holds: the parts laid out
+ * only as they near (content-visibility) change the height as the reader passes them.
+ */
+const toFoot = (page: Page) =>
+  page.evaluate(async () => {
+    const frame = () => new Promise((done) => requestAnimationFrame(done));
+    for (let last = -1; document.documentElement.scrollHeight !== last;) {
+      last = document.documentElement.scrollHeight;
+      scrollTo(0, last);
+      await frame();
+      await frame();
+    }
+  });
+
 describe('the plate page', () => {
   it('renders the title, every term, the sources, and loads the trainer from its own origin', async () => {
     const o = await open('index.html');
@@ -117,15 +132,16 @@ describe('the plate page', () => {
     expectClean(o);
   });
 
-  it('pauses when the figure leaves the screen or the tab hides, and resumes when it returns', async () => {
-    const o = await open('index.html?autorun=1');
+  it('pauses when the figure and its parts beside the text leave the screen or the tab hides, and resumes when they return', async () => {
+    // A short screen: at the page's foot only the plate's last sections show, none of the figure.
+    const o = await open('index.html?autorun=1', { width: 1280, height: 500 });
     const { page } = o;
     const figure = page.locator('.plate-figure');
     await figure.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelectorAll('.chart-heldOut .points circle').length >= 2, null, {
       timeout: 90_000,
     });
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await toFoot(page);
     await waitForStatus(page, 'Paused');
     expect(await page.locator('.status-why').innerText()).toMatch(/while the figure is out of view/);
     await figure.scrollIntoViewIfNeeded();
@@ -146,7 +162,7 @@ describe('the plate page', () => {
     // A reader's own pause is not undone by scrolling back; the status names the reader, and only the reader.
     await page.getByRole('button', { name: 'Pause' }).click();
     await waitForStatus(page, 'Paused');
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await toFoot(page);
     await figure.scrollIntoViewIfNeeded();
     // The view's hold lets go; the reader's stays, and is the only one named.
     await page.waitForFunction(
@@ -268,6 +284,7 @@ describe('the plate page', () => {
     const o = await openFinished('index.html?steps=3&autorun=1');
     const { page } = o;
     await openPart(page, 'step');
+    await openPart(page, 'behaviour');
     await page.emulateMedia({ media: 'print' });
     await page.setViewportSize({ width: 718, height: 1000 }); // A4 less Chromium's default margins, in CSS px
     const shown = (sel: string) =>

@@ -1,6 +1,6 @@
 // The two per-step figures of what grows with the episode, against hand-made batches in both worlds.
 import { describe, expect, it } from 'vitest';
-import { correctCallsPushedDown, firstCallCorrect, flatGroupShares } from '../../src/rl/figures';
+import { correctCallsPushedDown, firstCallCorrect, flatGroupShares, paidCounts } from '../../src/rl/figures';
 
 const ONE = { a: 23, b: 45 };
 const TWO = { a: 23, b: 45, c: 17 };
@@ -27,6 +27,17 @@ describe('the share of groups whose rewards are all equal (zeroSpreadGroups), sp
   it('refuses rewards that do not make whole groups', () => {
     expect(() => flatGroupShares([1, 0, 1], 2)).toThrow(/3 rewards do not make whole groups of 2/);
     expect(() => flatGroupShares([], 8)).toThrow(/0 rewards/);
+  });
+});
+
+describe('the groups by how many of their episodes were paid (paidCounts)', () => {
+  it('counts each group once, at its number of paid episodes, the ends being the all-fail and all-paid groups', () => {
+    expect(paidCounts([1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0], 4)).toEqual([1, 1, 0, 1, 1]);
+    expect(paidCounts([0, 0, 0, 0], 2)).toEqual([2, 0, 0]);
+  });
+
+  it('refuses rewards that do not make whole groups', () => {
+    expect(() => paidCounts([1, 0, 1], 2)).toThrow(/3 rewards do not make whole groups of 2/);
   });
 });
 

@@ -77,6 +77,13 @@ describe('a GRPO step’s metrics', () => {
     expect(m['frac_reward_zero_std/all_fail']).toBe(every(0));
     expect(m['frac_reward_zero_std/all_pass']).toBe(every(1));
     expect(m['frac_reward_zero_std/all_fail'] + m['frac_reward_zero_std/all_pass']).toBe(m.frac_reward_zero_std);
+    // prime-rl's names for the same split, and the groups left that teach.
+    expect(m['reward/solve_none']).toBe(every(0));
+    expect(m['reward/solve_all']).toBe(every(1));
+    expect(m['reward/effective_batch_size']).toBeCloseTo(
+      groups.filter((g) => g.some((x) => x !== g[0])).length / groups.length,
+      12,
+    );
     expect(m.reward_std).toBeCloseTo(groups.reduce((s, g) => s + sampleStd(g), 0) / groups.length, 12);
     const modelChars = r.episodes.reduce((n, e) => n + e.authors.filter((a) => a === 'model').length, 0);
     expect(m['completions/mean_length']).toBe(modelChars / r.episodes.length);

@@ -206,6 +206,20 @@ describe('reference runs', () => {
     );
     expect(() => parseReferenceRuns(null)).toThrow(/not a JSON object/);
   });
+
+  it('are refused with a reason when the scale model’s inputs are malformed: 9 paid counts, five times ≥ 0', () => {
+    const run = file.runs[0]!;
+    expect(() => parseReferenceRuns({ ...file, runs: [{ ...run, paidGroups: [1, 2, 3] }] })).toThrow(
+      /run 0 paidGroups is not 9 counts/,
+    );
+    const stepTime = { samplingMs: 20, updateMs: 40, evaluationMs: 9, updateChars: 800, episodeChars: 51 };
+    expect(() => parseReferenceRuns({ ...file, runs: [{ ...run, stepTime: { ...stepTime, updateMs: -1 } }] })).toThrow(
+      /run 0 stepTime is not five numbers ≥ 0/,
+    );
+    expect(
+      parseReferenceRuns({ ...file, runs: [{ ...run, paidGroups: [0, 0, 0, 0, 0, 0, 0, 0, 8], stepTime }] }).runs[0],
+    ).toMatchObject({ paidGroups: [0, 0, 0, 0, 0, 0, 0, 0, 8], stepTime });
+  });
 });
 
 describe('transcripts', () => {

@@ -50,6 +50,10 @@ describe('what a practitioner reads', () => {
       expect(html).toContain(`<code>${v.name}</code>`);
     }
     expect(html).toContain('0.40 → 0.37'); // the entropy, steps 1 → 6 (0.4 − step / 200)
+    // The groups that teach nothing, under prime-rl's names beside TRL's split.
+    expect(html).toContain('prime-rl logs it as <code>reward/solve_none</code>');
+    expect(html).toContain('prime-rl logs it as <code>reward/solve_all</code>');
+    expect(html).toContain('prime-rl logs 1 − it as <code>reward/effective_batch_size</code>');
     expect(html).toContain('3% → 3%'); // two of 64 calls failed (1/32)
   });
 
@@ -92,6 +96,7 @@ describe('a run taken away', () => {
     expect(line).toContain('reward_std divides by n − 1, as TRL’s does');
     expect(line).toContain('advantages divide by the group’s population std (÷ n)');
     expect(line).toContain('μ, the updates per batch, is TRL’s num_iterations');
+    expect(line).toContain('reward/solve_none, reward/solve_all and reward/effective_batch_size are prime-rl’s names');
   });
 
   it('as JSON carries the same metrics beside the records', () => {

@@ -17,7 +17,9 @@
  *                "malformed"?: number[steps],      // sampled episodes with a malformed call or answer
  *                "zeroSpreadGroups"?: number[steps],        // groups whose rewards are all equal
  *                "allFailGroups"?: number[steps],           // of them, groups whose every episode failed
- *                "correctCallsPushedDown"?: number[steps] }], // correct first calls given a negative advantage
+ *                "correctCallsPushedDown"?: number[steps],    // correct first calls given a negative advantage
+ *                "paidGroups"?: number[9],         // groups over the steps by how many of their 8 episodes were paid
+ *                "stepTime"?: { samplingMs, updateMs, evaluationMs, updateChars, episodeChars } }], // rl/scale-time.ts
  *     "sft"?: { "steps": 200, "every": 10,           // fine-tuning the shipped worksheet model
  *               "runs": [{ "seed": number,
  *                          "heldOut": number[steps / every + 1],   // steps 0, every, …, steps
@@ -27,6 +29,8 @@ import { useEffect, useState } from 'react';
 import { agentOf } from '../../env/world';
 import { isChoice, PLATE_SETTINGS, SETTING_KEYS, type RunSettings, type SettingKey } from '../../pipeline/settings';
 import { FIX_FILES } from '../../protocol/files';
+import { GRPO } from '../../config';
+import type { StepTime } from '../../rl/scale';
 import type { BandPoint } from './types';
 
 /** A reference run: its seed, the settings it was made with where they are not the plate's, its curves. */
@@ -41,6 +45,9 @@ export interface ReferenceRun extends Partial<RunSettings> {
   zeroSpreadGroups?: number[];
   allFailGroups?: number[];
   correctCallsPushedDown?: number[];
+  /** What the scale model reads (rl/scale.ts): the groups by paid episodes, where a step's time went. */
+  paidGroups?: number[];
+  stepTime?: StepTime;
   /** What a practitioner reads of the run (scripts/reference-runs.ts): the clip's mean fractions, the entropy's ends. */
   vitals?: { clipRegion: number; entropyFirst: number; entropyLast: number };
 }
@@ -122,6 +129,18 @@ export interface ReferenceRuns {
 const isFractions = (xs: unknown, n: number): xs is number[] =>
   Array.isArray(xs) && xs.length === n && xs.every((v) => typeof v === 'number' && v >= 0 && v <= 1);
 
+const isCounts = (xs: unknown, n: number): xs is number[] =>
+  Array.isArray(xs) && xs.length === n && xs.every((v) => Number.isInteger(v) && v >= 0);
+
+const STEP_TIME_KEYS = ['samplingMs', 'updateMs', 'evaluationMs', 'updateChars', 'episodeChars'] as const;
+const isStepTime = (t: unknown): t is StepTime =>
+  typeof t === 'object' &&
+  t !== null &&
+  STEP_TIME_KEYS.every((k) => {
+    const v = (t as Record<string, unknown>)[k];
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0;
+  });
+
 /**
  * Checks the file's shape; throws naming the first thing that is wrong.
  * @internal A test seam: exported for the tests of the file's checks.
@@ -143,6 +162,10 @@ export function parseReferenceRuns(json: unknown): ReferenceRuns {
       if (run[k] !== undefined && !isFractions(run[k], r.steps!))
         throw new Error(`reference runs: run ${i} ${k} is not ${r.steps} fractions`);
     }
+    if (run.paidGroups !== undefined && !isCounts(run.paidGroups, GRPO.episodesPerSum + 1))
+      throw new Error(`reference runs: run ${i} paidGroups is not ${GRPO.episodesPerSum + 1} counts`);
+    if (run.stepTime !== undefined && !isStepTime(run.stepTime))
+      throw new Error(`reference runs: run ${i} stepTime is not five numbers ≥ 0`);
     for (const k of SETTING_KEYS) {
       if (run[k] !== undefined && !isChoice(k, run[k]))
         throw new Error(`reference runs: run ${i} ${k} is ${JSON.stringify(run[k])}`);

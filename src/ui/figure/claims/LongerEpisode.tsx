@@ -26,6 +26,7 @@ import {
 import { bandNotShown, type ReferenceRuns, type ReferenceState } from '../reference';
 import { SettingRadios, SettingSelect } from '../SettingControl';
 import { TrendChart } from './TrendChart';
+import { ScaleCharts } from './ScaleCharts';
 import { sameGrpoSide, toneOf, type RunView, type WorkerStatus } from '../types';
 
 interface Props {
@@ -105,6 +106,7 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
       <ReferenceNote reference={p.reference} />
       <ClaimCharts {...p} runs={runs} faulty={shown.faulty} refRuns={ref} rows={rows} />
       <ClaimsTable {...p} runs={runs} refRuns={ref} rows={rows} />
+      <ScaleCharts reference={p.reference} />
       <p className="longer-episode-cost">
         Sampling becomes the dominant cost: with an instant calculator sampling’s share of a step barely moves between
         the lengths, because the update grows with the episode too. Choose a slow tool and watch the time split: the

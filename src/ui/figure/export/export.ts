@@ -1,8 +1,8 @@
 /**
  * A run to take away: every record of every stage as JSON (with the episodes the viewer shows),
- * the curves as CSV, the GRPO steps as JSON Lines under TRL's metric names (one object a step,
- * for the tools a practitioner already uses), and a link that reproduces the run's
- * configuration. Pure functions; the figure turns them into downloads.
+ * the curves as CSV, the GRPO steps as JSON Lines under TRL's metric names and the flat groups
+ * under prime-rl's too (one object a step, for the tools a practitioner already uses), and a link
+ * that reproduces the run's configuration. Pure functions; the figure turns them into downloads.
  */
 import { SETTING_KEYS, SETTINGS, settingsFileLabel, textOf, type RunConfig } from '../../../pipeline/settings';
 import type { GrpoStepView } from '../../../protocol/episode-view';
@@ -135,7 +135,7 @@ export const runsCsv = (runs: readonly RunView[]): string =>
  * deviations differ (rl/metrics.ts, rl/advantages.ts), and μ goes by another name there.
  */
 export const JSONL_FIELDS =
-  'their reward_std divides by n − 1, as TRL’s does (torch’s std()), while this trainer’s advantages divide by the group’s population std (÷ n); μ, the updates per batch, is TRL’s num_iterations';
+  'their reward_std divides by n − 1, as TRL’s does (torch’s std()), while this trainer’s advantages divide by the group’s population std (÷ n); μ, the updates per batch, is TRL’s num_iterations; reward/solve_none, reward/solve_all and reward/effective_batch_size are prime-rl’s names for the all-fail, the all-pass and the remaining groups';
 
 /** One JSON object per GRPO step, under TRL's names (rl/metrics.ts), one a line. */
 export const runJsonl = (run: RunView): string =>

@@ -64,7 +64,8 @@ export const VitalSigns = memo(function VitalSigns({ status, run, settings, onSe
         What a practitioner reads
       </h4>
       <p className="vital-signs-note">
-        The numbers TRL’s <code>GRPOTrainer</code> logs at every step, live for this run, each under its name there.
+        The numbers TRL’s <code>GRPOTrainer</code> logs at every step, live for this run, each under its name there; the
+        groups that teach nothing under prime-rl’s names too.
       </p>
       <SettingSelect
         setting="updatesPerBatch"
@@ -143,6 +144,12 @@ function VitalChart({ vital: v, run, metrics, frame, steps }: ChartProps & { vit
     <div className="vital" data-testid={`vital-${v.name}`}>
       <p className="vital-name">
         {v.label} <code>{v.name}</code>
+        {v.primeRl && (
+          <>
+            {' '}
+            · prime-rl logs {v.primeRl.oneMinus ? '1 − it' : 'it'} as <code>{v.primeRl.name}</code>
+          </>
+        )}
       </p>
       <LineChart
         name={v.name}

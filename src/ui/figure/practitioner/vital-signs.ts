@@ -1,6 +1,7 @@
 /**
  * The run's vital signs: the numbers a GRPO practitioner reads, each under the name TRL's
- * GRPOTrainer logs it (src/rl/metrics.ts), with what to watch for. Pure: from a run's records
+ * GRPOTrainer logs it (src/rl/metrics.ts) — the flat groups under prime-rl's names too — with what
+ * to watch for. Pure: from a run's records
  * to what the figure draws.
  */
 import { format } from 'd3';
@@ -19,6 +20,8 @@ export interface Vital {
   /** A fraction (0–100%), or a plain number on an axis from 0 to `max` (or to the data's top). */
   kind: 'fraction' | 'number';
   max?: number;
+  /** The same number as prime-rl's orchestrator logs it (rl/metrics.ts): under its name, or as 1 − it. */
+  primeRl?: { name: string; oneMinus?: boolean };
 }
 
 export const VITALS: readonly Vital[] = [
@@ -28,6 +31,7 @@ export const VITALS: readonly Vital[] = [
     watch:
       'Every advantage in such a group is 0: near 100%, the loss and the gradient are all but zero (“loss is 0”), however long it trains.',
     kind: 'fraction',
+    primeRl: { name: 'reward/effective_batch_size', oneMinus: true },
   },
   {
     name: 'frac_reward_zero_std/all_fail',
@@ -35,6 +39,7 @@ export const VITALS: readonly Vital[] = [
     watch:
       'No reward in the group at all: the sparse reward a longer episode brings. Rising, the agent meets sums it cannot solve even once in 8 tries.',
     kind: 'fraction',
+    primeRl: { name: 'reward/solve_none' },
   },
   {
     name: 'frac_reward_zero_std/all_pass',
@@ -42,6 +47,7 @@ export const VITALS: readonly Vital[] = [
     watch:
       'Solved sums teach nothing either: this share grows as the agent gets better, not as the reward gets sparse.',
     kind: 'fraction',
+    primeRl: { name: 'reward/solve_all' },
   },
   {
     name: 'reward_std',
