@@ -159,8 +159,10 @@ async function buildPageCode(kind: 'entry' | 'element'): Promise<void> {
           // React is the site's (a peer) in the entry; the folder brings its own.
           external: entry ? (id: string) => /^react(-dom)?(\/|$)/.test(id) : [],
           // A Server Components page imports the component directly (Next.js's app router).
-          // Lib mode keeps whitespace unless told; the site's bundler minifies again anyway.
-          output: { minify: true, ...(entry && { banner: "'use client';" }) },
+          // Lib mode keeps whitespace unless told; the site's bundler minifies again anyway. One
+          // file: the page's lazy chunks (the claims' scale charts) are inlined, as the package ships
+          // one entry and one element.
+          output: { minify: true, codeSplitting: false, ...(entry && { banner: "'use client';" }) },
         },
       },
     }),

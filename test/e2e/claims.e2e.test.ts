@@ -70,7 +70,9 @@ describe('the closing claims on first sight', () => {
       );
       expect(await page.locator(`[data-testid="claim-chart-${key}"] .trend-reference circle`).count()).toBe(3);
     }
-    // At the plate's scale, from the same file: each chart the model's line over the measured points.
+    // At the plate's scale, from the same file (the charts' chunk comes with it): each chart the
+    // model's line over the measured points.
+    await page.getByTestId('scale-check').waitFor();
     for (const key of ['sparser', 'credit', 'sampling']) {
       const chart = page.getByTestId(`scale-chart-${key}`);
       expect(await chart.locator('.scale-model path').count(), key).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/pipeline/settings';
 import { scaleReport } from '../../src/rl/scale';
 import { ScaleCharts } from '../../src/ui/figure/claims/ScaleCharts';
+import { ScaleChartsDrawn } from '../../src/ui/figure/claims/ScaleChartsDrawn';
 import { scaleView } from '../../src/ui/figure/claims/scale-view';
 import { parseReferenceRuns, type ReferenceRuns, type ReferenceState } from '../../src/ui/figure/reference';
 import { renderFigure } from './fixtures';
@@ -17,10 +18,11 @@ const SHIPPED: ReferenceRuns = parseReferenceRuns(
 );
 const REPORT = scaleReport(SHIPPED.runs, { latencies: SETTINGS.toolLatencyMs.choices, maxCalls: 300 })!;
 const render = (reference: ReferenceState) => renderToStaticMarkup(createElement(ScaleCharts, { reference }));
+const drawn = (runs: ReferenceRuns) => renderToStaticMarkup(createElement(ScaleChartsDrawn, { runs }));
 const text = (html: string) => html.replace(/<[^>]+>/g, '');
 
 describe('the scale charts, from the shipped reference runs', () => {
-  const html = render({ runs: SHIPPED });
+  const html = drawn(SHIPPED);
 
   it('draw one chart a claim — sparser reward, credit, sampling — each an image with its words', () => {
     for (const key of ['sparser', 'credit', 'sampling'])
@@ -91,15 +93,17 @@ describe('the scale charts without the model’s inputs', () => {
     expect(render(null)).toContain('The scale charts come with the reference runs, on their way.');
     expect(render({ unavailable: 'x', why: 'y' })).toContain('the scale charts are left out');
     const older = { ...SHIPPED, runs: SHIPPED.runs.map(({ paidGroups: _, stepTime: __, ...r }) => r) };
-    const html = render({ runs: older });
+    const html = drawn(older);
     expect(html).toContain('re-make it with npm run reference-runs -- --agent three-calls');
     expect(html).not.toContain('<svg');
   });
 });
 
 describe('the figure', () => {
-  it('draws the scale charts in the longer-episode section once the held-fixed agent’s runs are in', () => {
+  it('draws the scale charts in the longer-episode section once the held-fixed agent’s runs are in, their chunk first', () => {
+    // Rendered on a server the chunk has not come (the browser test sees the charts drawn).
     const html = renderFigure({ referenceThreeCalls: { runs: SHIPPED } });
-    expect(html).toMatch(/class="longer-episode"[^]*data-testid="scale-charts"[^]*data-testid="scale-chart-sampling"/);
+    expect(html).toMatch(/class="longer-episode"[^]*data-testid="scale-charts"[^]*Drawing the scale charts…/);
+    expect(renderFigure({})).toMatch(/data-testid="scale-charts"[^]*on their way/);
   });
 });
