@@ -1,10 +1,12 @@
 /**
- * The plate's thesis, runnable: "the same algorithm, a longer episode". The reader picks the
- * world, which agent plays it, and how long the calculator takes, or runs the held-fixed agent on
- * every length with one button. The closing claims are measured with that agent held fixed, each
- * as a small chart against the number of calls (the reference seeds' spread and mean, the
- * reader's runs as marks) and in a table that says, in words, whether each shows. The reference
- * runs are fetched as the section comes near the screen, so a reader who reads down sees them.
+ * The plate's thesis, runnable: "the same algorithm, a longer episode", set beside the paragraph
+ * that says what grows with the episode. The closing claims are measured with one agent held
+ * fixed, each as a small chart against the number of calls (the reference seeds' spread and
+ * mean, the reader's runs as marks) and in a table that says, in words, whether each shows; then
+ * carried to the plate's scale by a stated model (ScaleCharts). One click away, the reader runs
+ * it: the held-fixed agent on every length with one button, or a world, its agent and the
+ * calculator's speed. The reference runs are fetched as the section comes near the screen, so a
+ * reader who reads down sees them.
  */
 import { memo, useEffect, useId, useRef } from 'react';
 import type { RunSequence } from '../../../client/run-sequence';
@@ -27,6 +29,7 @@ import { bandNotShown, type ReferenceRuns, type ReferenceState } from '../refere
 import { SettingRadios, SettingSelect } from '../SettingControl';
 import { TrendChart } from './TrendChart';
 import { ScaleCharts } from './ScaleCharts';
+import { Part, PartLink } from '../parts/Part';
 import { sameGrpoSide, toneOf, type RunView, type WorkerStatus } from '../types';
 
 interface Props {
@@ -89,8 +92,33 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
   return (
     <section className="longer-episode" aria-labelledby={head} ref={box}>
       <h4 className="diagnostics-title" id={head}>
-        The same algorithm, a longer episode
+        The closing claims, measured
       </h4>
+      <ReferenceNote reference={p.reference} />
+      <ClaimCharts {...p} runs={runs} faulty={shown.faulty} refRuns={ref} rows={rows} />
+      <ClaimsTable {...p} runs={runs} refRuns={ref} rows={rows} />
+      <ScaleCharts reference={p.reference} />
+      <p className="longer-episode-cost">
+        Sampling becomes the dominant cost: with an instant calculator sampling’s share of a step barely moves between
+        the lengths, because the update grows with the episode too. Choose a slow tool (<PartLink to="run-yourself" />)
+        and watch <PartLink to="time">where a step’s time goes</PartLink>: the batch waits on the calculator at every
+        call, and a longer episode waits at each of its calls.
+      </p>
+      <Part
+        id="run-yourself"
+        level={5}
+        headline={sequenceWords(p.sequence) ? `training ${sequenceWords(p.sequence)}` : null}
+      >
+        <RunYourself {...p} rows={rows} shown={shown} />
+      </Part>
+    </section>
+  );
+}, sameGrpoSide);
+
+/** The worlds, the controls that pick one, its agent and the calculator's speed, and Run every length. */
+function RunYourself(p: Props & { rows: ClaimRow[]; shown: RunSettings }) {
+  return (
+    <>
       <p className="longer-episode-note">
         One call, the plate’s: <code>{WORLDS['one-call'].example}</code>. Two calls, on three-term sums:{' '}
         <code>{WORLDS['two-calls'].example}</code> — the model adds the first two terms, then the third to the result.
@@ -100,21 +128,12 @@ export const LongerEpisode = memo(function LongerEpisode(p: Props) {
       </p>
       <WorldControls {...p} />
       <p className="longer-episode-expect" data-testid="episode-note">
-        {expectation(shown)}
+        {expectation(p.shown)}
       </p>
-      <RunEveryLength {...p} rows={rows} />
-      <ReferenceNote reference={p.reference} />
-      <ClaimCharts {...p} runs={runs} faulty={shown.faulty} refRuns={ref} rows={rows} />
-      <ClaimsTable {...p} runs={runs} refRuns={ref} rows={rows} />
-      <ScaleCharts reference={p.reference} />
-      <p className="longer-episode-cost">
-        Sampling becomes the dominant cost: with an instant calculator sampling’s share of a step barely moves between
-        the lengths, because the update grows with the episode too. Choose a slow tool and watch the time split: the
-        batch waits on the calculator at every call, and a longer episode waits at each of its calls.
-      </p>
-    </section>
+      <RunEveryLength {...p} />
+    </>
   );
-}, sameGrpoSide);
+}
 
 /** The world, its agent and the calculator's speed. */
 function WorldControls(p: Props) {

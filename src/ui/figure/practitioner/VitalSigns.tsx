@@ -57,12 +57,8 @@ const seriesOf = (run: RunView, metrics: readonly StepMetrics[], name: keyof Ste
 export const VitalSigns = memo(function VitalSigns({ status, run, settings, onSettings, frame, steps }: Props) {
   const metrics = run ? metricsOf(run.steps) : [];
   const mu = run?.config.updatesPerBatch ?? settings.updatesPerBatch;
-  const head = useId(); // ids must not collide with a second plate on the page
   return (
-    <section className="vital-signs" aria-labelledby={head}>
-      <h4 className="diagnostics-title" id={head}>
-        What a practitioner reads
-      </h4>
+    <div className="vital-signs">
       <p className="vital-signs-note">
         The numbers TRL’s <code>GRPOTrainer</code> logs at every step, live for this run, each under its name there; the
         groups that teach nothing under prime-rl’s names too.
@@ -83,12 +79,20 @@ export const VitalSigns = memo(function VitalSigns({ status, run, settings, onSe
       ) : (
         <ClipChart run={run} metrics={metrics} frame={frame} steps={steps} />
       )}
-      <div className="vitals">
-        {VITALS.map((v) => (
-          <VitalChart key={v.name} vital={v} run={run} metrics={metrics} frame={frame} steps={steps} />
-        ))}
-      </div>
-    </section>
+      {metrics.length === 0 ? (
+        // Nothing true to draw before a step has sampled: eight empty frames would look like a measurement.
+        <p className="vitals-wait" data-testid="vitals-wait">
+          The vital signs are the run’s own: their {VITALS.length} charts draw each GRPO step as it comes. Press Run or
+          Step.
+        </p>
+      ) : (
+        <div className="vitals">
+          {VITALS.map((v) => (
+            <VitalChart key={v.name} vital={v} run={run} metrics={metrics} frame={frame} steps={steps} />
+          ))}
+        </div>
+      )}
+    </div>
   );
 }, sameGrpoSide);
 
