@@ -293,7 +293,12 @@ function ClaimsTable(p: WithRuns & { rows: ClaimRow[] }) {
   const { rows } = p;
   const settings = yourSettingsWords(p.runs);
   return (
-    <div className="claims-wrap" role="region" aria-label="What grows with the episode" tabIndex={0}>
+    <div
+      className={p.reference === null ? 'claims-wrap coming' : 'claims-wrap'}
+      role="region"
+      aria-label="What grows with the episode"
+      tabIndex={0}
+    >
       <table className="claims" data-testid="claims">
         <caption>
           What grows with the episode, the agent held fixed: the {callsAdjective(CLAIM_AGENT)} agent on every length,

@@ -10,9 +10,9 @@ import type { ReferenceState } from '../reference';
 
 const Drawn = lazy(() => import('./ScaleChartsDrawn').then((m) => ({ default: m.ScaleChartsDrawn })));
 
-/** A line where the charts will be. */
-const Note = ({ children }: { children: ReactNode }) => (
-  <div className="scale-charts" data-testid="scale-charts">
+/** A line where the charts will be; `waiting`, it holds their place (figure.css), so the page below does not jump when they come. */
+const Note = ({ children, waiting = false }: { children: ReactNode; waiting?: boolean }) => (
+  <div className={waiting ? 'scale-charts waiting' : 'scale-charts'} data-testid="scale-charts">
     <p className="claim-key" data-testid="scale-missing">
       {children}
     </p>
@@ -20,12 +20,12 @@ const Note = ({ children }: { children: ReactNode }) => (
 );
 
 export function ScaleCharts({ reference }: { reference: ReferenceState }) {
-  if (!reference) return <Note>The scale charts come with the reference runs, on their way.</Note>;
+  if (!reference) return <Note waiting>The scale charts come with the reference runs, on their way.</Note>;
   if (!('runs' in reference))
     return <Note>Without the reference runs there is nothing to fit the model to: the scale charts are left out.</Note>;
   return (
     <ChunkError>
-      <Suspense fallback={<Note>Drawing the scale charts…</Note>}>
+      <Suspense fallback={<Note waiting>Drawing the scale charts…</Note>}>
         <Drawn runs={reference.runs} />
       </Suspense>
     </ChunkError>
