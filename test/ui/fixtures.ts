@@ -99,7 +99,7 @@ export function run(runId: number, faulty: boolean, n: number, steps = 40): RunV
 const noop = () => {};
 
 /** Every part open: a render test sees each part's body. */
-export const ALL_OPEN: Parts = { isOpen: () => true, set: noop, reveal: noop, register: noop };
+const ALL_OPEN: Parts = { isOpen: () => true, set: noop, reveal: noop, register: noop };
 
 /** The figure's props at Ready with no run, the plate's settings: each test overrides what it shows. */
 export const FIGURE_PROPS: FigureProps = {
