@@ -228,6 +228,16 @@ export const GRPO: GrpoConfig = {
 };
 
 /**
+ * Rows per part of a step's work on the plain-JavaScript backend (model/parts.ts), the one an
+ * engine without WebAssembly trains on: without its JIT a GRPO step there takes minutes, and
+ * cut so, its parts take a few seconds each (`node --jitless`: a rollout's 16 rows at one
+ * position ~0.3 s, the update's 2 rows ~1.4 s, a forward pass's 8 transcripts ~1 s; a browser's
+ * interpreter up to ~4× that). The update sums its parts' gradients: the same as one batch up to
+ * float rounding. Other backends take each phase whole (a step is ~70 ms on WASM).
+ */
+export const CPU_PARTS = { rolloutRows: 16, updateRows: 2, forwardRows: 8 };
+
+/**
  * The seed of the page's default run (and `npm run workshop`'s): of the reference runs' five
  * seeds, the one whose runs — reliable and faulty together — land nearest the plate's statements,
  * chosen from the weights as shipped (docs/results.md, "The live run against the plate"). The

@@ -11,7 +11,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { AgentRecipe, WorksheetFormat } from '../config';
-import { demonstrationFor, EPISODES } from '../env/episode';
+import { demonstrationFor, EPISODES, longestEpisode } from '../env/episode';
 import type { Sum } from '../env/sums';
 import { AGENTS, WORLDS, type World } from '../env/world';
 import { singleDigitSums, worksheetLine, worksheetRow } from '../env/worksheets';
@@ -19,6 +19,7 @@ import { createRng, type Rng } from '../lib/rng';
 import { adam } from '../model/adam';
 import { roundToStored } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
+import { partsOf, UNITS, WorkMeter, type BetweenParts, type PartDone, type PartSizes } from '../model/parts';
 import { shiftTokens } from '../model/logprobs';
 import { disposeBatch, makeTokenBatch, makeTokenBatches, supervisedStep, type TokenBatch } from '../model/supervised';
 import { PAD, START } from '../model/vocab';
@@ -73,6 +74,8 @@ export interface StageOptions {
   seed: number;
   /** Measure every this many steps (and at step 0 and the last); 0 = only at the ends. */
   evalEvery: number;
+  /** A step's work in parts of rows (model/parts.ts: the plain-JavaScript backend's); absent: whole. */
+  parts?: PartSizes;
 }
 
 const now = (): number => performance.now();
@@ -92,12 +95,14 @@ export class SupervisedStage {
   private firstLoss = NaN;
   private lastLoss = NaN;
   private ms = 0;
+  private readonly parts: PartSizes | undefined;
 
   constructor(opts: StageOptions) {
     this.stage = opts.stage;
     this.model = opts.model;
     this.recipe = opts.recipe;
     this.evalEvery = opts.evalEvery;
+    this.parts = opts.parts;
     const agent = AGENTS[opts.recipe.episode ?? 'one-call'];
     this.world = WORLDS[agent.name];
     if (opts.stage === 'sft' && opts.model.config.context < agent.context)
@@ -119,18 +124,21 @@ export class SupervisedStage {
     return this.stepIndex >= this.steps;
   }
 
-  /** Step 0: the starting point's score. */
-  async initial(): Promise<SupervisedRecord> {
+  /** Step 0: the starting point's score. `between`: called between its parts (model/parts.ts). */
+  async initial(between?: BetweenParts): Promise<SupervisedRecord> {
     const t0 = now();
-    const scores = await this.measure();
+    const meter = new WorkMeter(this.measureUnits(), this.stepUnits(), between);
+    const scores = await this.measure(meter.part('evaluation'));
     return { stage: this.stage, step: 0, steps: this.steps, loss: null, ...scores, ms: now() - t0 };
   }
 
-  /** One optimiser step on a fresh batch. */
-  async next(): Promise<SupervisedRecord> {
+  /** One optimiser step on a fresh batch. `between`: called between its parts; the weights change after the last. */
+  async next(between?: BetweenParts): Promise<SupervisedRecord> {
     if (this.finished) throw new Error(`SupervisedStage: ${this.stage} has no step after ${this.steps}`);
     const t0 = now();
     const step = ++this.stepIndex;
+    const due = step === this.steps || (this.evalEvery > 0 && step % this.evalEvery === 0);
+    const meter = new WorkMeter(this.stepUnits() + (due ? this.measureUnits() : 0), this.stepUnits(), between);
     const batch = this.stage === 'pretrain' ? this.pretrainBatch() : this.sftBatch();
     const { lr } = this.stage === 'pretrain' ? this.recipe.pretrain : this.recipe.sft;
     const weightDecay = this.stage === 'pretrain' ? 0 : this.recipe.sft.weightDecay;
@@ -142,6 +150,8 @@ export class SupervisedStage {
         weightDecay,
         step,
         stage: this.stage === 'sft' ? 'fine-tuning' : 'pre-training',
+        eachBatchAPart: this.parts !== undefined,
+        onPart: meter.part('update'),
       });
     } finally {
       disposeBatch(batch);
@@ -154,8 +164,7 @@ export class SupervisedStage {
     const every = this.recipe.sft.selectEvery;
     if (this.stage === 'sft' && every > 0 && (step % every === 0 || step === this.steps))
       await this.best.consider(this.model, step);
-    const due = step === this.steps || (this.evalEvery > 0 && step % this.evalEvery === 0);
-    const scores = due ? await this.measure() : { heldOut: null, worksheet: null };
+    const scores = due ? await this.measure(meter.part('evaluation')) : { heldOut: null, worksheet: null };
     const ms = now() - t0;
     this.ms += ms;
     return { stage: this.stage, step, steps: this.steps, loss, ...scores, ms };
@@ -185,12 +194,29 @@ export class SupervisedStage {
     this.best.dispose();
   }
 
-  private async measure(): Promise<Pick<SupervisedRecord, 'heldOut' | 'worksheet'>> {
+  private async measure(onPart: PartDone): Promise<Pick<SupervisedRecord, 'heldOut' | 'worksheet'>> {
     if (this.stage === 'sft') {
-      const { success, correct, n } = await evaluateGreedy(this.model, this.world.split.heldOut);
+      const parts = { rowsPerPart: this.parts?.rolloutRows, onPart };
+      const { success, correct, n } = await evaluateGreedy(this.model, this.world.split.heldOut, parts);
       return { heldOut: { success, correct, n }, worksheet: null };
     }
-    return { heldOut: null, worksheet: await worksheetAccuracy(this.model, this.recipe.pretrain.format) };
+    const parts = { rowsPerPart: this.parts?.forwardRows, onPart };
+    return { heldOut: null, worksheet: await worksheetAccuracy(this.model, this.recipe.pretrain.format, parts) };
+  }
+
+  /** Units of a step's update (model/parts.ts): its rows at the full context, forward and backward. */
+  private stepUnits(): number {
+    const rows =
+      this.stage === 'pretrain'
+        ? this.recipe.pretrain.batch
+        : demonstrationsOf(this.recipe).length + this.recipe.sft.worksheetRows;
+    return rows * this.model.config.context * UNITS.train;
+  }
+
+  /** Units of a measurement: the held-out rollout, or the 100 worksheet lines' forward pass. */
+  private measureUnits(): number {
+    if (this.stage === 'pretrain') return 100 * WORKSHEET_LINE * UNITS.forward;
+    return this.world.split.heldOut.length * longestEpisode(this.world.calls);
   }
 
   /** Worksheet rows of the full context; every character after `^` is a target. */
@@ -203,7 +229,7 @@ export class SupervisedStage {
 
   private pretrainBatch(): TokenBatch[] {
     const { rows, weight } = this.worksheetRows(this.recipe.pretrain.batch);
-    return makeTokenBatches(rows, weight);
+    return makeTokenBatches(rows, weight, this.parts?.updateRows);
   }
 
   /** The demonstrations (loss on the model's characters only) and a few worksheet rows. */
@@ -213,7 +239,7 @@ export class SupervisedStage {
     const rows = [...demos.map((d) => d.text), ...sheets.rows];
     const weight = (row: number, j: number) =>
       row < demos.length ? (demos[row]!.authors[j + 1] === 'model' ? 1 : 0) : sheets.weight(row - demos.length, j);
-    return makeTokenBatches(rows, weight);
+    return makeTokenBatches(rows, weight, this.parts?.updateRows);
   }
 }
 
@@ -244,29 +270,45 @@ export function demonstrationsOf(recipe: AgentRecipe): ReturnType<typeof demonst
  * (`^3+4=7|`), scored correct when every answer character (digits and `|`) is the model's
  * most likely next character. One teacher-forced forward pass, no sampling.
  */
-export async function worksheetAccuracy(model: CharModel, format: WorksheetFormat): Promise<Score> {
+export async function worksheetAccuracy(
+  model: CharModel,
+  format: WorksheetFormat,
+  parts: { rowsPerPart?: number; onPart?: PartDone } = {},
+): Promise<Score> {
   const sums = singleDigitSums();
   const rows = sums.map(({ a, b }) => START + worksheetLine(a, b, format));
   // The answer starts after the last `=`: `^3+4=7|`, or `^3+4=3+4|7|` when restating.
   const answerFrom = rows.map((row) => (format === 'plain' ? row.indexOf('=') + 1 : row.indexOf('|') + 1));
-  const batch = makeTokenBatch(rows, () => 1);
-  const hits = tf.tidy(() => {
-    const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
-    const guess = model.logits(inputs).argMax(-1); // [N, L-1]
-    return tf.cast(tf.equal(guess, targets), 'int32'); // [N, L-1]
-  });
-  const L1 = hits.shape[1]!;
-  const h = await hits.data();
-  tf.dispose(hits);
-  disposeBatch(batch);
   let correct = 0;
-  rows.forEach((row, i) => {
-    let ok = true;
-    for (let j = answerFrom[i]! - 1; j < row.length - 1; j++) ok &&= h[i * L1 + j] === 1;
-    if (ok) correct++;
-  });
+  for (const part of partsOf(rows.length, parts.rowsPerPart)) {
+    const these = part.map((i) => rows[i]!);
+    const batch = makeTokenBatch(these, () => 1);
+    let hits: tf.Tensor | undefined;
+    try {
+      hits = tf.tidy(() => {
+        const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
+        const guess = model.logits(inputs).argMax(-1); // [N, L-1]
+        return tf.cast(tf.equal(guess, targets), 'int32'); // [N, L-1]
+      });
+      const L1 = hits.shape[1]!;
+      const h = await hits.data();
+      these.forEach((row, k) => {
+        let ok = true;
+        for (let j = answerFrom[part[k]!]! - 1; j < row.length - 1; j++) ok &&= h[k * L1 + j] === 1;
+        if (ok) correct++;
+      });
+    } finally {
+      tf.dispose(hits ?? []);
+      disposeBatch(batch);
+    }
+    const wait = parts.onPart?.(these.length * WORKSHEET_LINE * UNITS.forward);
+    if (wait) await wait;
+  }
   return { success: correct / rows.length, correct, n: rows.length };
 }
+
+/** A worksheet line's characters, about (`^3+4=7|`): the measurement's units. */
+const WORKSHEET_LINE = 7;
 
 /** Keeps a copy of the weights with the best greedy success on the validation sums. */
 class BestOnValidation {

@@ -21,3 +21,10 @@ export function variableGrads(
     throw e;
   }
 }
+
+/** a + b, name by name (gradients summed over a step's parts, model/parts.ts); both are freed. */
+export function addGrads(a: tf.NamedTensorMap, b: tf.NamedTensorMap): tf.NamedTensorMap {
+  const sum = tf.tidy(() => Object.fromEntries(Object.keys(a).map((k) => [k, tf.add(a[k]!, b[k]!)])));
+  tf.dispose([a, b]);
+  return sum;
+}

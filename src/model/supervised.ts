@@ -5,8 +5,9 @@
 import * as tf from '@tensorflow/tfjs';
 import type { CharModel } from './gpt';
 import { NonFiniteLossError } from './non-finite';
-import { variableGrads } from './gradients';
+import { addGrads, variableGrads } from './gradients';
 import { shiftTokens, targetLogProbs } from './logprobs';
+import { partsOf, UNITS, type PartDone } from './parts';
 import { encode, PAD } from './vocab';
 
 export interface TokenBatch {
@@ -55,9 +56,20 @@ export function lengthBuckets(lengths: readonly number[]): number[][] {
 /** A length bucket's batch and the indices in `rows` of its rows, in order. */
 export type BucketBatch = TokenBatch & { rows: number[] };
 
-/** makeTokenBatch per length bucket; `weightOf(row, j)` gets the row's index in `rows`. */
-export function makeTokenBatches(rows: readonly string[], weightOf: (row: number, j: number) => number): BucketBatch[] {
-  return lengthBuckets(rows.map((r) => r.length)).map((group) => ({
+/**
+ * makeTokenBatch per length bucket; `weightOf(row, j)` gets the row's index in `rows`. maxRows:
+ * each bucket cut further into batches of at most this many rows (model/parts.ts), each padded
+ * to its own longest.
+ */
+export function makeTokenBatches(
+  rows: readonly string[],
+  weightOf: (row: number, j: number) => number,
+  maxRows?: number,
+): BucketBatch[] {
+  const groups = lengthBuckets(rows.map((r) => r.length)).flatMap((g) =>
+    partsOf(g.length, maxRows).map((k) => k.map((i) => g[i]!)),
+  );
+  return groups.map((group) => ({
     ...makeTokenBatch(
       group.map((i) => rows[i]!),
       (k, j) => weightOf(group[k]!, j),
@@ -72,13 +84,20 @@ export function disposeBatch(batch: TokenBatch | TokenBatch[]): void {
 
 /**
  * Weighted mean negative log-likelihood over one batch or its length buckets: a scalar. Dropout
- * is on when a seed is given; bucket i draws its masks from seed + 7919·i.
+ * is on when a seed is given; bucket i draws its masks from seed + 7919·i. part: only these
+ * buckets' share of the loss (its mean is still over every bucket's characters).
  * @internal A test seam: exported for the tests of the loss and its fused path.
  */
-export function supervisedLoss(model: CharModel, batch: TokenBatch | TokenBatch[], dropoutSeed?: number): tf.Scalar {
+export function supervisedLoss(
+  model: CharModel,
+  batch: TokenBatch | TokenBatch[],
+  dropoutSeed?: number,
+  part?: readonly number[],
+): tf.Scalar {
   return tf.tidy(() => {
     const batches = [batch].flat();
-    const sums = batches.map((b, i) => {
+    const sums = (part ?? batches.map((_, i) => i)).map((i) => {
+      const b = batches[i]!;
       const { inputs, targets } = shiftTokens(b.tokens);
       const logits = model.logits(inputs, {
         dropoutSeed: dropoutSeed === undefined ? undefined : dropoutSeed + 7919 * i,
@@ -97,28 +116,51 @@ export interface SupervisedStepOptions {
   /** Name the step in a NonFiniteLossError: its number and stage ("fine-tuning"). */
   step?: number;
   stage?: string;
+  /** Each batch is a part of its own, the gradients summed (model/parts.ts); else one part. */
+  eachBatchAPart?: boolean;
+  /** Called after each part with its units. */
+  onPart?: PartDone;
 }
 
-/** One optimiser step; returns the loss before the step. Decoupled weight decay on matrices (AdamW). */
+/**
+ * One optimiser step; returns the loss before the step. Decoupled weight decay on matrices
+ * (AdamW). The weights change only after the last part.
+ */
 export async function supervisedStep(
   model: CharModel,
   optimizer: tf.Optimizer,
   batch: TokenBatch | TokenBatch[],
   opts: SupervisedStepOptions,
 ): Promise<number> {
-  const { value, grads } = variableGrads(() => supervisedLoss(model, batch, opts.dropoutSeed), model.trainable);
-  const loss = (await value.data())[0]!;
-  value.dispose();
-  if (!Number.isFinite(loss)) {
-    tf.dispose(grads);
-    throw new NonFiniteLossError(opts.step ?? 0, loss, opts.stage);
+  const batches = [batch].flat();
+  const parts = opts.eachBatchAPart ? batches.map((_, i) => [i]) : [undefined];
+  let sum: tf.NamedTensorMap | null = null;
+  let loss = 0;
+  try {
+    for (const part of parts) {
+      const { value, grads } = variableGrads(
+        () => supervisedLoss(model, batch, opts.dropoutSeed, part),
+        model.trainable,
+      );
+      sum = sum === null ? grads : addGrads(sum, grads);
+      try {
+        loss += (await value.data())[0]!;
+      } finally {
+        value.dispose();
+      }
+      if (!Number.isFinite(loss)) throw new NonFiniteLossError(opts.step ?? 0, loss, opts.stage);
+      const chars = (part ?? batches.map((_, i) => i)).reduce((n, i) => n + batches[i]!.weights.size, 0);
+      const wait = opts.onPart?.(chars * UNITS.train);
+      if (wait) await wait;
+    }
+    optimizer.applyGradients(sum!);
+    if (opts.weightDecay > 0) {
+      tf.tidy(() => {
+        for (const v of model.trainable) if (v.rank === 2) v.assign(tf.mul(v, 1 - opts.lr * opts.weightDecay));
+      });
+    }
+  } finally {
+    tf.dispose(sum ?? {});
   }
-  optimizer.applyGradients(grads);
-  if (opts.weightDecay > 0) {
-    tf.tidy(() => {
-      for (const v of model.trainable) if (v.rank === 2) v.assign(tf.mul(v, 1 - opts.lr * opts.weightDecay));
-    });
-  }
-  tf.dispose(grads);
   return loss;
 }

@@ -3,7 +3,7 @@
 // page's worker drives, a stage after another, every record handed to `onRecord`.
 import { AGENT_RECIPES, GRPO, STAGE_EVAL_EVERY, type AgentRecipe, type GrpoConfig } from '../config';
 import { agentOf } from '../env/world';
-import { PipelineRun, type PipelineSummary, type StageRecord } from '../pipeline/run';
+import { PipelineRun, type BetweenRecordParts, type PipelineSummary, type StageRecord } from '../pipeline/run';
 import { stagesFrom } from '../pipeline/stages';
 import { PLATE_SETTINGS, SETTING_KEYS, type RunConfig, type RunSettings } from '../pipeline/settings';
 import type { GrpoRecord } from '../rl/grpo';
@@ -28,8 +28,15 @@ export interface WorkshopRun extends PipelineSummary {
   trueSuccess: number[];
 }
 
-/** Throws a CheckpointError (naming the file) if a checkpoint it needs is missing or corrupt. */
-export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRecord) => void): Promise<WorkshopRun> {
+/**
+ * Throws a CheckpointError (naming the file) if a checkpoint it needs is missing or corrupt.
+ * between: called between a record's parts (model/parts.ts; the cpu backend's).
+ */
+export async function runWorkshop(
+  opts: WorkshopOptions,
+  onRecord?: (r: StageRecord) => void,
+  between?: BetweenRecordParts,
+): Promise<WorkshopRun> {
   const config: RunConfig = { ...PLATE_SETTINGS, ...given(opts), seed: opts.seed, steps: opts.steps };
   const dirs = opts.checkpoints ?? shippedFor(agentOf(config));
   const sources = {
@@ -43,7 +50,7 @@ export async function runWorkshop(opts: WorkshopOptions, onRecord?: (r: StageRec
   const records: GrpoRecord[] = [];
   try {
     for (let complete = false; !complete;) {
-      const out = await run.step();
+      const out = await run.step(between);
       complete = out.complete;
       const { complete: _, ...record } = out;
       if (record.stage === 'grpo') records.push(record.record);

@@ -6,11 +6,12 @@
  * GPU, and a GRPO restart can reuse the run's own agent.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { AgentRecipe, GrpoConfig } from '../config';
+import { CPU_PARTS, type AgentRecipe, type GrpoConfig } from '../config';
 import { SupervisedStage, type SupervisedRecord, type SupervisedStageName } from '../agent/stage';
 import { fineTuningStart, initialModel } from '../agent/train';
 import { decodeCheckpoint, encodeCheckpoint, weightsDigest, type CheckpointFiles } from '../model/checkpoint';
 import type { CharModel } from '../model/gpt';
+import type { BetweenParts, WorkProgress } from '../model/parts';
 import { summarise, type RunSummary } from '../rl/summary';
 import { GrpoStage, type GrpoRecord } from '../rl/grpo';
 import { agentOf } from '../env/world';
@@ -42,6 +43,12 @@ export type StageRecord =
   { stage: 'grpo'; record: GrpoRecord } | { stage: SupervisedStageName; record: SupervisedRecord };
 
 type StageRunner = SupervisedStage | GrpoStage;
+
+/** How far a record has got (model/parts.ts): which record (`step` of `stage`), and ms since it began. */
+export type RecordProgress = WorkProgress & { stage: Stage; step: number; ms: number };
+
+/** Called between a record's parts, as BetweenParts is. */
+export type BetweenRecordParts = (p: RecordProgress) => Promise<void> | undefined;
 
 export class PipelineRun {
   private stageIndex = -1;
@@ -114,9 +121,13 @@ export class PipelineRun {
     this.epoch++;
   }
 
-  /** The next record: a stage's starting point, or one step of it, with the settings its stage was built with. */
-  async step(): Promise<StageRecord & { complete: boolean; config: RunConfig }> {
+  /**
+   * The next record: a stage's starting point, or one step of it, with the settings its stage was
+   * built with. `between`: called between the record's parts (model/parts.ts).
+   */
+  async step(between?: BetweenRecordParts): Promise<StageRecord & { complete: boolean; config: RunConfig }> {
     const epoch = this.epoch;
+    const t0 = performance.now();
     if (this.stageIndex < 0 || (this.lastStep >= 0 && this.stageFinished())) {
       const next = await this.nextStageStart();
       this.current(epoch);
@@ -127,7 +138,8 @@ export class PipelineRun {
       if (this.stage === 'grpo') this.agentWeights = next;
       this.buildStage();
     }
-    const record = this.lastStep < 0 ? await this.runner!.initial() : await this.runner!.next();
+    const parts = this.parts(between, this.lastStep + 1, t0);
+    const record = this.lastStep < 0 ? await this.runner!.initial(parts) : await this.runner!.next(parts);
     this.current(epoch);
     this.lastStep = record.step;
     return this.recorded(record);
@@ -138,16 +150,22 @@ export class PipelineRun {
    * the last one this run returned. Returns false if `stop` asked it to give up first.
    * A step still in flight on the old backend is abandoned: it can no longer change this run.
    */
-  async replay(stop: () => boolean): Promise<boolean> {
+  async replay(stop: () => boolean, between?: BetweenRecordParts): Promise<boolean> {
     this.epoch++;
     this.dropTensors();
     if (this.stageIndex < 0) return true;
     this.buildStage();
     for (let s = 1; s <= this.lastStep; s++) {
       if (stop()) return false;
-      await this.runner!.next();
+      await this.runner!.next(this.parts(between, s, performance.now()));
     }
     return true;
+  }
+
+  /** `between` for the record of `step` in the current stage, begun at t0. */
+  private parts(between: BetweenRecordParts | undefined, step: number, t0: number): BetweenParts | undefined {
+    const stage = this.stage;
+    return between && ((p) => between({ ...p, stage, step, ms: performance.now() - t0 }));
   }
 
   summary(): PipelineSummary {
@@ -213,10 +231,12 @@ export class PipelineRun {
     this.model = stage === 'sft' ? fineTuningStart(model, recipe, seed) : model;
     // The one place a stage takes the run's settings: its records say so (builtWith).
     this.builtWith = this.config;
+    // Built on the backend in use (again after a switch): only plain JavaScript cuts a step into parts.
+    const parts = tf.getBackend() === 'cpu' ? CPU_PARTS : undefined;
     this.runner =
       stage === 'grpo'
-        ? new GrpoStage({ model: this.model, config: grpoConfigOf(grpo, this.config), seed })
-        : new SupervisedStage({ model: this.model, recipe, stage, seed, evalEvery });
+        ? new GrpoStage({ model: this.model, config: grpoConfigOf(grpo, this.config), seed, parts })
+        : new SupervisedStage({ model: this.model, recipe, stage, seed, evalEvery, parts });
   }
 
   private current(epoch: number): void {

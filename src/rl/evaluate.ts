@@ -6,7 +6,7 @@
 import { reliableCalculator } from '../env/calculator';
 import { REWARD_CORRECT } from '../env/episode';
 import type { Sum } from '../env/sums';
-import { rollout, type EpisodeRecord, type Policy, type RolloutRow } from './rollout';
+import { rollout, type EpisodeRecord, type Policy, type RolloutOptions, type RolloutRow } from './rollout';
 
 export interface Evaluation {
   success: number;
@@ -15,9 +15,20 @@ export interface Evaluation {
   episodes: EpisodeRecord[];
 }
 
-export async function evaluateGreedy(model: Policy, sums: Sum[]): Promise<Evaluation> {
+/** parts: the rollout in parts of rows (model/parts.ts). */
+export async function evaluateGreedy(
+  model: Policy,
+  sums: Sum[],
+  parts: Pick<RolloutOptions, 'rowsPerPart' | 'onPart'> = {},
+): Promise<Evaluation> {
   return scoreEvaluation(
-    await rollout(model, sums, { calculator: reliableCalculator, grader: 'exact', temperature: 1, greedy: true }),
+    await rollout(model, sums, {
+      calculator: reliableCalculator,
+      grader: 'exact',
+      temperature: 1,
+      greedy: true,
+      ...parts,
+    }),
   );
 }
 

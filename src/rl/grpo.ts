@@ -32,6 +32,7 @@ import { longestEpisode } from '../env/episode';
 import { createRng, shuffled, type Rng } from '../lib/rng';
 import { adam, setLearningRate } from '../model/adam';
 import type { CharModel } from '../model/gpt';
+import { UNITS, WorkMeter, type BetweenParts, type PartDone, type PartSizes } from '../model/parts';
 import { groupStats } from './advantages';
 import { episodeAdvantages } from './credit';
 import { correctCallsPushedDown, flatGroupShares } from './figures';
@@ -48,6 +49,8 @@ export interface GrpoStageOptions {
   seed: number;
   trainSums?: Sum[];
   heldOutSums?: Sum[];
+  /** The step's work in parts of rows (model/parts.ts: the plain-JavaScript backend's); absent: each phase whole. */
+  parts?: PartSizes;
 }
 
 export interface PhaseTimings {
@@ -184,6 +187,9 @@ export class GrpoStage {
   /** Episodes for the next step, sampled in the last evaluation's batch, and their share of its time. */
   private ahead: { episodes: EpisodeRecord[]; ms: number } | null = null;
   private evaluation: Evaluation | null = null;
+  private readonly parts: PartSizes | undefined;
+  /** Positions a rollout's rows run to, from the last rollout (the world's longest episode before one): the progress's estimate. */
+  private positions: number;
 
   constructor(opts: GrpoStageOptions) {
     this.config = opts.config;
@@ -197,6 +203,8 @@ export class GrpoStage {
       throw new Error(
         `GrpoStage: the ${world.episode} world needs a model context of ${longestEpisode(world.calls)}, this model's is ${opts.model.config.context} (an agent of another world?)`,
       );
+    this.parts = opts.parts;
+    this.positions = longestEpisode(world.calls);
     this.trainSums = opts.trainSums ?? world.split.train;
     this.heldOutSums = opts.heldOutSums ?? world.split.heldOut;
     if (this.trainSums.length < opts.config.sumsPerStep)
@@ -219,10 +227,11 @@ export class GrpoStage {
     return this.stepIndex >= this.config.steps;
   }
 
-  /** Step 0: the held-out success of the starting policy. */
-  async initial(): Promise<GrpoRecord> {
+  /** Step 0: the held-out success of the starting policy. `between`: called between its parts (model/parts.ts). */
+  async initial(between?: BetweenParts): Promise<GrpoRecord> {
     const t0 = now();
-    const { ev, ms: evaluation } = await this.evaluate(0);
+    const meter = new WorkMeter(this.evaluationUnits(0), this.stepUnits(), between);
+    const { ev, ms: evaluation } = await this.evaluate(0, meter.part('evaluation'));
     const ms = now() - t0;
     return {
       step: 0,
@@ -254,27 +263,28 @@ export class GrpoStage {
     };
   }
 
-  /** One GRPO step: sample (unless sampled ahead), score, update, evaluate. */
-  async next(): Promise<GrpoRecord> {
+  /**
+   * One GRPO step: sample (unless sampled ahead), score, update, evaluate. `between`: called
+   * between its parts (model/parts.ts); a rejection abandons the step before its update or
+   * after it, with every tensor freed.
+   */
+  async next(between?: BetweenParts): Promise<GrpoRecord> {
     const c = this.config;
     const step = this.stepIndex + 1;
     const t0 = now();
     const ahead = this.ahead;
     this.ahead = null;
-    const episodes =
-      ahead?.episodes ??
-      (await rolloutRows(this.model, this.sampleRows(), {
-        temperature: c.temperature,
-        rng: this.rng,
-        toolLatencyMs: c.toolLatencyMs,
-      }));
+    const meter = this.meterFor(step, ahead === null, between);
+    const episodes = ahead?.episodes ?? (await this.sample(meter.part('sampling')));
     const t1 = now();
+    this.sampled(meter, step, episodes, ahead === null);
 
     const rewards = episodes.map((e) => e.reward);
     const advantages = episodeAdvantages(rewards, c);
+    const part = { rowsPerPart: this.parts?.forwardRows, onPart: meter.part('update') };
     // The push: log-probs before the update (the update reads those of the episodes it runs),
     // and after it, one forward pass over the step's distinct transcripts.
-    const skipped = await this.logpOfSkipped(episodes, advantages);
+    const skipped = await this.logpOfSkipped(episodes, advantages, part);
     const t2 = now();
     const { update, before, timings } = await policyUpdate({
       model: this.model,
@@ -283,17 +293,20 @@ export class GrpoStage {
       advantages,
       config: c,
       step,
+      rowsPerPart: this.parts?.updateRows,
+      onPart: part.onPart,
     });
     const t3 = now();
     const after = await transcriptLogProbs(
       this.model,
       episodes.map((e) => e.text),
       c.temperature,
+      part,
     );
     const te = now();
     const pushMs = t2 - t1 + timings.before + (te - t3);
 
-    const { ev, ms: evaluation } = await this.evaluate(step);
+    const { ev, ms: evaluation } = await this.evaluate(step, meter.part('evaluation'));
     const t4 = now();
     this.stepIndex = step;
     const logp = (i: number): EpisodeLogp => ({ before: before[i] ?? skipped.get(i)!, after: after[i]! });
@@ -338,6 +351,7 @@ export class GrpoStage {
   private async logpOfSkipped(
     episodes: readonly EpisodeRecord[],
     advantages: readonly number[],
+    parts: { rowsPerPart?: number; onPart: PartDone },
   ): Promise<Map<number, Float32Array>> {
     const ran = new Set(updateRows(advantages));
     const skipped = episodes.flatMap((_, i) => (ran.has(i) ? [] : [i]));
@@ -345,6 +359,7 @@ export class GrpoStage {
       this.model,
       skipped.map((i) => episodes[i]!.text),
       this.config.temperature,
+      parts,
     );
     return new Map(skipped.map((i, k) => [i, logp[k]!]));
   }
@@ -367,26 +382,85 @@ export class GrpoStage {
    * The held-out evaluation after `step`, and the next step's sampling in the same batch if one
    * is planned (and batches are shared); ms: the evaluation's share of the batch's time.
    */
-  private async evaluate(step: number): Promise<{ ev: Evaluation; ms: number }> {
+  private async evaluate(step: number, onPart: PartDone): Promise<{ ev: Evaluation; ms: number }> {
     const held = evaluationRows(this.heldOutSums);
-    const ahead = step < this.config.steps && this.config.shareBatch ? this.sampleRows() : [];
+    const ahead = this.sharesBatch(step) ? this.sampleRows() : [];
     const t0 = now();
     const episodes = await rolloutRows(this.model, [...held, ...ahead], {
       temperature: this.config.temperature,
       rng: this.rng,
       toolLatencyMs: this.config.toolLatencyMs,
+      rowsPerPart: this.parts?.rolloutRows,
+      onPart,
     });
     const ms = now() - t0;
+    this.positions = positionsOf(episodes);
     const share = held.length / (held.length + ahead.length);
     if (ahead.length > 0) this.ahead = { episodes: episodes.slice(held.length), ms: ms * (1 - share) };
     this.evaluation = scoreEvaluation(episodes.slice(0, held.length));
     return { ev: this.evaluation, ms: ms * share };
   }
 
+  /** This step's sampling on its own (not in the last evaluation's batch). */
+  private sample(onPart: PartDone): Promise<EpisodeRecord[]> {
+    const c = this.config;
+    return rolloutRows(this.model, this.sampleRows(), {
+      temperature: c.temperature,
+      rng: this.rng,
+      toolLatencyMs: c.toolLatencyMs,
+      rowsPerPart: this.parts?.rolloutRows,
+      onPart,
+    });
+  }
+
+  /** A step's meter (model/parts.ts): its units, its own sampling's included where it samples. */
+  private meterFor(step: number, samples: boolean, between: BetweenParts | undefined): WorkMeter {
+    const rows = this.config.sumsPerStep * this.config.episodesPerSum;
+    const units = (samples ? rows * this.positions : 0) + this.updateUnits(rows, this.positions);
+    return new WorkMeter(units + this.evaluationUnits(step), this.stepUnits(), between);
+  }
+
+  /** The step's episodes are in: its rollouts' length and its update's units, known now. */
+  private sampled(meter: WorkMeter, step: number, episodes: readonly EpisodeRecord[], now: boolean): void {
+    if (now) this.positions = positionsOf(episodes);
+    const length = Math.max(...episodes.map((e) => e.text.length)) - 1;
+    const rest = this.updateUnits(episodes.length, length) + this.evaluationUnits(step);
+    meter.expect(meter.units + rest, this.stepUnits());
+  }
+
+  private sharesBatch(step: number): boolean {
+    return step < this.config.steps && this.config.shareBatch;
+  }
+
+  /** Units of the evaluation after `step` (model/parts.ts), with the next step's sampling where it shares the batch. */
+  private evaluationUnits(step: number): number {
+    const c = this.config;
+    return (this.heldOutSums.length + (this.sharesBatch(step) ? c.sumsPerStep * c.episodesPerSum : 0)) * this.positions;
+  }
+
+  /**
+   * Units of the update of `rows` episodes of `length` characters: forward and backward per
+   * update, the frozen log-probs when there are several, and the push's two forward passes.
+   */
+  private updateUnits(rows: number, length: number): number {
+    const mu = this.config.updatesPerBatch;
+    return rows * length * (UNITS.train * mu + UNITS.forward * ((mu > 1 ? 1 : 0) + 2));
+  }
+
+  /** Units of a usual step: sampling, the update, the evaluation. */
+  private stepUnits(): number {
+    const c = this.config;
+    const rows = c.sumsPerStep * c.episodesPerSum;
+    return (rows + this.heldOutSums.length) * this.positions + this.updateUnits(rows, this.positions);
+  }
+
   dispose(): void {
     this.optimizer.dispose();
   }
 }
+
+/** The positions a rollout ran to: its longest transcript's. */
+const positionsOf = (episodes: readonly EpisodeRecord[]): number => Math.max(...episodes.map((e) => e.text.length));
 
 /** What a step's sampled episodes did: their rewards, their groups' spread, who wrote what, the calculator's lies. */
 function sampledFigures(episodes: readonly EpisodeRecord[], c: Pick<GrpoConfig, 'episodesPerSum' | 'sumsPerStep'>) {

@@ -16,6 +16,11 @@
  * rows, any of their calls — are answered together, as a harness sends a batch's pending tool
  * calls at once and waits for them, so the rollout waits once per position that has a call. The
  * results themselves are the same as an instant tool's; only the time differs.
+ *
+ * In parts (`rowsPerPart`, the plain-JavaScript backend's): each position's forward runs a few
+ * rows at a time, each part with its own key/value cache, and `onPart` is called after each. A
+ * row's numbers do not depend on the rows beside it, so the episodes are the same bit for bit
+ * (test/rl/parts.test.ts).
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Calculator } from '../env/calculator';
@@ -24,6 +29,7 @@ import type { Grader } from '../env/grader';
 import type { Sum } from '../env/sums';
 import type { Rng } from '../lib/rng';
 import { cacheTensors, type CharModel, type KvCache } from '../model/gpt';
+import { partsOf, type PartDone } from '../model/parts';
 import { encode, PAD, PAD_ID, VOCAB } from '../model/vocab';
 
 export interface RolloutOptions {
@@ -38,6 +44,10 @@ export interface RolloutOptions {
   rng?: Rng;
   /** Milliseconds the calculator takes to answer a position's calls (0 or absent: instantly). */
   toolLatencyMs?: number;
+  /** Rows a forward computes at once (absent: all of them). */
+  rowsPerPart?: number;
+  /** Called after each forward's part with its units (model/parts.ts: a row at a position is one). */
+  onPart?: PartDone;
 }
 
 /** One row of a mixed batch. */
@@ -95,7 +105,7 @@ export function rollout(model: Policy, sums: readonly Sum[], opts: RolloutOption
 export async function rolloutRows(
   model: Policy,
   rows: readonly RolloutRow[],
-  opts: Pick<RolloutOptions, 'temperature' | 'rng' | 'toolLatencyMs'>,
+  opts: Pick<RolloutOptions, 'temperature' | 'rng' | 'toolLatencyMs' | 'rowsPerPart' | 'onPart'>,
 ): Promise<EpisodeRecord[]> {
   if (rows.some((r) => !r.greedy) && !opts.rng) throw new Error('rollout: sampling needs an rng');
   const B = rows.length;
@@ -103,24 +113,36 @@ export async function rolloutRows(
   const batch = new Transcripts(rows);
   // Greedy rows read probabilities at temperature 1, sampled rows at the batch's.
   const temperatures = rows.map((r) => (r.greedy ? 1 : opts.temperature));
+  const parts = partsOf(B, opts.rowsPerPart);
   const frozen = model.frozen?.();
   const policy = frozen ?? model;
   let probs: tf.Tensor2D | undefined;
-  let cache: KvCache | undefined;
+  const caches: (KvCache | undefined)[] = parts.map(() => undefined);
   try {
     let chunk = batch.texts.map((t) => encode(t)); // [B][T]: the positions to feed next (the prompts' common length)
     let start = 0;
     for (;;) {
       const T = chunk[0]!.length;
-      const past = cache;
-      ({ probs, cache } = tf.tidy(() =>
-        nextProbs(policy, tf.tensor2d(chunk.flat(), [B, T], 'int32'), start, past, temperatures),
-      ));
-      if (past) disposeCache(past);
+      let p: ArrayLike<number> = parts.length > 1 ? new Float32Array(B * VOCAB.length) : [];
+      for (const [k, part] of parts.entries()) {
+        const past = caches[k];
+        const ids = part.length === B ? chunk.flat() : part.flatMap((r) => chunk[r]!);
+        const temps = part.length === B ? temperatures : part.map((r) => temperatures[r]!);
+        let cache: KvCache;
+        ({ probs, cache } = tf.tidy(() =>
+          nextProbs(policy, tf.tensor2d(ids, [part.length, T], 'int32'), start, past, temps),
+        ));
+        caches[k] = cache;
+        if (past) disposeCache(past);
+        const got = await probs.data(); // [rows * V], the one readback per model call (per part)
+        probs.dispose();
+        probs = undefined;
+        if (parts.length > 1) (p as Float32Array).set(got, part[0]! * VOCAB.length);
+        else p = got;
+        const wait = opts.onPart?.(part.length * T);
+        if (wait) await wait;
+      }
       start += T;
-      const p = await probs.data(); // [B * V], the one readback per model call
-      probs.dispose();
-      probs = undefined;
       // Decide position `start` from p, then the positions after it that need no model.
       chunk = rows.map(() => []);
       for (let pos = start, withModel = true; ; pos++, withModel = false) {
@@ -135,7 +157,7 @@ export async function rolloutRows(
     }
   } finally {
     tf.dispose(probs ?? []);
-    if (cache) disposeCache(cache);
+    for (const c of caches) if (c) disposeCache(c);
     frozen?.dispose();
   }
 }

@@ -1,14 +1,17 @@
 /**
  * The policy update of one GRPO step: the clipped objective over the sampled episodes'
- * characters it covers (rl/credit.ts), `updatesPerBatch` Adam steps on the same batch.
+ * characters it covers (rl/credit.ts), `updatesPerBatch` Adam steps on the same batch. In parts
+ * of `rowsPerPart` episodes (model/parts.ts), each Adam step takes the sum of the parts'
+ * gradients: the same loss and gradient as one batch, up to float rounding.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { GrpoConfig } from '../config';
 import type { Author } from '../env/episode';
 import type { CharModel } from '../model/gpt';
 import { shiftTokens, targetLogProbs } from '../model/logprobs';
-import { variableGrads } from '../model/gradients';
+import { addGrads, variableGrads } from '../model/gradients';
 import { NonFiniteLossError } from '../model/non-finite';
+import { UNITS, type PartDone } from '../model/parts';
 import { disposeBatch, makeTokenBatches, type BucketBatch } from '../model/supervised';
 import { trainedCount, trainedOn } from './credit';
 import { clippedLoss, type PolicyBatch } from './loss';
@@ -63,6 +66,10 @@ export interface UpdateRequest {
   advantages: readonly number[];
   config: UpdateConfig;
   step: number;
+  /** Episodes a forward and backward pass takes at once (absent: all of them). */
+  rowsPerPart?: number;
+  /** Called after each part with its units (model/parts.ts). */
+  onPart?: PartDone;
 }
 
 /** A length bucket of the update's rows: its tokens, the inputs, and what the loss needs. */
@@ -80,13 +87,19 @@ export async function policyUpdate({
   advantages,
   config: c,
   step,
+  rowsPerPart,
+  onPart,
 }: UpdateRequest): Promise<UpdateResult> {
   const now = () => performance.now();
   // Targets are characters 1.. of each transcript (character 0, `^`, is never predicted).
   const trainedChars = episodes.reduce((n, e) => n + trainedCount(e.authors, c.lossMask), 0);
   const modelChars = episodes.reduce((n, e) => n + trainedCount(e.authors, 'model'), 0);
   const kept = updateRows(advantages);
-  const buckets = updateBuckets(episodes, kept, advantages, c.lossMask, trainedChars);
+  const buckets = updateBuckets(episodes, kept, advantages, c.lossMask, trainedChars, rowsPerPart);
+  // One part is every bucket in one pass (a step's usual way, bit for bit as ever); with parts, each bucket is one.
+  const parts = rowsPerPart === undefined ? [buckets] : buckets.map((b) => [b]);
+  const done = (bs: readonly Bucket[], per: number) =>
+    onPart?.(bs.reduce((n, b) => n + b.policy.targets.size, 0) * per);
   const tl = now();
   let loss = NaN;
   const clipped = { low: 0, high: 0 };
@@ -99,12 +112,15 @@ export async function policyUpdate({
     if (c.updatesPerBatch > 1) {
       // Several updates reuse the batch: freeze the sampling policy's log-probs first, so the
       // ratio measures how far the later updates moved away from it and the clip can bite.
-      for (const b of buckets)
+      for (const b of buckets) {
         b.policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(b.inputs), b.policy.targets, c.temperature));
+        const wait = done([b], UNITS.forward);
+        if (wait) await wait;
+      }
     }
     tg = now();
     for (let k = 0; k < c.updatesPerBatch; k++) {
-      const r = await gradientStep(model, optimizer, buckets, c, step, k === 0 ? firstLogp : null);
+      const r = await gradientStep(model, optimizer, { parts, done }, c, step, k === 0 ? firstLogp : null);
       loss = r.loss;
       clipped.low += r.low;
       clipped.high += r.high;
@@ -139,11 +155,13 @@ function updateBuckets(
   advantages: readonly number[],
   mask: UpdateConfig['lossMask'],
   trainedChars: number,
+  maxRows: number | undefined,
 ): Bucket[] {
   const rows = kept.map((i) => episodes[i]!);
   return makeTokenBatches(
     rows.map((e) => e.text),
     (r, j) => (trainedOn(rows[r]!.authors[j + 1], mask) ? 1 : 0),
+    maxRows,
   ).map((batch) => {
     const { inputs, targets } = shiftTokens(batch.tokens); // [N, L-1] each
     const policy: PolicyBatch = {
@@ -172,17 +190,49 @@ const modelMask = (authors: readonly (readonly Author[])[], width: number): tf.T
   );
 
 /**
- * One Adam step on every bucket's loss; `keepLogp` receives its log-probs (the first step's are
- * the policy before the update). low, high: model characters where the clip acted (loss.ts).
+ * One Adam step on every bucket's loss, summed over the parts' gradients (one part: every bucket
+ * in one pass); `keepLogp` receives its log-probs (the first step's are the policy before the
+ * update). low, high: model characters where the clip acted (loss.ts). The weights change only
+ * after the last part, so a record abandoned between parts leaves them as they were.
  */
 async function gradientStep(
   model: CharModel,
   optimizer: tf.Optimizer,
-  buckets: readonly Bucket[],
+  work: {
+    parts: readonly (readonly Bucket[])[];
+    done: (bs: readonly Bucket[], per: number) => Promise<void> | undefined;
+  },
   c: UpdateConfig,
   step: number,
   keepLogp: tf.Tensor2D[] | null,
 ): Promise<{ loss: number; low: number; high: number }> {
+  let sum: tf.NamedTensorMap | null = null;
+  const total = { loss: 0, low: 0, high: 0 };
+  try {
+    for (const part of work.parts) {
+      const { grads, ...r } = await partGradients(model, part, c, keepLogp);
+      total.loss += r.loss;
+      total.low += r.low;
+      total.high += r.high;
+      sum = sum === null ? grads : addGrads(sum, grads);
+      if (!Number.isFinite(r.loss)) throw new NonFiniteLossError(step, r.loss);
+      const wait = work.done(part, UNITS.train);
+      if (wait) await wait;
+    }
+    optimizer.applyGradients(sum!);
+  } finally {
+    tf.dispose(sum ?? {});
+  }
+  return total;
+}
+
+/** The gradients of some buckets' loss, its value, and the clip's counts. */
+async function partGradients(
+  model: CharModel,
+  buckets: readonly Bucket[],
+  c: UpdateConfig,
+  keepLogp: tf.Tensor2D[] | null,
+): Promise<{ grads: tf.NamedTensorMap; loss: number; low: number; high: number }> {
   let clip: tf.Tensor1D | undefined;
   const { value, grads } = variableGrads(() => {
     const parts = buckets.map((b) => clippedLoss(model.logits(b.inputs), b.policy, c.clipEps, c.temperature)); // logits: [N, L-1, V]
@@ -192,16 +242,15 @@ async function gradientStep(
     keepLogp?.push(...parts.map((p) => tf.keep(p.logp)));
     return tf.addN(parts.map((p) => p.loss));
   }, model.trainable);
-  const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
-  tf.dispose([value, clip!]);
-  const loss = lossValue[0]!;
-  if (!Number.isFinite(loss)) {
+  try {
+    const [lossValue, clipValue] = await Promise.all([value.data(), clip!.data()]);
+    return { grads, loss: lossValue[0]!, low: clipValue[0]!, high: clipValue[1]! };
+  } catch (e) {
     tf.dispose(grads);
-    throw new NonFiniteLossError(step, loss);
+    throw e;
+  } finally {
+    tf.dispose([value, clip!]);
   }
-  optimizer.applyGradients(grads);
-  tf.dispose(grads);
-  return { loss, low: clipValue[0]!, high: clipValue[1]! };
 }
 
 /** Fills before[episode] from each bucket's log-probs [N, L-1] (row r is episode episodeOf(bucket.rows[r])). */
