@@ -29,7 +29,7 @@ import {
 } from './worker-state';
 import { loadRace, saveRace } from './race-store';
 import { RedrawPace } from './redraw-pace';
-import { Watchdog } from './watchdog';
+import { Watchdog, type Heard } from './watchdog';
 
 /** How the training worker starts: a factory the page's bundler wrote, or a prebuilt module script (the package's). */
 export type WorkerSource = { start: () => Worker } | { url: string };
@@ -109,8 +109,13 @@ const refused = (s: WorkerState, e: Error): WorkerState => ({
   error: { kind: 'worker', message: `The training worker could not start: ${e.message}` },
 });
 
-const stepMs = (e: WorkerEvent): number | undefined =>
-  e.type !== 'step' ? undefined : e.stage === 'grpo' ? e.record.timings.total : e.record.ms;
+/** What an event tells the watchdog of the worker's pace: a timed step, a part of one, or only that it lives. */
+const paceOf = (e: WorkerEvent): Heard =>
+  e.type === 'progress'
+    ? { part: true }
+    : e.type === 'step'
+      ? { stepMs: e.stage === 'grpo' ? e.record.timings.total : e.record.ms }
+      : {};
 
 /** The worker's first command: where the checkpoints and the backends' files are, and the backend asked for. */
 const initCommand = (
@@ -234,7 +239,7 @@ function wire(
   }, 500);
   worker.addEventListener('message', (e: MessageEvent<WorkerEvent>) => {
     heard = true;
-    watchdog.heard(performance.now(), stepMs(e.data));
+    watchdog.heard(performance.now(), paceOf(e.data));
     if (e.data.type === 'ready' && e.data.race) saveRace(e.data.race);
     if (e.data.type !== 'alive') dispatch(e.data);
   });

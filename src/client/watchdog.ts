@@ -1,9 +1,12 @@
 /**
  * Decides when a silent training worker has stopped. The worker posts something at least
- * every second while its event loop is free (`alive`), and after every step; a step on a slow
- * backend can hold the loop for seconds. So the silence allowed is several times the longest
- * recent gap or step, never under a few seconds, and generous until the first step has been
- * timed (loading tfjs and compiling kernels).
+ * every second while its event loop is free (`alive`), after every step, and — where a step
+ * takes longer than a second (an engine without its JIT, where one takes minutes) — between
+ * the step's parts (`progress`), which it cuts small enough to report every few seconds. So
+ * the silence allowed is several times the longest recent gap between messages, or step that
+ * said nothing on its way; never under a few seconds; and generous until the first step has
+ * been timed (loading tfjs and compiling kernels). A step that reported its parts is judged
+ * by them: its minutes would otherwise let a worker that hangs go unnoticed for as long.
  */
 export interface WatchdogOptions {
   /** Never call a worker dead sooner than this. */
@@ -16,7 +19,14 @@ export interface WatchdogOptions {
 
 const WATCHDOG: WatchdogOptions = { minSilenceMs: 4000, factor: 5, startupMs: 30_000 };
 
-const WINDOW = 20;
+/**
+ * Gaps and steps remembered. A slow engine's step posts its parts' progress ~100 times: the
+ * longest part of the last step (the update's, or the rollout's prompt) stays in view.
+ */
+const WINDOW = 200;
+
+/** What a message says about the worker's pace: a step it timed, or a part of a step. */
+export type Heard = { stepMs?: number } | { part: true };
 
 export class Watchdog {
   private last: number;
@@ -24,6 +34,8 @@ export class Watchdog {
   private first = true;
   private gaps: number[] = [];
   private steps: number[] = [];
+  /** A part of the step in flight has been heard: that step is judged by its parts. */
+  private inParts = false;
 
   constructor(
     now: number,
@@ -32,11 +44,15 @@ export class Watchdog {
     this.last = now;
   }
 
-  /** A message arrived at `now`; `stepMs` if it carried a timed step. */
-  heard(now: number, stepMs?: number): void {
+  /** A message arrived at `now`, saying `what` of the worker's pace (nothing: alive, or any other event). */
+  heard(now: number, what: Heard = {}): void {
     if (!this.first) this.gaps = [...this.gaps, now - this.last].slice(-WINDOW);
     this.first = false;
-    if (stepMs !== undefined && stepMs > 0) this.steps = [...this.steps, stepMs].slice(-WINDOW);
+    if ('part' in what) this.inParts = true;
+    else if (what.stepMs !== undefined) {
+      if (what.stepMs > 0 && !this.inParts) this.steps = [...this.steps, what.stepMs].slice(-WINDOW);
+      this.inParts = false;
+    }
     this.last = now;
   }
 

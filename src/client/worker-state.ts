@@ -32,7 +32,7 @@
  * one shown pausing is `running` (a resume is on its way). A pause or a resume sent twice does
  * no harm; a resume is never sent while someone holds, so a Step's pause is never undone.
  */
-import type { KernelsMode } from '../protocol/backends';
+import type { EngineReport, KernelsMode } from '../protocol/backends';
 import type {
   AskAnswer,
   AskQuestion,
@@ -63,7 +63,12 @@ export interface BackendInfo {
   /** Why this backend, in a sentence. */
   reason: string;
   skipped: SkippedBackend[];
+  /** WebAssembly here, and JavaScript's speed where it trains. */
+  engine: EngineReport;
 }
+
+/** How far the live run's record in flight has got (the worker's `progress`, a record of over a second). */
+export type InFlight = Omit<Extract<WorkerEvent, { type: 'progress' }>, 'type' | 'runId'>;
 
 export interface ReadyInfo extends BackendInfo {
   loadMs: number;
@@ -131,6 +136,8 @@ export interface WorkerState {
   lastSwitch: BackendSwitch | null;
   /** Steps per second of the current stage over its last few steps (the worker's own timings). */
   stepsPerSecond: number | null;
+  /** The live run's next record, while it computes for over a second: how far it has got. */
+  inFlight: InFlight | null;
   memory: WorkerMemory | null;
   /** The reader's asks: those sent and not answered yet (oldest first), and the latest answer. */
   asks: { waiting: AskQuestion[]; answer: AskAnswer | null };
@@ -174,6 +181,7 @@ export const INITIAL_STATE: WorkerState = {
   error: null,
   lastSwitch: null,
   stepsPerSecond: null,
+  inFlight: null,
   memory: null,
   asks: { waiting: [], answer: null },
 };
@@ -271,7 +279,7 @@ function act(s: WorkerState, a: PageAction): Folded {
     }
     case 'clear':
       return {
-        state: { ...without(s, 'reader'), run: null, startSent: false, previous: [], stepsPerSecond: null },
+        state: cleared(without(s, 'reader')),
         commands: [{ type: 'reset' }],
       };
     case 'ask':
@@ -283,6 +291,26 @@ function act(s: WorkerState, a: PageAction): Folded {
       return a satisfies never;
   }
 }
+
+/** The worker, or its run, stopped with `error`: nothing is in flight, no start on its way. */
+const stopped = (s: WorkerState, status: 'error' | 'dead', error: WorkerError): WorkerState => ({
+  ...s,
+  status,
+  loading: null,
+  error,
+  startSent: false,
+  inFlight: null,
+});
+
+/** No run, none before it, nothing in flight. */
+const cleared = (s: WorkerState): WorkerState => ({
+  ...s,
+  run: null,
+  startSent: false,
+  previous: [],
+  stepsPerSecond: null,
+  inFlight: null,
+});
 
 /** Running and pausing as the holders make them: the worker hears about them in order. */
 function shownStatus(s: WorkerState): WorkerState {
@@ -298,19 +326,21 @@ function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
     case 'loading':
       return { ...s, status: 'loading', loading: e.message };
     case 'ready': {
-      const { backend, reason, skipped, loadMs, checkpointHeldOut, kernels } = e;
+      const { backend, reason, skipped, loadMs, checkpointHeldOut, kernels, engine } = e;
       return {
         ...s,
         status: 'ready',
         loading: null,
-        ready: { backend, reason, skipped, loadMs, checkpointHeldOut, kernels },
-        backend: { backend, reason, skipped },
+        ready: { backend, reason, skipped, engine, loadMs, checkpointHeldOut, kernels },
+        backend: { backend, reason, skipped, engine },
       };
     }
     case 'warmed':
       return s.ready ? { ...s, ready: { ...s.ready, warmUp: { ms: e.ms, complete: e.complete } } } : s;
     case 'started':
       return started(s, e);
+    case 'progress':
+      return e.runId === s.run?.runId && ahead(s.run, e) ? { ...s, inFlight: inFlightOf(e) } : s;
     case 'step':
     case 'configured':
     case 'paused':
@@ -323,35 +353,29 @@ function foldEvent(s: WorkerState, e: WorkerEvent | PageEvent): WorkerState {
       return { ...s, asks: { waiting: s.asks.waiting.filter((q) => q.id !== e.answer.id), answer: e.answer } };
     case 'reset':
       // Reset clears: the runs are dropped, not kept out of sight.
-      return { ...s, status: 'ready', error: null, run: null, startSent: false, previous: [], stepsPerSecond: null };
-    case 'backend-switched': {
-      const { from, to, cause, reason, skipped, stage, step } = e;
-      return { ...s, backend: { backend: to, reason, skipped }, lastSwitch: { from, to, cause, stage, step } };
-    }
+      return { ...cleared(s), status: 'ready', error: null };
+    case 'backend-switched':
+      return switched(s, e);
     case 'error': {
       const run = s.run && e.runId === s.run.runId ? { ...s.run, end: 'error' as const } : s.run;
-      return {
-        ...s,
-        status: 'error',
-        loading: null,
-        error: { kind: e.kind, message: e.message },
-        run,
-        startSent: false,
-      };
+      return { ...stopped(s, 'error', { kind: e.kind, message: e.message }), run };
     }
     case 'died':
       // No answer will come from a dead worker: the asks waiting for one are dropped.
-      return {
-        ...s,
-        status: 'dead',
-        loading: null,
-        error: { kind: 'worker', message: e.message },
-        asks: { ...s.asks, waiting: [] },
-        startSent: false,
-      };
+      return { ...stopped(s, 'dead', { kind: 'worker', message: e.message }), asks: { ...s.asks, waiting: [] } };
     default:
       return e satisfies never;
   }
+}
+
+function switched(s: WorkerState, e: Extract<WorkerEvent, { type: 'backend-switched' }>): WorkerState {
+  const { from, to, cause, reason, skipped, engine, stage, step } = e;
+  return {
+    ...s,
+    backend: { backend: to, reason, skipped, engine },
+    lastSwitch: { from, to, cause, stage, step },
+    inFlight: null,
+  };
 }
 
 /** A run begins: the one before it is retired; a pause that travelled with the start holds, so the run pauses after its first record. */
@@ -367,7 +391,15 @@ function started(s: WorkerState, e: Extract<WorkerEvent, { type: 'started' }>): 
     sft: origin?.sft ?? [],
     steps: [],
   };
-  return { ...retire(s, 'stopped'), status: e.begin, error: null, stepsPerSecond: null, run, startSent: false };
+  return {
+    ...retire(s, 'stopped'),
+    status: e.begin,
+    error: null,
+    stepsPerSecond: null,
+    inFlight: null,
+    run,
+    startSent: false,
+  };
 }
 
 type RunEvent = Extract<WorkerEvent, { type: 'step' | 'configured' | 'paused' | 'resumed' | 'stepping' | 'done' }>;
@@ -388,7 +420,12 @@ function foldRunEvent(s: WorkerState, e: RunEvent): WorkerState {
       return { ...s, status: 'stepping' };
     case 'done': {
       const { summary, sftHeldOut, agentDigest, stageSeconds } = e;
-      return { ...s, status: 'done', run: { ...run, summary, sftHeldOut, agentDigest, stageSeconds, end: 'done' } };
+      return {
+        ...s,
+        status: 'done',
+        inFlight: null,
+        run: { ...run, summary, sftHeldOut, agentDigest, stageSeconds, end: 'done' },
+      };
     }
     default:
       return e satisfies never;
@@ -402,8 +439,29 @@ function withRecord(s: WorkerState, e: Extract<WorkerEvent, { type: 'step' }>): 
     e.stage === 'grpo'
       ? { ...run, stage: e.stage, config: e.config, steps: [...run.steps, e.record] }
       : { ...run, stage: e.stage, [e.stage]: [...run[e.stage], e.record] };
-  return { ...s, run: next, memory: e.memory, stepsPerSecond: rate(next) };
+  return { ...s, run: next, memory: e.memory, stepsPerSecond: rate(next), inFlight: null };
 }
+
+/**
+ * The record a progress event speaks of is still to come: a later stage, or a later step of the
+ * current one (a replay after a backend switch recomputes steps already drawn).
+ */
+function ahead(run: RunView, e: { stage: Stage; step: number }): boolean {
+  const at = run.stages.indexOf(run.stage);
+  const to = run.stages.indexOf(e.stage);
+  const records = e.stage === 'grpo' ? run.steps : run[e.stage];
+  return to > at || (to === at && e.step > (records.at(-1)?.step ?? -1));
+}
+
+const inFlightOf = ({ stage, step, part, done, of, perStep, ms }: Extract<WorkerEvent, { type: 'progress' }>) => ({
+  stage,
+  step,
+  part,
+  done,
+  of,
+  perStep,
+  ms,
+});
 
 /** Steps per second over the current stage's last few steps (its step 0 only measures). */
 function rate(run: RunView): number | null {

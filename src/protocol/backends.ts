@@ -22,6 +22,20 @@ export function isBackendName(x: unknown): x is BackendName {
 export const MEASURED_STEP_MS: Partial<Record<BackendName, number>> = { wasm: 69, cpu: 2642 };
 
 /**
+ * The engine the worker trains on (worker/engine.ts). webAssembly: 'none' where it is switched off
+ * or missing (Safari's Lockdown Mode, Tor Browser's safer levels, Chromium run with --jitless),
+ * 'no-simd', or 'simd'. jsSlowdown: how many times slower than an engine with its JIT JavaScript
+ * ran a short timed loop, measured only where plain JavaScript trains (null elsewhere).
+ */
+export interface EngineReport {
+  webAssembly: 'none' | 'no-simd' | 'simd';
+  jsSlowdown: number | null;
+}
+
+/** From this slowdown on, JavaScript runs without its JIT (with one the probe reads ~1; without, 35–110). */
+export const NO_JIT_FROM = 8;
+
+/**
  * How the worker chooses (`?calibrate=`): 'auto' races the backends that run on hardware and keeps
  * the fastest (remembered per browser and hardware); 'all' races software GPUs too and remembers
  * nothing (for tests and the curious); 'off' keeps the fixed order above.

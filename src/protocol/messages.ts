@@ -9,7 +9,8 @@ import type { Sum } from '../env/sums';
 import type { AskEpisode, StageView } from './episode-view';
 import type { Stage } from '../pipeline/stages';
 import type { RunConfig, Temperature } from '../pipeline/settings';
-import type { BackendName, CalibrateMode, KernelsMode, RaceRecord } from './backends';
+import type { BackendName, CalibrateMode, EngineReport, KernelsMode, RaceRecord } from './backends';
+import type { WorkPart } from '../model/parts';
 
 /**
  * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it
@@ -167,6 +168,8 @@ export type WorkerEvent =
       checkpointHeldOut: number | null;
       /** The model's kernels as they run on the chosen backend ('fused' only on WASM). */
       kernels: KernelsMode;
+      /** WebAssembly here, and JavaScript's speed where it trains. */
+      engine: EngineReport;
     }
   /**
    * The engine warmed up while idle before the first run (worker/warm-up.ts): ms in all, each
@@ -186,6 +189,24 @@ export type WorkerEvent =
       stages: Stage[];
       from: number | null;
       begin: RunBegin;
+    }
+  /**
+   * How far the record in flight (`step` of `stage`) has got, where a record takes over a second
+   * (an engine without its JIT): posted between the record's parts (model/parts.ts), at most
+   * every second. done, of, perStep: units of work (of: this record's, an estimate; perStep: a
+   * usual step's); ms: since the record began. The page's watchdog hears the worker by it, and
+   * the status says the time left from it.
+   */
+  | {
+      type: 'progress';
+      runId: number;
+      stage: Stage;
+      step: number;
+      part: WorkPart;
+      done: number;
+      of: number;
+      perStep: number;
+      ms: number;
     }
   /** One record; config: the settings its stage was built with, which are what trained it. */
   | ({ type: 'step'; runId: number; config: RunConfig; memory: WorkerMemory } & StageView)
@@ -225,6 +246,7 @@ export type WorkerEvent =
       /** Why `to`, as `ready.reason` says it for the first backend. */
       reason: string;
       skipped: SkippedBackend[];
+      engine: EngineReport;
       stage: Stage | null;
       step: number;
       replayed: boolean;

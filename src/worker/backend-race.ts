@@ -39,6 +39,14 @@ import type { BackendModules, SkippedBackend, WasmFiles } from '../protocol/mess
 import { calibrate, type Calibration, type CalibrationOptions } from './calibrate';
 import { FIX_FILES, notServed } from '../protocol/files';
 import { BUNDLED_BACKENDS } from './backend-modules';
+import { webAssemblyHere } from './engine';
+
+/**
+ * Why WASM is skipped where the engine has no WebAssembly at all.
+ * @internal A test seam: exported for the test of the words.
+ */
+export const NO_WEBASSEMBLY =
+  'this browser runs no WebAssembly: it is switched off (as in Safari’s Lockdown Mode, Tor Browser’s safer levels, or a browser started without its JIT)';
 
 export interface BackendChoice {
   backend: BackendName;
@@ -317,9 +325,11 @@ function reasonFor(
   }
   if (skipped.length === 0) return `${what}: the first choice, and it works here.`;
   const software = skipped.filter((s) => s.reason.startsWith('software'));
-  const other = skipped.filter((s) => !s.reason.startsWith('software'));
+  const none = skipped.filter((s) => s.reason === NO_WEBASSEMBLY);
+  const other = skipped.filter((s) => !s.reason.startsWith('software') && s.reason !== NO_WEBASSEMBLY);
   const why = [
     software.length ? `${names(software)} would run on a software emulation of a GPU, slower on this CPU` : '',
+    none.length ? NO_WEBASSEMBLY : '',
     other.length ? `${names(other)} could not be used` : '',
   ];
   return `${what}: ${why.filter(Boolean).join('; ')}.`;
@@ -427,6 +437,8 @@ async function describeHardware(): Promise<string> {
 }
 
 async function startWasm(_forced: boolean, req: BackendRequest): Promise<Started> {
+  // Not "no SIMD": tfjs's SIMD check reads a missing WebAssembly as no SIMD.
+  if (webAssemblyHere() === 'none') throw new Skip(NO_WEBASSEMBLY);
   const wasm = await backendModule('wasm', req);
   // Threads need cross-origin isolation an embedding page may not have, and the threaded build
   // crashed in our probe (tfjs #4107): stay on the single-threaded SIMD build.

@@ -14,7 +14,7 @@ import { fusedModule } from '../model/fused/module';
 import { NonFiniteLossError } from '../model/non-finite';
 import type { BackendChoice, BackendRequest } from './backend-race';
 import type { CheckpointFiles } from '../model/checkpoint';
-import { BACKEND_LABEL } from '../protocol/backends';
+import { BACKEND_LABEL, type EngineReport } from '../protocol/backends';
 import { stageView } from '../protocol/episode-view';
 import type {
   AskQuestion,
@@ -25,10 +25,11 @@ import type {
   WorkerEvent,
 } from '../protocol/messages';
 import type { BackendName } from '../protocol/backends';
-import { Abandoned, PipelineRun, tryDispose } from '../pipeline/run';
+import { Abandoned, PipelineRun, tryDispose, type RecordProgress } from '../pipeline/run';
 import { grpoConfigOf } from '../pipeline/settings';
 import { createRng } from '../lib/rng';
 import { IdleWarmUp } from './warm-up';
+import { jsSlowdown, webAssemblyHere } from './engine';
 import { answerAsk } from './answer-ask';
 import { INITIAL, isLive, plan, transition, type Effect, type Input, type Job, type Plan } from './session-table';
 
@@ -46,9 +47,25 @@ export interface SessionDeps {
    * the worker does; a test says so when it wants it.
    */
   warmUp?: boolean;
+  /** How long a record computes without a word before it says how far it got (PROGRESS_EVERY_MS; a test's 0). */
+  progressEveryMs?: number;
 }
 
 class BackendLost extends Error {}
+
+/** A rejection handler: `value` where the work was abandoned (pipeline/run.ts), else the error again. */
+const abandoned =
+  <T>(value: T) =>
+  (e: unknown): T => {
+    if (e instanceof Abandoned) return value;
+    throw e;
+  };
+
+/**
+ * A record that takes longer than this says how far it got, between its parts (model/parts.ts),
+ * at most this often: the page's watchdog hears it alive, and its status says the time left.
+ */
+const PROGRESS_EVERY_MS = 1000;
 
 /** Seeds the asks' stream (any constant: an ask's samples only need to be random, not to match anything). */
 const ASK_SEED = 0x61736b;
@@ -106,10 +123,19 @@ export class WorkerSession {
   private readonly askRng = createRng(ASK_SEED);
   /** The idle warm-up, from Ready until the first thing to do: then disposed, and never resumed. */
   private warming: IdleWarmUp | null = null;
+  /** When this session last posted: a record's progress is said only after a second without a word. */
+  private lastPost = 0;
+  /** JavaScript's speed, probed once where plain JavaScript first trains (worker/engine.ts). */
+  private slowdown: number | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     this.grpo = deps.grpo ?? GRPO;
     this.recipes = { ...AGENT_RECIPES, ...(deps.recipe && { 'one-call': deps.recipe }) };
+  }
+
+  private post(event: WorkerEvent): void {
+    this.lastPost = performance.now();
+    this.deps.post(event);
   }
 
   handle(cmd: Command): void {
@@ -139,12 +165,12 @@ export class WorkerSession {
   private effect(e: Effect): void {
     if (e.type === 'warn') return console.warn(e.message);
     if (e.type === 'configured') this.work?.reconfigure(e.config);
-    this.deps.post(e);
+    this.post(e);
   }
 
   private async load(cmd: Extract<Command, { type: 'init' }>): Promise<boolean> {
     const t0 = performance.now();
-    const { post } = this.deps;
+    const post = (e: WorkerEvent) => this.post(e);
     this.urls = cmd.checkpoints;
     this.files = { wasm: cmd.wasm, modules: cmd.backends };
     post({
@@ -180,6 +206,7 @@ export class WorkerSession {
         loadMs: performance.now() - t0,
         checkpointHeldOut: typeof heldOut === 'number' ? heldOut : null,
         kernels,
+        engine: this.engine(backend),
       });
       // WASM only: a slice on the CPU backend takes seconds (a command would wait that long), and
       // on a GPU the race's calibration has compiled the shaders already where one was measured.
@@ -250,7 +277,7 @@ export class WorkerSession {
     const { slices, ms } = w.summary();
     const complete = w.finished;
     tryDispose(() => w.dispose());
-    if (say && slices.length > 0) this.deps.post({ type: 'warmed', ms, slices, complete });
+    if (say && slices.length > 0) this.post({ type: 'warmed', ms, slices, complete });
   }
 
   private async act(p: Exclude<Plan, { type: 'wait' }>): Promise<void> {
@@ -281,7 +308,7 @@ export class WorkerSession {
       case 'reset':
         this.input({ type: 'took' });
         this.dropWork();
-        this.deps.post({ type: 'reset' });
+        this.post({ type: 'reset' });
         return;
       case 'start': {
         // The agent of the run this one restarts GRPO from; without it, the whole pipeline runs.
@@ -289,7 +316,7 @@ export class WorkerSession {
         this.input({ type: 'took', reuse: agent !== null });
         const run = this.state.run!;
         this.dropWork();
-        this.deps.post({
+        this.post({
           type: 'started',
           runId: run.id,
           config: run.config,
@@ -365,15 +392,39 @@ export class WorkerSession {
     const policy = this.work?.policy ?? null;
     const ctx = { policy, runId: this.work?.id ?? 0, agent: this.agent!, grpo: this.grpo, rng: this.askRng };
     const answer = await answerAsk(ask, ctx, (p) => this.untilLost(p));
-    this.deps.post({ type: 'answer', answer });
+    this.post({ type: 'answer', answer });
     this.input({ type: 'answered' });
   }
+
+  /** The engine as it is here; JavaScript's speed is probed the first time plain JavaScript trains (~40 ms). */
+  private engine(backend: BackendName): EngineReport {
+    if (backend === 'cpu') this.slowdown ??= jsSlowdown();
+    return { webAssembly: webAssemblyHere(), jsSlowdown: this.slowdown };
+  }
+
+  /**
+   * Between a record's parts (model/parts.ts): after a second without a word, says how far it
+   * got and lets the messages that came meanwhile through. A reset or a new start among them
+   * abandons the record (its run is going anyway), so it need not wait out a step of minutes.
+   */
+  private readonly between = (p: RecordProgress): Promise<void> | undefined => {
+    const run = this.state.run;
+    const every = this.deps.progressEveryMs ?? PROGRESS_EVERY_MS;
+    if (!run || performance.now() - this.lastPost < every) return undefined;
+    this.post({ type: 'progress', runId: run.id, ...p });
+    return (this.deps.yieldToMessages ?? macrotask)().then(() => {
+      if (this.state.queue.some((j) => j.type !== 'switch')) {
+        this.work?.abandonStep();
+        throw new Abandoned();
+      }
+    });
+  };
 
   private async step(): Promise<void> {
     const work = this.work!;
     let out: Awaited<ReturnType<PipelineRun['step']>>;
     try {
-      out = await this.untilLost(work.step());
+      out = await this.untilLost(work.step(this.between));
     } catch (e) {
       if (e instanceof BackendLost || e instanceof Abandoned) return; // the switch waits at the head of the queue
       if (e instanceof NonFiniteLossError) return this.fail('non-finite-loss', e.message.replace(/^the/, 'The'));
@@ -383,7 +434,7 @@ export class WorkerSession {
     }
     const { complete, config, ...record } = out;
     const { numTensors, numBytes } = tf.memory();
-    this.deps.post({
+    this.post({
       type: 'step',
       runId: work.id,
       config,
@@ -400,17 +451,17 @@ export class WorkerSession {
     const work = this.work!;
     const { grpo, sftHeldOut, agentDigest, seconds } = work.summary();
     this.input({ type: 'finished' });
-    this.deps.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, agentDigest, stageSeconds: seconds });
+    this.post({ type: 'done', runId: work.id, summary: grpo, sftHeldOut, agentDigest, stageSeconds: seconds });
   }
 
   private pauseRun(): void {
     const run = this.state.run!;
     this.input({ type: 'paused' });
-    this.deps.post({ type: 'paused', runId: run.id, stage: run.stage, step: run.step });
+    this.post({ type: 'paused', runId: run.id, stage: run.stage, step: run.step });
   }
 
   private fail(kind: ErrorKind, message: string): void {
-    this.deps.post({ type: 'error', kind, message, runId: this.state.run?.id });
+    this.post({ type: 'error', kind, message, runId: this.state.run?.id });
     this.input({ type: 'failed' });
   }
 
@@ -428,7 +479,7 @@ export class WorkerSession {
       });
     } catch (e) {
       this.dropWork();
-      this.deps.post({
+      this.post({
         type: 'error',
         kind: 'device-lost',
         message: `${cause}, and no other backend could start: ${(e as Error).message}`,
@@ -445,7 +496,8 @@ export class WorkerSession {
     const live = work !== null;
     const stage = work?.stage ?? null;
     const step = Math.max(work?.lastStepOfStage ?? 0, 0);
-    const replayed = live && (await work.replay(superseded));
+    // A start or reset that comes during the replay abandons it at a part (this.between), as it would between steps.
+    const replayed = live && (await work.replay(superseded, this.between).catch(abandoned(false)));
     const label = stage === 'grpo' ? 'GRPO steps' : stage === 'sft' ? 'fine-tuning steps' : 'pre-training steps';
     const what =
       replayed && step > 0
@@ -453,7 +505,7 @@ export class WorkerSession {
         : live && !replayed
           ? '; the run was dropped for the new one'
           : '';
-    this.deps.post({
+    this.post({
       type: 'backend-switched',
       runId: live ? work.id : 0,
       from,
@@ -461,6 +513,7 @@ export class WorkerSession {
       cause: `${cause}; continuing on ${BACKEND_LABEL[choice.backend]}${what}`,
       reason: choice.reason,
       skipped: choice.skipped,
+      engine: this.engine(choice.backend),
       stage,
       step,
       replayed,

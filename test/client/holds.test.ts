@@ -24,6 +24,7 @@ const ready: WorkerEvent = {
   loadMs: 10,
   checkpointHeldOut: 0.8,
   kernels: 'fused',
+  engine: { webAssembly: 'simd', jsSlowdown: null },
 };
 const started = (runId: number, begin: RunBegin = 'running'): WorkerEvent => ({
   type: 'started',

@@ -68,6 +68,7 @@ const ready: WorkerEvent = {
   loadMs: 10,
   checkpointHeldOut: 0.8,
   kernels: 'fused',
+  engine: { webAssembly: 'simd', jsSlowdown: null },
 };
 const started = (
   runId: number,
@@ -110,6 +111,28 @@ describe('the trainer state', () => {
     expect(s2.run!.steps.map((r) => r.step)).toEqual([0, 1, 2, 3]);
     expect(s1.run!.steps).toHaveLength(2); // the earlier state is not mutated
     expect(s2.memory).toEqual(memory);
+  });
+
+  it('holds how far the live run’s next record has got, until that record comes (a step that reports its parts)', () => {
+    const progress = (runId: number, n: number, done: number): WorkerEvent => ({
+      type: 'progress',
+      runId,
+      stage: 'grpo',
+      step: n,
+      part: 'update',
+      done,
+      of: 100,
+      perStep: 100,
+      ms: 10 * done,
+    });
+    const s1 = fold(ready, started(1), progress(1, 0, 20));
+    expect(s1.inFlight).toEqual({ stage: 'grpo', step: 0, part: 'update', done: 20, of: 100, perStep: 100, ms: 200 });
+    const s2 = pageTransitions(s1, [progress(1, 0, 60), step(1, 0)]);
+    expect(s2.inFlight).toBeNull();
+    // A replaced run's word, or a replay's of a step already drawn, is not the next record's.
+    expect(pageTransitions(s2, [progress(2, 1, 5), progress(1, 0, 5)]).inFlight).toBeNull();
+    expect(pageTransitions(s2, [progress(1, 1, 5)]).inFlight).toMatchObject({ step: 1, done: 5 });
+    expect(pageTransitions(s2, [progress(1, 1, 5), { type: 'clear' }]).inFlight).toBeNull();
   });
 
   it('keeps what the idle warm-up did beside what loading took, and nothing before Ready', () => {
@@ -328,6 +351,7 @@ describe('the trainer state', () => {
       cause: 'lost; continuing on CPU',
       reason: 'the plain-JavaScript CPU backend: …',
       skipped: [],
+      engine: { webAssembly: 'none', jsSlowdown: 40 },
       stage: 'grpo',
       step: 0,
       replayed: true,
@@ -335,7 +359,12 @@ describe('the trainer state', () => {
     const s2 = pageTransitions(s1, [{ type: 'resumed', runId: 1, stage: 'grpo', step: 0 }, switched]);
     expect(s2.status).toBe('running');
     expect(s2.ready!.backend).toBe('wasm');
-    expect(s2.backend).toEqual({ backend: 'cpu', reason: 'the plain-JavaScript CPU backend: …', skipped: [] });
+    expect(s2.backend).toEqual({
+      backend: 'cpu',
+      reason: 'the plain-JavaScript CPU backend: …',
+      skipped: [],
+      engine: { webAssembly: 'none', jsSlowdown: 40 },
+    });
     expect(s2.lastSwitch).toEqual({
       from: 'wasm',
       to: 'cpu',

@@ -9,7 +9,12 @@ const render = renderFigure;
 
 describe('the figure', () => {
   it('says the engine warmed up while idle, or that the first run cut the warm-up short', () => {
-    const info = { backend: 'wasm' as const, reason: 'the only one', skipped: [] };
+    const info = {
+      backend: 'wasm' as const,
+      reason: 'the only one',
+      skipped: [],
+      engine: { webAssembly: 'simd' as const, jsSlowdown: null },
+    };
     const ready = { ...info, loadMs: 800, checkpointHeldOut: 0.8, kernels: 'fused' as const };
     const warm = render({ worker: { backend: info, ready: { ...ready, warmUp: { ms: 650, complete: true } } } });
     expect(warm).toContain(
@@ -25,6 +30,7 @@ describe('the figure', () => {
     // worker says these; here, that the figure shows them).
     const backend = {
       backend: 'wasm' as const,
+      engine: { webAssembly: 'simd' as const, jsSlowdown: null },
       reason:
         'WASM (SIMD, one thread): the fastest of the 3 backends timed on a calibration step here (WASM (SIMD, one thread) 61 ms · WebGL on ANGLE (SwiftShader) > 92 ms · WebGPU on a software adapter, SwiftShader > 4210 ms).',
       skipped: [
@@ -67,7 +73,16 @@ describe('the figure', () => {
 
   it('while a run goes: a Pause button, labels with the latest step, readouts filled', () => {
     const html = render({
-      worker: { status: 'running', stepsPerSecond: 1.5, backend: { backend: 'wasm', reason: 'r', skipped: [] } },
+      worker: {
+        status: 'running',
+        stepsPerSecond: 1.5,
+        backend: {
+          backend: 'wasm',
+          reason: 'r',
+          skipped: [],
+          engine: { webAssembly: 'simd' as const, jsSlowdown: null },
+        },
+      },
       run: run(1, false, 12),
     });
     expect(html).toMatch(/class="run" aria-disabled="false">.*Pause<\/button>/);

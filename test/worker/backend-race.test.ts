@@ -4,7 +4,14 @@ import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BackendName } from '../../src/protocol/backends';
 import { RACE_VERSION } from '../../src/protocol/backends';
-import { readRace, selectBackend, Skip, type BackendDeps, type Starter } from '../../src/worker/backend-race';
+import {
+  NO_WEBASSEMBLY,
+  readRace,
+  selectBackend,
+  Skip,
+  type BackendDeps,
+  type Starter,
+} from '../../src/worker/backend-race';
 import { useWasm } from '../tf';
 
 beforeAll(useWasm);
@@ -285,5 +292,22 @@ describe('the backend race (calibrate=auto)', () => {
     expect(tried).toEqual(['wasm']);
     expect(next.backend).toBe('wasm');
     expect(next.ranking).toEqual(['wasm', 'webgl', 'cpu']);
+  });
+});
+
+describe('a browser without WebAssembly', () => {
+  it('is said to run none, not to lack SIMD, and trains on plain JavaScript', async () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')!;
+    // As Chromium started with --js-flags=--jitless, or Firefox with javascript.options.wasm off.
+    Reflect.deleteProperty(globalThis, 'WebAssembly');
+    try {
+      const choice = await selectBackend({ wasm, calibrate: 'off' });
+      expect(choice.backend).toBe('cpu');
+      expect(choice.skipped.find((s) => s.backend === 'wasm')?.reason).toBe(NO_WEBASSEMBLY);
+      expect(choice.reason).toContain(NO_WEBASSEMBLY);
+      expect(JSON.stringify(choice)).not.toContain('SIMD');
+    } finally {
+      Object.defineProperty(globalThis, 'WebAssembly', saved);
+    }
   });
 });

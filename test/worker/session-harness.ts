@@ -48,6 +48,10 @@ export interface Options {
   urls?: typeof CHECKPOINT_URLS;
   /** Warm the engine while idle, as the worker does (off unless a test asks). */
   warmUp?: boolean;
+  /** The backend chosen first (default wasm; cpu cuts a step into parts, model/parts.ts). */
+  backend?: BackendName;
+  /** Passed to the session: how long a record computes before it says how far it got. */
+  progressEveryMs?: number;
 }
 
 export function session(opts: Options = {}) {
@@ -82,7 +86,7 @@ export function session(opts: Options = {}) {
     // wasm first; after a loss, the next in the order (cpu).
     selectBackend: async (req): Promise<BackendChoice> => {
       opts.onSelect?.(req, s);
-      const backend: BackendName = req.after === 'wasm' ? 'cpu' : 'wasm';
+      const backend: BackendName = req.after === 'wasm' ? 'cpu' : (opts.backend ?? 'wasm');
       if (!(await tf.setBackend(backend))) throw new Error(`no ${backend}`);
       lose = req.onLost!;
       return { backend, reason: `${backend} in Node`, skipped: [], ranking: ['wasm', 'cpu'] };
@@ -91,6 +95,7 @@ export function session(opts: Options = {}) {
     grpo: SMALL,
     recipe: TOY,
     warmUp: opts.warmUp,
+    progressEveryMs: opts.progressEveryMs,
   });
   /** Resolves once an event satisfies `test` (checked as each event is posted). */
   const until = (test: (events: WorkerEvent[]) => boolean) =>

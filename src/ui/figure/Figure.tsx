@@ -93,6 +93,12 @@ export interface FigureProps {
 
 const NONE: readonly SupervisedRecord[] = [];
 
+/** The slow note's offer: this run's link with fewer GRPO steps. */
+const fewerStepsOf =
+  (reproduceUrl: (config: LinkConfig) => string, config: RunConfig) =>
+  (steps: number): string =>
+    reproduceUrl({ ...config, steps });
+
 const referenceOf = (r: ReferenceState) => (r && 'runs' in r ? r.runs : null);
 
 /** The reference file of the agent that plays `s`: the three-call agent's holds its runs at every length. */
@@ -250,6 +256,9 @@ function RunHead(p: FigureProps) {
         position={p.run ? position(p.run) : null}
         stagesAfter={p.run ? p.run.stages.slice(p.run.stages.indexOf(p.run.stage) + 1) : []}
         stepsPerSecond={t.stepsPerSecond}
+        inFlight={t.inFlight}
+        grpoSteps={p.run?.config.steps ?? null}
+        fewerStepsHref={p.reproduceUrl && p.run ? fewerStepsOf(p.reproduceUrl, p.run.config) : undefined}
         inSequence={sequenceWords(p.sequence)}
         bandDrawn={
           shown !== null &&

@@ -5,7 +5,15 @@
 import type { RunView } from '../../client/worker-state';
 import type { CalculatorName } from '../../env/calculator';
 
-export type { BackendInfo, BackendSwitch, Holder, ReadyInfo, RunView, WorkerStatus } from '../../client/worker-state';
+export type {
+  BackendInfo,
+  BackendSwitch,
+  Holder,
+  InFlight,
+  ReadyInfo,
+  RunView,
+  WorkerStatus,
+} from '../../client/worker-state';
 
 /**
  * For React.memo: props equal but for `run`, which counts as unchanged while its GRPO side is

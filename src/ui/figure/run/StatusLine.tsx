@@ -1,14 +1,27 @@
 /**
  * What the trainer is doing, in words: loading, the stage and step and, while it trains, the time
- * left (time-left.ts), who holds it paused, the backend in use in one short line with why (after
- * a switch too) one click away, on a slow engine what still serves, errors with a way out, and notes.
+ * left (time-left.ts) and — where a step takes long enough to report its parts — how far the step
+ * in flight has got, who holds it paused, the backend in use in one short line with why (after a
+ * switch too) one click away, on a slow engine why and what still serves, errors with a way out,
+ * and notes.
  */
 import { Fragment } from 'react';
 import { BACKEND_LABEL } from '../../../protocol/backends';
 import type { Stage } from '../../../pipeline/stages';
 import { STAGE_NAME, stageWord } from './stages';
-import { slowText, timeLeftText } from './time-left';
-import type { BackendInfo, BackendSwitch, Holder, ReadyInfo, WorkerStatus } from '../types';
+import {
+  aboutDuration,
+  engineText,
+  fewerSteps,
+  inFlightText,
+  paceOf,
+  slowText,
+  stepTime,
+  stillServes,
+  timeLeftText,
+  type Pace,
+} from './time-left';
+import type { BackendInfo, BackendSwitch, Holder, InFlight, ReadyInfo, WorkerStatus } from '../types';
 
 interface Props {
   status: WorkerStatus;
@@ -21,6 +34,12 @@ interface Props {
   /** The run's stages after the current one (their pace is not known yet). */
   stagesAfter: readonly Stage[];
   stepsPerSecond: number | null;
+  /** The record in flight, where a step reports its parts (an engine without its JIT). */
+  inFlight: InFlight | null;
+  /** The run's GRPO steps (null before a run). */
+  grpoSteps: number | null;
+  /** A link to this run with fewer GRPO steps, where the page has one (the standalone page's URL). */
+  fewerStepsHref?: (steps: number) => string;
   /** A reference band of the run's settings is on the charts (the slow-engine note points to it). */
   bandDrawn: boolean;
   /** Which of a run of every length trains: "one call, 1 of 2" (null outside one). */
@@ -67,12 +86,11 @@ const warmUpSentence = (w: { ms: number; complete: boolean }): string =>
 
 export function StatusLine(p: Props) {
   const { backend, lastSwitch } = p;
+  const pace = paceOf(p.stepsPerSecond, p.position?.stage ?? null, p.inFlight);
   return (
     <div className="status">
-      <RunLine {...p} />
-      {backend && (
-        <BackendLine backend={backend} ready={lastSwitch ? null : p.ready} stepsPerSecond={p.stepsPerSecond} />
-      )}
+      <RunLine {...p} pace={pace} />
+      {backend && <BackendLine backend={backend} ready={lastSwitch ? null : p.ready} pace={pace} />}
       {lastSwitch && (
         <p className="status-switch">
           Switched from {BACKEND_LABEL[lastSwitch.from]} to {BACKEND_LABEL[lastSwitch.to]}: {lastSwitch.cause}.
@@ -96,7 +114,7 @@ export function StatusLine(p: Props) {
             {BACKEND_LABEL[s.backend]} could not start: {s.reason}.
           </p>
         ))}
-      <SlowNote {...p} />
+      <SlowNote {...p} pace={pace} />
       {p.notes.map((n) => (
         <p key={n} className="status-note">
           {n}
@@ -106,31 +124,75 @@ export function StatusLine(p: Props) {
   );
 }
 
-const msPerStep = (stepsPerSecond: number | null): number | null =>
-  stepsPerSecond !== null && stepsPerSecond > 0 ? 1000 / stepsPerSecond : null;
+const LIVE: readonly WorkerStatus[] = ['running', 'pausing', 'paused', 'stepping'];
 
-/** While a run is live on a slow engine: how slow, once, and what still serves the reader. */
-function SlowNote({ status, stepsPerSecond, backend, bandDrawn }: Props) {
-  const live = status === 'running' || status === 'pausing' || status === 'paused' || status === 'stepping';
-  const text = live && backend ? slowText(msPerStep(stepsPerSecond), BACKEND_LABEL[backend.backend], bandDrawn) : null;
-  return text && <p className="status-note status-slow">{text}</p>;
+/**
+ * On a slow engine: why (the engine's condition, from Ready on), how slow once the pace is known
+ * (from the first part of a step on), a shorter run where the page can link one, and what still
+ * serves the reader.
+ */
+function SlowNote({ status, backend, bandDrawn, grpoSteps, fewerStepsHref, pace }: Props & { pace: Pace }) {
+  if (!backend || status === 'loading') return null;
+  const live = LIVE.includes(status);
+  const slow = live ? slowText(pace, BACKEND_LABEL[backend.backend]) : null;
+  const why = engineText(backend.engine, slow ? 'It' : 'This browser');
+  if (!why && !slow) return null;
+  const n = slow && grpoSteps !== null ? fewerSteps(pace.msPerStep!, grpoSteps) : null;
+  return (
+    <p className="status-note status-slow">
+      {slow}
+      {why && slow && ' '}
+      {why}
+      {n !== null && (
+        <>
+          {' '}
+          A run of {grpoSteps} GRPO steps takes {aboutDuration(grpoSteps! * pace.msPerStep!)};{' '}
+          {fewerStepsHref ? (
+            <a href={fewerStepsHref(n)}>
+              a run of {n} step{n > 1 && 's'}
+            </a>
+          ) : (
+            `a run of ${n} step${n > 1 ? 's' : ''} (the steps setting)`
+          )}{' '}
+          {aboutDuration(n * pace.msPerStep!)}.
+        </>
+      )}
+      {slow && ` ${stillServes(bandDrawn)}`}
+    </p>
+  );
 }
 
-/** The run's state in a word, where a Step left it, who holds it, loading, the stage's step and, while it trains, the time left. */
-function RunLine({ status, position, holders, loadingMessage, stepsPerSecond, stagesAfter, inSequence }: Props) {
-  const left = status === 'running' && position ? timeLeftText(position, msPerStep(stepsPerSecond), stagesAfter) : null;
+/** Where a run in GRPO stands for the time left: its latest record, or before one a GRPO record in flight. */
+function stageAt(p: Props, pace: Pace): { stage: Stage; step: number; steps: number } | null {
+  const f = pace.inFlight;
+  if (f && f.stage !== p.position?.stage)
+    return f.stage === 'grpo' && p.grpoSteps !== null ? { stage: 'grpo', step: f.step, steps: p.grpoSteps } : null;
+  return p.position;
+}
+
+/**
+ * The run's state in a word, where a Step left it, who holds it, loading, the stage's step and,
+ * while it trains, the time left and how far a step that reports its parts has got.
+ */
+function RunLine(p: Props & { pace: Pace }) {
+  const { status, position, holders, loadingMessage, stagesAfter, inSequence, pace } = p;
+  const at = stageAt(p, pace);
+  const left = status === 'running' && at ? timeLeftText(at, pace.msPerStep, stagesAfter, pace.inFlight) : null;
+  const flight = pace.inFlight && status !== 'paused' && LIVE.includes(status) ? pace.inFlight : null;
   return (
     <p className="status-line">
       <span className={`status-word state-${status}`} role="status">
         {WORD[status]}
       </span>
-      {/* "Paused after GRPO step 3": where a Step (or Pause) left the run. */}
+      {/* "Paused after GRPO step 3": where a Step (or Pause) left the run; "Pausing… after step 1, about 2 min". */}
       <span className="status-after" aria-live="polite">
         {status === 'paused' && position
           ? `after ${stageWord(position.stage)} step ${position.step}`
           : status === 'stepping'
             ? 'one step, then it pauses'
-            : ''}
+            : status === 'pausing' && flight && flight.leftMs > 0
+              ? `after step ${flight.step}, ${aboutDuration(flight.leftMs)}`
+              : ''}
       </span>
       {/* Every holder, and only those, in one sentence: the run goes on when the last lets go. */}
       <span className="status-held" aria-live="polite">
@@ -160,6 +222,7 @@ function RunLine({ status, position, holders, loadingMessage, stepsPerSecond, st
         </span>
       )}
       {inSequence && <span className="status-sequence"> · {inSequence}</span>}
+      {flight && <span className="status-flight"> · {inFlightText(flight)}</span>}
       {left && <span className="status-left"> · {left}</span>}
     </p>
   );
@@ -169,22 +232,17 @@ function RunLine({ status, position, holders, loadingMessage, stepsPerSecond, st
  * The backend in one short line — "WebAssembly, 120 ms a step · why" — and, one click away, why
  * it was chosen, what loading and the warm-up took, and why not the others.
  */
-function BackendLine({
-  backend,
-  ready,
-  stepsPerSecond,
-}: {
-  backend: BackendInfo;
-  ready: ReadyInfo | null;
-  stepsPerSecond: number | null;
-}) {
-  const perStep = msPerStep(stepsPerSecond);
-  const ms = perStep === null ? null : Math.round(perStep);
+function BackendLine({ backend, ready, pace }: { backend: BackendInfo; ready: ReadyInfo | null; pace: Pace }) {
+  const ms = pace.msPerStep;
   return (
     <details className="status-backend">
       <summary>
         <strong>{BACKEND_LABEL[backend.backend]}</strong>
-        {ms !== null && <span className="status-speed">, {ms} ms a step</span>}{' '}
+        {ms !== null && (
+          <span className="status-speed">
+            , {stepTime(ms)} a step{pace.estimated && ' (estimated)'}
+          </span>
+        )}{' '}
         <span className="status-why-backend">· why</span>
       </summary>
       <p className="status-reason">
