@@ -11,6 +11,7 @@ const LONGEST = [
   'test/worker/session.test.ts',
   'test/pipeline/three-calls.test.ts',
   'test/e2e/backends.e2e.test.ts',
+  'test/e2e/restricted-engine.e2e.test.ts',
   'test/e2e/explain.e2e.test.ts',
   'test/e2e/page-runs.e2e.test.ts',
   'test/e2e/page.e2e.test.ts',

@@ -7,8 +7,11 @@ import type { WorkerState } from '../../src/client/worker-state';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** --enable-unsafe-webgpu exposes SwiftShader's software WebGPU adapter to headless Chromium. */
-export function launch(): Promise<Browser> {
+/**
+ * --enable-unsafe-webgpu exposes SwiftShader's software WebGPU adapter to headless Chromium.
+ * more: flags of a file's own (`--js-flags=--jitless`: JavaScript without its JIT, and no WebAssembly).
+ */
+export function launch(more: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -19,6 +22,7 @@ export function launch(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--enable-unsafe-webgpu',
+      ...more,
     ],
   });
 }

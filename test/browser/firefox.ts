@@ -7,7 +7,19 @@ const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 /** Every Firefox page's size (the window's). */
 const FIREFOX_VIEWPORT = { width: 1280, height: 900 };
 
-export function launchFirefox(): Promise<Browser> {
+/**
+ * JavaScript without its JIT and no WebAssembly, in a profile's prefs: ion, baselinejit and the
+ * baseline interpreter off, and WebAssembly too (with it on, it runs at near-normal speed).
+ */
+export const FIREFOX_NO_JIT = {
+  'javascript.options.ion': false,
+  'javascript.options.baselinejit': false,
+  'javascript.options.blinterp': false,
+  'javascript.options.wasm': false,
+};
+
+/** prefs: a file's own, written to the profile's user.js (the JIT and WebAssembly switched off, say). */
+export function launchFirefox(prefs: Record<string, boolean> = {}): Promise<Browser> {
   return puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
@@ -24,6 +36,7 @@ export function launchFirefox(): Promise<Browser> {
       'toolkit.telemetry.enabled': false,
       'network.captive-portal-service.enabled': false,
       'network.connectivity-service.enabled': false,
+      ...prefs,
     },
   });
 }
