@@ -178,7 +178,10 @@ describe('the plate page', () => {
   it('trains on in view while the viewport grows to the whole page and back, and shrinks and grows (a screenshot, a zoom, a rotation)', async () => {
     // One delivery of the figure's observer can hold "out" and then "in" (the reader saw the run
     // stall at step 0 saying it was out of view). Each round: a full-page screenshot, the viewport
-    // shrunk past the figure and grown back, then the run must take a step.
+    // shrunk past the figure and grown back, then the run must go on in view: a step past the
+    // one it was at, training again with no one holding it (the observer's "in" has come), or
+    // finished. Waited for, not read at once: right after the resize the observer may not have
+    // reported yet, and a run held out of view for a moment says so.
     const o = await open('index.html?steps=40&autorun=1');
     const { page } = o;
     await waitForStatus(page, 'Training');
@@ -187,19 +190,21 @@ describe('the plate page', () => {
         .getByTestId('status-step')
         .innerText()
         .then((t) => Number(/step (\d+)/.exec(t)?.[1] ?? -1));
-    for (let round = 0; round < 8; round++) {
+    for (let round = 0; round < 8 && (await statusWord(page)) !== 'Finished'; round++) {
       await page.screenshot({ path: join(RESULTS, 'page-full-screenshot.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 300 });
       await page.setViewportSize({ width: 1280, height: 900 });
       const at = await stepNow();
-      if (at >= 38) break;
       await page.waitForFunction(
-        (k) =>
-          Number(
-            /step (\d+)/.exec(document.querySelector('[data-testid="status-step"]')?.textContent ?? '')?.[1] ?? -1,
-          ) > k,
+        (k) => {
+          const word = document.querySelector('.status-word')?.textContent;
+          const text = document.querySelector('[data-testid="status-step"]')?.textContent ?? '';
+          const step = Number(/step (\d+)/.exec(text)?.[1] ?? -1);
+          const held = document.querySelector('.status-why') !== null;
+          return word === 'Finished' || (word === 'Training' && step > k && !held);
+        },
         at,
-        { timeout: 60_000 },
+        { timeout: 60_000, polling: 50 },
       );
     }
     expect(await page.locator('.status-why').count()).toBe(0);
