@@ -17,6 +17,8 @@
 //             --faulty: with the faulty calculator
 //   phone     the plate page on a 390 px touch screen with Chromium's CPU throttled (--rate N, 4) over
 //             --runs N first visits (4): the longest main-thread task while it starts and while it trains
+//   nojit     JavaScript without its JIT and no WebAssembly: node --jitless's workshop on cpu, the worker in
+//             Chromium --js-flags=--jitless and in Firefox with its JITs and WebAssembly off; --cpu-steps N (1)
 //   all       every mode above, one after another, each saved as its own file
 // Options: --steps N (GRPO steps, default the plate's 40), --cpu-steps N (3), --soak N (200),
 // --supervised-steps N (30), --runs N (targets: runs per page, 1; sitting: runs, 5; phone: first visits, 4), --peer FILE (targets: the
@@ -35,13 +37,14 @@ import { benchNodeMode, nodeLines } from './node';
 import { benchEpisodes, episodesLines } from './episodes';
 import { benchPackage, formatPackageBench } from './package';
 import { benchPhone, phoneLines } from './phone';
+import { benchNoJit, noJitLines } from './nojit';
 import { benchSitting, sittingLines } from './sitting';
 import { benchTargets, targetLines } from './targets';
 
 /** --tool-latency-ms: one of the reader's setting's choices other than instant (default 50). */
 const toolLatency = (text: string | undefined) => settingsGiven({ 'tool-latency-ms': text ?? '50' }).toolLatencyMs!;
 
-const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting', 'kernels', 'episodes', 'phone'] as const;
+const MODES = ['node', 'browser', 'package', 'explain', 'targets', 'sitting', 'kernels', 'episodes', 'phone', 'nojit'] as const;
 type Mode = (typeof MODES)[number];
 
 const { values: a, positionals } = parseOptions({
@@ -107,6 +110,10 @@ const run: Record<Mode, () => Promise<{ figures: unknown; lines: string[] }>> = 
   async phone() {
     const figures = await benchPhone({ steps, runs: intOption('runs', a.runs, 4, 1), rate: intOption('rate', a.rate, 4, 1) });
     return { figures, lines: phoneLines(figures) };
+  },
+  async nojit() {
+    const figures = await benchNoJit(intOption('cpu-steps', a['cpu-steps'], 1, 1));
+    return { figures, lines: noJitLines(figures) };
   },
 };
 
