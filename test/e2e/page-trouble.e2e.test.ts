@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATE } from '../../src/plate/text';
 import { watch } from '../browser/chromium';
 import { serve } from '../browser/site';
-import { expectClean, plateBrowser, showFigure, statusWord, waitForStatus } from './page-helpers';
+import { expectClean, openPart, plateBrowser, showFigure, statusWord, waitForStatus } from './page-helpers';
 
 const { browser, site, open, openFinished } = plateBrowser();
 
@@ -64,6 +64,7 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
 
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await waitForStatus(page, 'Finished');
+    await openPart(page, 'step');
     const next = page.getByRole('button', { name: 'Next group' });
     await next.focus();
     for (let i = 0; i < 8; i++) await page.keyboard.press('Enter');

@@ -11,6 +11,7 @@
 import { useMemo } from 'react';
 import { AGENT_RECIPE, GRPO } from '../../config';
 import type { AskQuestion } from '../../protocol/messages';
+import type { GrpoStepView } from '../../protocol/episode-view';
 import type { RunConfig } from '../../pipeline/settings';
 import type { SupervisedRecord } from '../../agent/stage';
 import { stagesFrom } from '../../pipeline/stages';
@@ -118,22 +119,30 @@ function sftMarker(plate: PlateText): Marker | undefined {
   );
 }
 
-export function Figure(p: FigureProps) {
-  const t = p.worker;
-  const steps = p.run?.config.steps ?? p.totalSteps;
-  const start = p.run?.config.start ?? p.settings.start;
-  const latestWithEpisodes = [...(p.run?.steps ?? [])].reverse().find((r) => r.episodes.length > 0) ?? null;
-  // Printed before any run, the figure is the plate's marks and the reference bands, said so in a
-  // line; the parts that only wait for a run (and say so, for a screen) stay off the paper.
-  const noRun = p.run === null && p.previous.length === 0;
-  const frame = Math.max(steps, p.totalSteps);
-  const at = (words: string) => paragraphWith(p.plate.longerEpisode.paragraphs, words);
-  const hasData = p.run !== null && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0;
+/** What every part's body reads of the run: the steps and frame of its charts, the latest step with episodes. */
+interface Shown {
+  steps: number;
+  frame: number;
+  start: RunConfig['start'];
+  latestWithEpisodes: GrpoStepView | null;
+  noRun: boolean;
+}
 
+export function Figure(p: FigureProps) {
+  const steps = p.run?.config.steps ?? p.totalSteps;
+  const shown: Shown = {
+    steps,
+    frame: Math.max(steps, p.totalSteps),
+    start: p.run?.config.start ?? p.settings.start,
+    latestWithEpisodes: [...(p.run?.steps ?? [])].reverse().find((r) => r.episodes.length > 0) ?? null,
+    // Printed before any run, the figure is the plate's marks and the reference bands, said so in a
+    // line; the parts that only wait for a run (and say so, for a screen) stay off the paper.
+    noRun: p.run === null && p.previous.length === 0,
+  };
   return (
     <PartsContext.Provider value={p.parts}>
-      <div className={noRun ? 'figure-body no-run' : 'figure-body'}>
-        {noRun && (
+      <div className={shown.noRun ? 'figure-body no-run' : 'figure-body'}>
+        {shown.noRun && (
           <p className="print-note">
             No run had been made on this page when it was printed: the charts show the plate’s numbers and the reference
             runs, precomputed.
@@ -141,90 +150,119 @@ export function Figure(p: FigureProps) {
         )}
         <FirstPath />
         <RunHead {...p} />
-        <Charts {...p} steps={steps} start={start} />
-        <div className="parts">
-          <Part id="behaviour" level={2} headline={behaviourHeadline(p.run)}>
-            <EpisodeBehaviour
-              plate={p.plate}
-              run={p.run}
-              previous={p.previous}
-              config={p.run?.config ?? p.settings}
-              steps={steps}
-              totalSteps={p.totalSteps}
-              reference={referenceOf(referenceFor(p, p.run?.config ?? p.settings))}
-            />
-          </Part>
-          <Part id="terms" level={2} headline={settingsHeadline('terms', p.settings)}>
-            <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
-          </Part>
-          <Part id="start" level={2} headline={startHeadline(p.settings, p.seed)}>
-            <StartChoice status={t.status} settings={p.settings} onSettings={p.onSettings} />
-            <SeedChoice status={t.status} seed={p.seed} onSeed={p.onSeed} />
-            <StageStrip start={start} run={p.run} />
-            <TaughtData />
-          </Part>
-          <Part id="step" level={2} headline={stepHeadline(latestWithEpisodes, GRPO.episodesPerSum)}>
-            <EpisodeViewer record={latestWithEpisodes} config={p.run?.config ?? null} />
-            <AskAgent
-              status={t.status}
-              loaded={t.ready !== null}
-              faulty={p.settings.faulty}
-              temperature={p.settings.temperature}
-              waiting={t.asks.waiting}
-              answer={t.asks.answer}
-              onAsk={p.onAsk}
-            />
-          </Part>
-          <Part id="practitioner" level={2} headline={practitionerHeadline(p.run)}>
-            <VitalSigns
-              status={t.status}
-              run={p.run}
-              settings={p.settings}
-              onSettings={p.onSettings}
-              frame={frame}
-              steps={steps}
-            />
-          </Part>
-          {p.run && hasData && (
-            <Part id="export" level={2}>
-              <RunExport
-                run={p.run}
-                backend={t.backend?.backend ?? null}
-                shown={latestWithEpisodes}
-                plate={p.plate.id}
-                reproduceUrl={p.reproduceUrl}
-                lengths={sequenceRuns(p)}
-              />
-            </Part>
-          )}
-        </div>
-        <Beside noRun={noRun} paragraph={at(BESIDE.numbers)} label="The plate’s numbers beside your run">
-          <NumbersTable
-            heading={p.plate.numbers.heading}
-            rows={p.plate.numbers.rows}
-            runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]}
-          />
-        </Beside>
-        <Beside noRun={noRun} paragraph={at(BESIDE.claims)} label="The closing claims, measured">
-          <LongerEpisode
-            status={t.status}
-            run={p.run}
-            previous={p.previous}
-            settings={p.settings}
-            onSettings={p.onSettings}
-            reference={p.referenceThreeCalls}
-            onNear={p.onClaimsNear}
-            sequence={p.sequence}
-            onRunEveryLength={p.onRunEveryLength}
-          />
-        </Beside>
-        <Beside noRun={noRun} paragraph={at(BESIDE.time)} label="Where a step’s time goes, measured in this browser">
-          <Part id="time" level={4} headline={timeHeadline(p.run)}>
-            <TimeSplit run={p.run} frame={frame} />
-          </Part>
-        </Beside>
+        <Charts {...p} steps={steps} start={shown.start} />
+        <DeeperParts {...p} {...shown} />
+        <BesideTheText {...p} {...shown} />
       </div>
     </PartsContext.Provider>
+  );
+}
+
+/** Under the charts, each one click away: what the episodes do, the terms, the start, one step, the vital signs, the export. */
+function DeeperParts(p: FigureProps & Shown) {
+  const t = p.worker;
+  const hasData = p.run !== null && p.run.steps.length + p.run.sft.length + p.run.pretrain.length > 0;
+  return (
+    <div className="parts">
+      <Part id="behaviour" level={2} headline={behaviourHeadline(p.run)}>
+        <EpisodeBehaviour
+          plate={p.plate}
+          run={p.run}
+          previous={p.previous}
+          config={p.run?.config ?? p.settings}
+          steps={p.steps}
+          totalSteps={p.totalSteps}
+          reference={referenceOf(referenceFor(p, p.run?.config ?? p.settings))}
+        />
+      </Part>
+      <Part id="terms" level={2} headline={settingsHeadline('terms', p.settings)}>
+        <TermSwitches status={t.status} settings={p.settings} onSettings={p.onSettings} />
+      </Part>
+      <Part id="start" level={2} headline={startHeadline(p.settings, p.seed)}>
+        <StartChoice status={t.status} settings={p.settings} onSettings={p.onSettings} />
+        <SeedChoice status={t.status} seed={p.seed} onSeed={p.onSeed} />
+        <StageStrip start={p.start} run={p.run} />
+        <TaughtData />
+      </Part>
+      <Part id="step" level={2} headline={stepHeadline(p.latestWithEpisodes, GRPO.episodesPerSum)}>
+        <StepTakenApart {...p} />
+      </Part>
+      <Part id="practitioner" level={2} headline={practitionerHeadline(p.run)}>
+        <VitalSigns
+          status={t.status}
+          run={p.run}
+          settings={p.settings}
+          onSettings={p.onSettings}
+          frame={p.frame}
+          steps={p.steps}
+        />
+      </Part>
+      {p.run && hasData && (
+        <Part id="export" level={2}>
+          <RunExport
+            run={p.run}
+            backend={t.backend?.backend ?? null}
+            shown={p.latestWithEpisodes}
+            plate={p.plate.id}
+            reproduceUrl={p.reproduceUrl}
+            lengths={sequenceRuns(p)}
+          />
+        </Part>
+      )}
+    </div>
+  );
+}
+
+/** One step taken apart: the latest step's episodes, and the reader's own sum. */
+function StepTakenApart(p: FigureProps & Shown) {
+  const t = p.worker;
+  return (
+    <>
+      <EpisodeViewer record={p.latestWithEpisodes} config={p.run?.config ?? null} />
+      <AskAgent
+        status={t.status}
+        loaded={t.ready !== null}
+        faulty={p.settings.faulty}
+        temperature={p.settings.temperature}
+        waiting={t.asks.waiting}
+        answer={t.asks.answer}
+        onAsk={p.onAsk}
+      />
+    </>
+  );
+}
+
+/** Beside the results' paragraphs (parts/Beside.tsx): the plate's numbers, the closing claims, where a step's time goes. */
+function BesideTheText(p: FigureProps & Shown) {
+  const at = (words: string) => paragraphWith(p.plate.longerEpisode.paragraphs, words);
+  return (
+    <>
+      <Beside noRun={p.noRun} paragraph={at(BESIDE.numbers)} label="The plate’s numbers beside your run">
+        <NumbersTable
+          heading={p.plate.numbers.heading}
+          rows={p.plate.numbers.rows}
+          runs={[...p.previous.filter((r) => r.runId !== p.run?.runId), ...(p.run ? [p.run] : [])]}
+        />
+      </Beside>
+      <Beside noRun={p.noRun} paragraph={at(BESIDE.claims)} label="The closing claims, measured">
+        <LongerEpisode
+          status={p.worker.status}
+          run={p.run}
+          previous={p.previous}
+          settings={p.settings}
+          onSettings={p.onSettings}
+          reference={p.referenceThreeCalls}
+          onNear={p.onClaimsNear}
+          sequence={p.sequence}
+          onRunEveryLength={p.onRunEveryLength}
+        />
+      </Beside>
+      <Beside noRun={p.noRun} paragraph={at(BESIDE.time)} label="Where a step’s time goes, measured in this browser">
+        <Part id="time" level={4} headline={timeHeadline(p.run)}>
+          <TimeSplit run={p.run} frame={p.frame} />
+        </Part>
+      </Beside>
+    </>
   );
 }
 
