@@ -4,7 +4,8 @@
  * text: on a phone-class CPU, evaluating all of the page's code in one go held the main thread
  * 400–560 ms (`npm run bench -- phone`).
  */
-import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense } from 'react';
+import { ChunkError } from './ChunkError';
 import { PLATE } from '../plate/text';
 import { pageUrlFor, type LinkConfig } from './figure/export/export';
 import type { LiveFigureProps } from './LiveFigure';
@@ -22,30 +23,19 @@ const LazyFigure = lazy(() => import('./LiveFigure').then((m) => ({ default: m.L
 /** The live figure once its chunk has arrived; until then a line, and if it cannot arrive, why. */
 function LoadedFigure(props: LiveFigureProps) {
   return (
-    <FigureLoadError>
+    <ChunkError
+      said={(error) => (
+        <p className="figure-loading" role="alert">
+          The live figure could not be loaded ({error.message}). The plate’s text is all here; reload the page to try
+          again.
+        </p>
+      )}
+    >
       <Suspense fallback={<p className="figure-loading">Loading the live figure…</p>}>
         <LazyFigure {...props} />
       </Suspense>
-    </FigureLoadError>
+    </ChunkError>
   );
-}
-
-/** A chunk that does not arrive (a dropped connection, a site updated meanwhile) is said, and the text stays. */
-class FigureLoadError extends Component<{ children: ReactNode }, { error: Error | null }> {
-  state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  render() {
-    const { error } = this.state;
-    if (!error) return this.props.children;
-    return (
-      <p className="figure-loading" role="alert">
-        The live figure could not be loaded ({error.message}). The plate’s text is all here; reload the page to try
-        again.
-      </p>
-    );
-  }
 }
 
 export function Page() {

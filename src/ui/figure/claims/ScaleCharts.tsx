@@ -5,7 +5,8 @@
  * asked for when that file arrives — as the section comes near — so a first visit does not carry
  * them (the first-visit budget, test/sites/frameworks.test.ts); the package's build inlines it.
  */
-import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { ChunkError } from '../../ChunkError';
 import type { ReferenceState } from '../reference';
 
 const Drawn = lazy(() => import('./ScaleChartsDrawn').then((m) => ({ default: m.ScaleChartsDrawn })));
@@ -24,28 +25,17 @@ export function ScaleCharts({ reference }: { reference: ReferenceState }) {
   if (!('runs' in reference))
     return <Note>Without the reference runs there is nothing to fit the model to: the scale charts are left out.</Note>;
   return (
-    <ChunkError>
+    <ChunkError
+      said={(error) => (
+        <Note>
+          The scale charts could not be loaded ({error.message}); the claims’ table and charts above are all here.
+          Reload the page to try again.
+        </Note>
+      )}
+    >
       <Suspense fallback={<Note waiting>Drawing the scale charts…</Note>}>
         <Drawn runs={reference.runs} />
       </Suspense>
     </ChunkError>
   );
-}
-
-/** A chunk that does not arrive (a dropped connection, a site updated meanwhile) is said; the claims above stay. */
-class ChunkError extends Component<{ children: ReactNode }, { error: Error | null }> {
-  state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  render() {
-    const { error } = this.state;
-    if (!error) return this.props.children;
-    return (
-      <Note>
-        The scale charts could not be loaded ({error.message}); the claims’ table and charts above are all here. Reload
-        the page to try again.
-      </Note>
-    );
-  }
 }
