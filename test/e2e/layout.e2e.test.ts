@@ -65,9 +65,10 @@ const where = (page: Page) =>
       numbers: { text: paragraph(beside.numbers)!, figure: box(document.querySelector('table.numbers'))! },
       claims: {
         text: paragraph(beside.claims)!,
-        figures: [document.querySelector('table.claims'), ...document.querySelectorAll('.claim-chart')].map((e) =>
-          box(e)!,
-        ),
+        figures: [
+          document.querySelector('table.claims'),
+          ...document.querySelectorAll('[data-testid^="claim-chart-"]'),
+        ].map((e) => box(e)!),
       },
       time: { text: paragraph(beside.time)!, figure: box(document.querySelector('details[data-part="time"]'))! },
     };
@@ -109,7 +110,10 @@ describe('the plate read down, at 1280 × 1000', () => {
     const { page } = await open('index.html', LAPTOP);
     await waitForStatus(page, 'Ready');
     await readThrough(page);
-    const shown = await page.locator('.plate-article p:not(.plate-figure *, .figure-beside *)').allInnerTexts();
+    // textContent: a section not laid out yet (content-visibility) has no innerText.
+    const shown = await page
+      .locator('.plate-article p:not(.plate-figure *, .figure-beside *)')
+      .evaluateAll((ps) => ps.map((p) => p.textContent ?? ''));
     const plate = [
       PLATE.lede,
       ...[...PLATE.body, PLATE.workshop.text, ...PLATE.longerEpisode.paragraphs, PLATE.takeaway.text].map(plainText),
