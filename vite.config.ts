@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
-import { readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -51,6 +51,25 @@ function weightsInBytePlanes(): Plugin {
 }
 
 // Relative base: the built page works from any sub-path of any static host.
+/**
+ * A part the page loads when it is wanted (a module `…-load.ts` whose function imports the part's
+ * code: the step taken apart, the scale charts) comes with its `.eager` twin instead, which has the
+ * code already: in the package's build (scripts/build/lib-build.ts: it ships one entry and one
+ * element, and inlining the dynamic import itself kept all of d3's side effects, +19 KB gzipped)
+ * and in the unit tests (a server render then draws the part, not its fallback).
+ */
+export function eagerParts(): Plugin {
+  return {
+    name: 'eager-parts',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer || !/^\.\.?\/[\w/.-]*-load$/.test(source)) return null;
+      const eager = resolve(dirname(importer), `${source}.eager.ts`);
+      return existsSync(eager) ? eager : null;
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
   base: './',
   plugins: [react(), weightsInBytePlanes()],
@@ -75,6 +94,7 @@ export default defineConfig(({ mode }) => ({
     projects: [
       {
         extends: true,
+        plugins: [eagerParts()],
         test: {
           name: 'unit',
           // Files share a worker's modules: tfjs and its WASM backend load once per worker, not

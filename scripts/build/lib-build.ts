@@ -20,7 +20,7 @@ import { build, type InlineConfig, type Rolldown } from 'vite';
 import { toBytePlanes } from '../../src/model/byte-planes';
 import { BYTES_PER_VALUE, storedDtype } from '../../src/model/checkpoint';
 import { FOLDER } from '../../src/ui/assets';
-import { tfjsBrowserAlias } from '../../vite.config';
+import { eagerParts, tfjsBrowserAlias } from '../../vite.config';
 import { main } from '../../src/node/args';
 import { readCheckpointFiles } from '../../src/node/checkpoint-fs';
 import {
@@ -138,6 +138,9 @@ async function buildPageCode(kind: 'entry' | 'element'): Promise<void> {
       ...config,
       plugins: [
         react(),
+        // One file each for the entry and the element: a part the page loads when wanted comes
+        // with its code already.
+        eagerParts(),
         prebuiltFiles({
           module: src('ui/bundled-assets.ts'),
           dir: entry ? `./${FOLDER_NAME}/` : './',
@@ -159,10 +162,8 @@ async function buildPageCode(kind: 'entry' | 'element'): Promise<void> {
           // React is the site's (a peer) in the entry; the folder brings its own.
           external: entry ? (id: string) => /^react(-dom)?(\/|$)/.test(id) : [],
           // A Server Components page imports the component directly (Next.js's app router).
-          // Lib mode keeps whitespace unless told; the site's bundler minifies again anyway. One
-          // file: the page's lazy chunks (the claims' scale charts) are inlined, as the package ships
-          // one entry and one element.
-          output: { minify: true, codeSplitting: false, ...(entry && { banner: "'use client';" }) },
+          // Lib mode keeps whitespace unless told; the site's bundler minifies again anyway.
+          output: { minify: true, ...(entry && { banner: "'use client';" }) },
         },
       },
     }),

@@ -137,6 +137,7 @@ async function openPartIn(page: Page, id: string, timeout = 30_000) {
   await page.waitForSelector(part, { timeout });
   await page.$eval(part, (d) => (d as HTMLDetailsElement).open || d.querySelector('summary')!.click());
   await page.waitForSelector(`${part} > .part-body`, { timeout });
+  await page.waitForSelector(`${part} .part-loading`, { hidden: true, timeout });
 }
 const until = (page: Page, f: (arg: string) => boolean, arg: string) =>
   page.waitForFunction(f, { timeout: 90_000, polling: 50 }, arg);
@@ -158,6 +159,7 @@ describe('Step, the push and Ask in Firefox', () => {
     await until(page, pausedAfter, 'after GRPO step 2');
     expect(await text(page, '[data-testid="status-step"]')).toBe('GRPO · step 2 of 3');
 
+    await page.waitForSelector('.episode-table [role="listitem"]'); // the part's code comes as Step opens it
     const names = await page.$$eval('.episode-table [role="listitem"]', (items) =>
       items.map((i) => i.getAttribute('aria-label') ?? ''),
     );

@@ -161,7 +161,7 @@ export async function expectAccessible(page: Page) {
 
 /**
  * Opens the figure's part `id` (parts/parts.ts) as a reader would: one click on its summary line,
- * once it is in place; resolves when its body is shown. An open part stays open.
+ * once it is in place; resolves when its body is shown, its code come. An open part stays open.
  */
 export async function openPart(page: Page, id: string): Promise<Locator> {
   const part = page.locator(`details[data-part="${id}"]`).first();
@@ -171,5 +171,7 @@ export async function openPart(page: Page, id: string): Promise<Locator> {
     await summary.click();
   }
   await part.locator(':scope > .part-body').waitFor({ state: 'visible' });
+  // A part whose code comes when it opens (step/step-load.ts) shows a line until it has come.
+  await part.locator('.part-loading').waitFor({ state: 'detached' });
   return part;
 }

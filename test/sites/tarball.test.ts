@@ -110,7 +110,8 @@ describe('the tarball', () => {
       [
         ...new Set([...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"'./][^"']*)["']/g)].map((m) => m[1]!)),
       ].sort();
-    expect(named(entry)).toEqual(['react', 'react-dom/client', 'react/jsx-runtime']);
+    // react-dom: the portal that sets the figure's parts beside the plate's paragraphs (parts/Beside.tsx).
+    expect(named(entry)).toEqual(['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime']);
     // Each file is named the one way every bundler reads (and esbuild leaves for the browser to resolve).
     for (const f of [FOLDER.worker, FOLDER.wasm, FOLDER.referenceRuns, ...Object.values(FOLDER.backends)]) {
       expect(entry, f).toContain(`new URL("./${FOLDER_NAME}/${f}",import.meta.url)`);

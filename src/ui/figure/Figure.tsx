@@ -8,7 +8,8 @@
  * claims beside "The difficulties grow with the episode…", where a step's time goes beside "its
  * speed limits the sampling rate".
  */
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
+import { ChunkError } from '../ChunkError';
 import { AGENT_RECIPE, GRPO } from '../../config';
 import type { AskQuestion } from '../../protocol/messages';
 import type { GrpoStepView } from '../../protocol/episode-view';
@@ -50,8 +51,7 @@ import { StatusLine } from './run/StatusLine';
 import { SeedChoice, StartChoice } from './start/StartChoice';
 import { StageStrip } from './start/StageStrip';
 import { TaughtData } from './start/TaughtData';
-import { AskAgent } from './step/AskAgent';
-import { EpisodeViewer } from './step/EpisodeViewer';
+import { loadStepTakenApart } from './step/step-load';
 import { TermSwitches } from './terms/TermSwitches';
 import { TimeSplit } from './time/TimeSplit';
 import { toneOf, type Marker, type RunView } from './types';
@@ -93,6 +93,9 @@ export interface FigureProps {
 }
 
 const NONE: readonly SupervisedRecord[] = [];
+
+/** Its code comes when the part first opens (step/step-load.ts). */
+const StepTakenApart = lazy(() => loadStepTakenApart().then((m) => ({ default: m.StepTakenApart })));
 
 /** The slow note's offer: this run's link with fewer GRPO steps. */
 const fewerStepsOf =
@@ -185,7 +188,7 @@ function DeeperParts(p: FigureProps & Shown) {
         <TaughtData />
       </Part>
       <Part id="step" level={2} headline={stepHeadline(p.latestWithEpisodes, GRPO.episodesPerSum)}>
-        <StepTakenApart {...p} />
+        <StepPart {...p} />
       </Part>
       <Part id="practitioner" level={2} headline={practitionerHeadline(p.run)}>
         <VitalSigns
@@ -213,22 +216,31 @@ function DeeperParts(p: FigureProps & Shown) {
   );
 }
 
-/** One step taken apart: the latest step's episodes, and the reader's own sum. */
-function StepTakenApart(p: FigureProps & Shown) {
-  const t = p.worker;
+/** One step taken apart, its code asked for when the part first opens. */
+function StepPart(p: FigureProps & Shown) {
   return (
-    <>
-      <EpisodeViewer record={p.latestWithEpisodes} config={p.run?.config ?? null} />
-      <AskAgent
-        status={t.status}
-        loaded={t.ready !== null}
-        faulty={p.settings.faulty}
-        temperature={p.settings.temperature}
-        waiting={t.asks.waiting}
-        answer={t.asks.answer}
-        onAsk={p.onAsk}
-      />
-    </>
+    <ChunkError
+      said={(error) => (
+        <p className="part-loading" role="alert">
+          The step taken apart could not be loaded ({error.message}); the charts and every other part still work. Reload
+          the page to try again.
+        </p>
+      )}
+    >
+      <Suspense fallback={<p className="part-loading">Loading the step taken apart…</p>}>
+        <StepTakenApart
+          record={p.latestWithEpisodes}
+          config={p.run?.config ?? null}
+          status={p.worker.status}
+          loaded={p.worker.ready !== null}
+          faulty={p.settings.faulty}
+          temperature={p.settings.temperature}
+          waiting={p.worker.asks.waiting}
+          answer={p.worker.asks.answer}
+          onAsk={p.onAsk}
+        />
+      </Suspense>
+    </ChunkError>
   );
 }
 

@@ -3,13 +3,14 @@
  * the held-fixed agent's reference runs are in, and until then what they wait for. The charts and
  * the model they draw (ScaleChartsDrawn.tsx, rl/scale.ts) are a chunk of their own on the page,
  * asked for when that file arrives — as the section comes near — so a first visit does not carry
- * them (the first-visit budget, test/sites/frameworks.test.ts); the package's build inlines it.
+ * them (the first-visit budget, test/sites/frameworks.test.ts; scale-charts-load.ts).
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { ChunkError } from '../../ChunkError';
 import type { ReferenceState } from '../reference';
+import { loadScaleCharts } from './scale-charts-load';
 
-const Drawn = lazy(() => import('./ScaleChartsDrawn').then((m) => ({ default: m.ScaleChartsDrawn })));
+const Drawn = lazy(() => loadScaleCharts().then((m) => ({ default: m.ScaleChartsDrawn })));
 
 /** A line where the charts will be; `waiting`, it holds their place (figure.css), so the page below does not jump when they come. */
 const Note = ({ children, waiting = false }: { children: ReactNode; waiting?: boolean }) => (

@@ -6,7 +6,7 @@
  * calls, in numbers. Everything comes from the held-fixed agent's reference file (scale-view.ts).
  * A chunk of its own on the page, loaded with that file (ScaleCharts.tsx).
  */
-import * as d3 from 'd3';
+import { line, scaleLinear, type ScaleLinear } from 'd3';
 import { useId } from 'react';
 import { Axis, GridAxis } from '../chart/Axis';
 import type { YAxis } from '../chart/axes';
@@ -75,7 +75,7 @@ function endLabels(ends: { label: string; y: number }[]): { label: string; y: nu
   return sorted;
 }
 
-type Scale = d3.ScaleLinear<number, number>;
+type Scale = ScaleLinear<number, number>;
 
 /** The model's lines: the measured figures' first, then those no measurement stands beside (dotted). */
 const linesOf = (c: ScaleChartView) => [
@@ -102,8 +102,8 @@ function ScaleChart({ chart: c, q }: { chart: ScaleChartView; q: number }) {
   const captionId = useId();
   const [wrap, width] = useWidth<HTMLDivElement>(240);
   const yAxis = yAxisOf(c);
-  const x = d3.scaleLinear([0, Math.log10(SCALE_CALLS)], [M.left, Math.max(M.left + 60, width - M.right)]);
-  const y = d3.scaleLinear([0, yAxis.max], [HEIGHT - M.bottom, M.top]);
+  const x = scaleLinear([0, Math.log10(SCALE_CALLS)], [M.left, Math.max(M.left + 60, width - M.right)]);
+  const y = scaleLinear([0, yAxis.max], [HEIGHT - M.bottom, M.top]);
   return (
     <div className="vital claim-chart" data-testid={`scale-chart-${c.key}`}>
       <p className="vital-name">
@@ -141,7 +141,7 @@ function ScaleChart({ chart: c, q }: { chart: ScaleChartView; q: number }) {
 function ScaleMarks({ chart: c, x, y, top }: { chart: ScaleChartView; x: Scale; y: Scale; top: number }) {
   const at = (calls: number) => x(Math.log10(calls));
   const clamp = (v: number) => y(Math.min(v, top));
-  const path = d3.line<number>(
+  const path = line<number>(
     (_, i) => at(i + 1),
     (v) => clamp(v),
   );
