@@ -83,7 +83,10 @@ describe('the plate page, when things go wrong or are done by keyboard', () => {
     expect(await left.innerText()).toMatch(/^· about \d+ (s|min) to step 40$/);
     expect(await statusWord(page)).toBe('Training');
     // The note says a step takes seconds exactly when the backend's line does ("640 ms", "3.6 s" a step).
-    const [, n, unit] = /([\d.]+) (ms|s) a step/.exec(await page.locator('.status-speed').innerText())!;
+    // The time left may come from the first step's parts, before the backend's line has a step's pace.
+    const speed = page.locator('.status-speed', { hasText: / (ms|s) a step/ });
+    await speed.waitFor({ timeout: 120_000 });
+    const [, n, unit] = /([\d.]+) (ms|s) a step/.exec(await speed.innerText())!;
     const ms = Number(n) * (unit === 's' ? 1000 : 1);
     expect(await page.locator('.status-slow').count()).toBe(ms >= 1000 ? 1 : 0);
     if (ms >= 1000)
