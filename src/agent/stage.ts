@@ -128,7 +128,7 @@ export class SupervisedStage {
   async initial(between?: BetweenParts): Promise<SupervisedRecord> {
     const t0 = now();
     const meter = new WorkMeter(this.measureUnits(), this.stepUnits(), between);
-    const scores = await this.measure(meter.part('evaluation'));
+    const scores = await this.measure(meter.phase('evaluation'));
     return { stage: this.stage, step: 0, steps: this.steps, loss: null, ...scores, ms: now() - t0 };
   }
 
@@ -151,7 +151,7 @@ export class SupervisedStage {
         step,
         stage: this.stage === 'sft' ? 'fine-tuning' : 'pre-training',
         eachBatchAPart: this.parts !== undefined,
-        onPart: meter.part('update'),
+        onPart: meter.phase('update'),
       });
     } finally {
       disposeBatch(batch);
@@ -164,7 +164,7 @@ export class SupervisedStage {
     const every = this.recipe.sft.selectEvery;
     if (this.stage === 'sft' && every > 0 && (step % every === 0 || step === this.steps))
       await this.best.consider(this.model, step);
-    const scores = due ? await this.measure(meter.part('evaluation')) : { heldOut: null, worksheet: null };
+    const scores = due ? await this.measure(meter.phase('evaluation')) : { heldOut: null, worksheet: null };
     const ms = now() - t0;
     this.ms += ms;
     return { stage: this.stage, step, steps: this.steps, loss, ...scores, ms };

@@ -453,10 +453,10 @@ function ahead(run: RunView, e: { stage: Stage; step: number }): boolean {
   return to > at || (to === at && e.step > (records.at(-1)?.step ?? -1));
 }
 
-const inFlightOf = ({ stage, step, part, done, of, perStep, ms }: Extract<WorkerEvent, { type: 'progress' }>) => ({
+const inFlightOf = ({ stage, step, phase, done, of, perStep, ms }: Extract<WorkerEvent, { type: 'progress' }>) => ({
   stage,
   step,
-  part,
+  phase,
   done,
   of,
   perStep,

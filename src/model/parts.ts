@@ -13,11 +13,11 @@
  */
 
 /** What a record is computing: GRPO's three phases, or a supervised step and its measurement. */
-export type WorkPart = 'sampling' | 'update' | 'evaluation';
+export type WorkPhase = 'sampling' | 'update' | 'evaluation';
 
 /** Where a record's computation stands, in units of work. */
 export interface WorkProgress {
-  part: WorkPart;
+  phase: WorkPhase;
   /** Units done in this record so far. */
   done: number;
   /** Units this record takes in all: an estimate until its rollouts have ended. */
@@ -78,10 +78,10 @@ export class WorkMeter {
   }
 
   /** A phase's PartDone, under its name. */
-  part(part: WorkPart): PartDone {
+  phase(phase: WorkPhase): PartDone {
     return (units) => {
       this.done += units;
-      return this.between?.({ part, done: this.done, of: Math.max(this.of, this.done), perStep: this.perStep });
+      return this.between?.({ phase, done: this.done, of: Math.max(this.of, this.done), perStep: this.perStep });
     };
   }
 }

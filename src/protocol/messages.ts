@@ -10,7 +10,7 @@ import type { AskEpisode, StageView } from './episode-view';
 import type { Stage } from '../pipeline/stages';
 import type { RunConfig, Temperature } from '../pipeline/settings';
 import type { BackendName, CalibrateMode, EngineReport, KernelsMode, RaceRecord } from './backends';
-import type { WorkPart } from '../model/parts';
+import type { WorkPhase } from '../model/parts';
 
 /**
  * Where a checkpoint is: the absolute URL of its folder (manifest.json and the weights file it
@@ -202,7 +202,7 @@ export type WorkerEvent =
       runId: number;
       stage: Stage;
       step: number;
-      part: WorkPart;
+      phase: WorkPhase;
       done: number;
       of: number;
       perStep: number;

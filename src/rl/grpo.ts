@@ -231,7 +231,7 @@ export class GrpoStage {
   async initial(between?: BetweenParts): Promise<GrpoRecord> {
     const t0 = now();
     const meter = new WorkMeter(this.evaluationUnits(0), this.stepUnits(), between);
-    const { ev, ms: evaluation } = await this.evaluate(0, meter.part('evaluation'));
+    const { ev, ms: evaluation } = await this.evaluate(0, meter.phase('evaluation'));
     const ms = now() - t0;
     return {
       step: 0,
@@ -275,13 +275,13 @@ export class GrpoStage {
     const ahead = this.ahead;
     this.ahead = null;
     const meter = this.meterFor(step, ahead === null, between);
-    const episodes = ahead?.episodes ?? (await this.sample(meter.part('sampling')));
+    const episodes = ahead?.episodes ?? (await this.sample(meter.phase('sampling')));
     const t1 = now();
     this.sampled(meter, step, episodes, ahead === null);
 
     const rewards = episodes.map((e) => e.reward);
     const advantages = episodeAdvantages(rewards, c);
-    const part = { rowsPerPart: this.parts?.forwardRows, onPart: meter.part('update') };
+    const part = { rowsPerPart: this.parts?.forwardRows, onPart: meter.phase('update') };
     // The push: log-probs before the update (the update reads those of the episodes it runs),
     // and after it, one forward pass over the step's distinct transcripts.
     const skipped = await this.logpOfSkipped(episodes, advantages, part);
@@ -306,7 +306,7 @@ export class GrpoStage {
     const te = now();
     const pushMs = t2 - t1 + timings.before + (te - t3);
 
-    const { ev, ms: evaluation } = await this.evaluate(step, meter.part('evaluation'));
+    const { ev, ms: evaluation } = await this.evaluate(step, meter.phase('evaluation'));
     const t4 = now();
     this.stepIndex = step;
     const logp = (i: number): EpisodeLogp => ({ before: before[i] ?? skipped.get(i)!, after: after[i]! });

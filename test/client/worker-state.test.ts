@@ -119,14 +119,14 @@ describe('the trainer state', () => {
       runId,
       stage: 'grpo',
       step: n,
-      part: 'update',
+      phase: 'update',
       done,
       of: 100,
       perStep: 100,
       ms: 10 * done,
     });
     const s1 = fold(ready, started(1), progress(1, 0, 20));
-    expect(s1.inFlight).toEqual({ stage: 'grpo', step: 0, part: 'update', done: 20, of: 100, perStep: 100, ms: 200 });
+    expect(s1.inFlight).toEqual({ stage: 'grpo', step: 0, phase: 'update', done: 20, of: 100, perStep: 100, ms: 200 });
     const s2 = pageTransitions(s1, [progress(1, 0, 60), step(1, 0)]);
     expect(s2.inFlight).toBeNull();
     // A replaced run's word, or a replay's of a step already drawn, is not the next record's.

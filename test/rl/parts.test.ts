@@ -89,9 +89,9 @@ describe('a step in parts', () => {
       // A new record starts counting again.
       expect(r.done).toBeLessThan(reports[i - 1]?.done ?? Infinity);
     }
-    const step1 = reports.slice(reports.findIndex((r) => r.part === 'update'));
-    expect(step1.map((r) => order.indexOf(r.part))).toEqual(step1.map((r) => order.indexOf(r.part)).sort());
-    expect(step1.filter((r) => r.part === 'update').length).toBeGreaterThanOrEqual(4);
+    const step1 = reports.slice(reports.findIndex((r) => r.phase === 'update'));
+    expect(step1.map((r) => order.indexOf(r.phase))).toEqual(step1.map((r) => order.indexOf(r.phase)).sort());
+    expect(step1.filter((r) => r.phase === 'update').length).toBeGreaterThanOrEqual(4);
     const tensors = tf.memory().numTensors;
     await inParts.stage.next(between);
     expect(tf.memory().numTensors).toBe(tensors);

@@ -217,7 +217,7 @@ describe('where a step’s time goes', () => {
     const html = render({ run: run(1, false, 4) });
     const part = html.slice(html.indexOf('<div class="time-split"'));
     expect(part.match(/<g class="time-bar">/g)).toHaveLength(4);
-    expect(part.match(/class="part-(sampling|update|evaluation)" x="[\d.]+" width=/g)).toHaveLength(12); // the bars, not the legend's swatches
+    expect(part.match(/class="phase-(sampling|update|evaluation)" x="[\d.]+" width=/g)).toHaveLength(12); // the bars, not the legend's swatches
     expect(part).toContain(
       'aria-label="Time per GRPO step, step 4: sampling 200 ms, policy update 250 ms, held-out evaluation 50 ms"',
     );

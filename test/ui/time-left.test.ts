@@ -69,7 +69,7 @@ describe('the pace before a step is timed', () => {
   const evaluation = {
     stage: 'grpo' as const,
     step: 0,
-    part: 'evaluation' as const,
+    phase: 'evaluation' as const,
     done: 600,
     of: 2444,
     perStep: 7418,
@@ -79,7 +79,7 @@ describe('the pace before a step is timed', () => {
     const pace = paceOf(null, null, { ...evaluation, ms: 30_000 });
     expect(pace.estimated).toBe(true);
     expect(pace.msPerStep).toBeCloseTo(7418 * 50, 6);
-    expect(pace.inFlight).toMatchObject({ step: 0, part: 'evaluation', leftMs: (2444 - 600) * 50 });
+    expect(pace.inFlight).toMatchObject({ step: 0, phase: 'evaluation', leftMs: (2444 - 600) * 50 });
     expect(inFlightText(pace.inFlight!)).toBe('step 0: the held-out evaluation, 24%');
     // Step 0 in flight of a 3-step run: its own rest, then three steps.
     expect(timeLeftText({ stage: 'grpo', step: 0, steps: 3 }, pace.msPerStep, [], pace.inFlight)).toBe(
@@ -88,7 +88,7 @@ describe('the pace before a step is timed', () => {
   });
 
   it('takes the measured steps’ pace once the stage has one, and nothing without either', () => {
-    const pace = paceOf(1 / 60, 'grpo', { ...evaluation, step: 2, part: 'update', ms: 30_000 });
+    const pace = paceOf(1 / 60, 'grpo', { ...evaluation, step: 2, phase: 'update', ms: 30_000 });
     expect(pace).toMatchObject({ msPerStep: 60_000, estimated: false });
     expect(paceOf(null, null, null)).toEqual({ msPerStep: null, estimated: false, inFlight: null });
     // A new stage's record in flight is not paced by the stage before it.
@@ -146,7 +146,7 @@ describe('the status line while a slow run trains', () => {
     const inFlight = {
       stage: 'grpo' as const,
       step: 0,
-      part: 'evaluation' as const,
+      phase: 'evaluation' as const,
       done: 500,
       of: 2444,
       perStep: 7418,

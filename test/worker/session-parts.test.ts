@@ -27,7 +27,7 @@ describe('a trainer session on plain JavaScript', { timeout: 180_000 }, () => {
       const record = t.events.findIndex((e) => e.type === 'step' && e.record.step === p.step);
       expect(t.events.indexOf(p)).toBeLessThan(record);
     }
-    expect(new Set(progress.map((p) => `${p.step} ${p.part}`))).toEqual(
+    expect(new Set(progress.map((p) => `${p.step} ${p.phase}`))).toEqual(
       new Set(['0 evaluation', '1 update', '1 evaluation']),
     );
   });
@@ -39,7 +39,7 @@ describe('a trainer session on plain JavaScript', { timeout: 180_000 }, () => {
       onEvent: (e, s) => {
         if (e.type === 'ready') tensors = tf.memory().numTensors;
         const p = e as Event<'progress'>;
-        if (p.type === 'progress' && p.step === 1 && p.part === 'update' && p.done > p.of / 4)
+        if (p.type === 'progress' && p.step === 1 && p.phase === 'update' && p.done > p.of / 4)
           s.handle({ type: 'reset' });
       },
     });
@@ -49,7 +49,7 @@ describe('a trainer session on plain JavaScript', { timeout: 180_000 }, () => {
     expect(t.steps(1)).toEqual(['grpo 0']);
     // The step was left in its update: no word of it after the reset's report, and nothing kept.
     const last = t.of('progress').at(-1)!;
-    expect(last).toMatchObject({ step: 1, part: 'update' });
+    expect(last).toMatchObject({ step: 1, phase: 'update' });
     expect(t.types().slice(-1)).toEqual(['reset']);
     expect(tf.memory().numTensors).toBe(tensors);
   });

@@ -8,7 +8,7 @@
  */
 import type { InFlight } from '../../../client/worker-state';
 import { NO_JIT_FROM, type EngineReport } from '../../../protocol/backends';
-import type { WorkPart } from '../../../model/parts';
+import type { WorkPhase } from '../../../model/parts';
 import type { Stage } from '../../../pipeline/stages';
 import { stageWord } from './stages';
 
@@ -40,7 +40,7 @@ export function stepTime(ms: number): string {
 export interface InFlightPace {
   stage: Stage;
   step: number;
-  part: WorkPart;
+  phase: WorkPhase;
   /** The share of its work done, 0 to 1. */
   share: number;
   leftMs: number;
@@ -65,7 +65,7 @@ export function paceOf(stepsPerSecond: number | null, stage: Stage | null, inFli
       ? {
           stage: inFlight.stage,
           step: inFlight.step,
-          part: inFlight.part,
+          phase: inFlight.phase,
           share: inFlight.done / inFlight.of,
           leftMs: (inFlight.of - inFlight.done) * perUnit,
         }
@@ -96,7 +96,7 @@ export function timeLeftText(
   return `${aboutDuration(left)} to ${stageWord(at.stage)} step ${at.steps}${then}`;
 }
 
-const PART_WORDS: Record<WorkPart, string> = {
+const PHASE_WORDS: Record<WorkPhase, string> = {
   sampling: 'sampling',
   update: 'the update',
   evaluation: 'the held-out evaluation',
@@ -104,7 +104,7 @@ const PART_WORDS: Record<WorkPart, string> = {
 
 /** The record in flight in words: "step 1: the update, 45%". */
 export const inFlightText = (f: InFlightPace): string =>
-  `step ${f.step}: ${PART_WORDS[f.part]}, ${Math.floor(100 * Math.min(f.share, 1))}%`;
+  `step ${f.step}: ${PHASE_WORDS[f.phase]}, ${Math.floor(100 * Math.min(f.share, 1))}%`;
 
 /**
  * Why this engine trains slowly, as the worker measured it — "This browser runs no WebAssembly,

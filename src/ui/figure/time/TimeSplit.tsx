@@ -7,7 +7,7 @@ import * as d3 from 'd3';
 import { memo, useId } from 'react';
 import type { GrpoStepView } from '../../../protocol/episode-view';
 import { sameGrpoSide, type RunView } from '../types';
-import { PART_LABEL, PARTS, SHARED_BATCH_NOTE, splitReadout, splitSentence, splitSummary } from './time-split';
+import { PHASE_LABEL, PHASES, SHARED_BATCH_NOTE, splitReadout, splitSentence, splitSummary } from './time-split';
 import { Axis, GridAxis } from '../chart/Axis';
 import { stepTicks } from '../chart/frame';
 import { useWidth } from '../chart/useWidth';
@@ -38,13 +38,13 @@ export const TimeSplit = memo(function TimeSplit({ run, frame }: Props) {
 /** The legend, the stacked bars of every timed step, and their caption. */
 function TimeChart({ steps, frame }: { steps: readonly GrpoStepView[]; frame: number }) {
   const [wrap, width] = useWidth<HTMLDivElement>(480);
-  const top = Math.max(1, ...steps.map((r) => PARTS.reduce((t, p) => t + r.timeSplit[p], 0)));
+  const top = Math.max(1, ...steps.map((r) => PHASES.reduce((t, p) => t + r.timeSplit[p], 0)));
   const x = d3.scaleLinear([0, frame], [M.left, Math.max(M.left + 40, width - M.right)]);
   const y = d3.scaleLinear([0, top], [HEIGHT - M.bottom, M.top]).nice(3);
 
   const last = steps.at(-1);
   const captionId = useId();
-  const label = `Time per GRPO step, step ${last!.step}: ${PARTS.map((p) => `${PART_LABEL[p]} ${Math.round(last!.timeSplit[p])} ms`).join(', ')}`;
+  const label = `Time per GRPO step, step ${last!.step}: ${PHASES.map((p) => `${PHASE_LABEL[p]} ${Math.round(last!.timeSplit[p])} ms`).join(', ')}`;
   return (
     <>
       <TimeLegend />
@@ -75,23 +75,23 @@ function TimeChart({ steps, frame }: { steps: readonly GrpoStepView[]; frame: nu
   );
 }
 
-/** Each part's swatch and name. */
+/** Each phase's swatch and name. */
 function TimeLegend() {
   return (
     <ul className="legend time-legend">
-      {PARTS.map((p) => (
+      {PHASES.map((p) => (
         <li key={p}>
           <svg className="swatch" aria-hidden="true" width="12" height="10" viewBox="0 0 12 10">
-            <rect className={`part-${p}`} x="1" y="1" width="10" height="8" />
+            <rect className={`phase-${p}`} x="1" y="1" width="10" height="8" />
           </svg>{' '}
-          {PART_LABEL[p]}
+          {PHASE_LABEL[p]}
         </li>
       ))}
     </ul>
   );
 }
 
-/** Per step, its parts stacked from the axis up, in PARTS' order. */
+/** Per step, its phases stacked from the axis up, in PHASES' order. */
 function TimeBars({
   steps,
   x,
@@ -106,12 +106,12 @@ function TimeBars({
     let base = 0;
     return (
       <g key={r.step} className="time-bar">
-        {PARTS.map((p) => {
+        {PHASES.map((p) => {
           const v = r.timeSplit[p];
           const rect = (
             <rect
               key={p}
-              className={`part-${p}`}
+              className={`phase-${p}`}
               x={x(r.step) - bar / 2}
               width={bar}
               y={y(base + v)}
