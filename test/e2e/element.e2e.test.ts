@@ -75,6 +75,10 @@ describe('the custom element’s attributes', () => {
     // With a finished run on the charts, as with the switch: the setting waits for Run, and says so
     // beside the controls; Run takes GRPO again, from that run's agent, with masking off.
     await setAttr(page, 'masking', 'off');
+    // The attribute opens the part its control lives in, as a reader's own change would be seen there.
+    await expect
+      .poll(() => page.locator('details[data-part="terms"]').evaluate((d: HTMLDetailsElement) => d.open))
+      .toBe(true);
     await expect.poll(() => masking(page).isChecked()).toBe(false);
     await page.locator('.settings-wait').waitFor();
     expect(await page.locator('.settings-wait').innerText()).toContain('wait for Run or Step');
