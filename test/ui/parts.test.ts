@@ -52,13 +52,15 @@ describe('the summary lines', () => {
     );
   });
 
-  it('count a group as teaching nothing only when its 8 rewards are all equal', () => {
+  it('count the groups that taught nothing as the trainer counted them, from the step’s record', () => {
     const last = run(1, false, 2).steps.at(-1)!;
-    const group = last.episodes.slice(0, 8);
-    const flat = { ...last, episodes: group.map((e) => ({ ...e, reward: 1 })) };
-    const split = { ...last, episodes: group.map((e, i) => ({ ...e, reward: i === 0 ? 0 : 1 })) };
-    expect(stepHeadline(flat, 8)).toBe('step 2: 8 episodes in 1 group, 1 of which taught nothing');
-    expect(stepHeadline(split, 8)).toBe('step 2: 8 episodes in 1 group, 0 of which taught nothing');
+    expect(last.zeroSpreadGroups).toBe(0.25); // the fixture's: 2 of its 8 groups
+    expect(stepHeadline(last, 8)).toBe('step 2: 64 episodes in 8 groups, 2 of which taught nothing');
+    // The record, not a count of its own: the same episodes with another record say the record's.
+    expect(stepHeadline({ ...last, zeroSpreadGroups: 0 }, 8)).toBe(
+      'step 2: 64 episodes in 8 groups, 0 of which taught nothing',
+    );
+    expect(stepHeadline({ ...last, zeroSpreadGroups: null }, 8)).toBeNull();
   });
 
   it('say the settings a part holds only where they differ from the plate’s', () => {

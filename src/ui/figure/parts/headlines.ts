@@ -31,16 +31,15 @@ export function startHeadline(s: RunSettings, seed: number): string {
   return `${start}; next run: ${seedPhrase(seed)}`;
 }
 
-/** One step taken apart: the step shown, and how many of its groups taught nothing. */
+/**
+ * One step taken apart: the step shown, and how many of its groups taught nothing, as the trainer
+ * counted them (the record's zeroSpreadGroups: rl/figures.ts's flatGroupShares).
+ */
 export function stepHeadline(record: GrpoStepView | null, groupSize: number): string | null {
-  if (!record || record.episodes.length === 0) return null;
-  const groups = Math.floor(record.episodes.length / groupSize);
-  let flat = 0;
-  for (let g = 0; g < groups; g++) {
-    const rewards = record.episodes.slice(g * groupSize, (g + 1) * groupSize).map((e) => e.reward);
-    if (rewards.every((r) => r === rewards[0])) flat++;
-  }
-  return `step ${record.step}: ${record.episodes.length} episodes in ${groups} group${groups === 1 ? '' : 's'}, ${flat} of which taught nothing`;
+  if (!record || record.episodes.length === 0 || record.zeroSpreadGroups === null) return null;
+  const groups = record.sampled / groupSize;
+  const flat = Math.round(record.zeroSpreadGroups * groups);
+  return `step ${record.step}: ${record.sampled} episodes in ${groups} group${groups === 1 ? '' : 's'}, ${flat} of which taught nothing`;
 }
 
 /** What a practitioner reads: the share of groups that teach nothing, first step → latest. */
