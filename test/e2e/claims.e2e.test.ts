@@ -145,7 +145,7 @@ describe('Run every length', () => {
     const button = page.getByRole('button', { name: RUN_EVERY_LENGTH });
     await inPlace(button);
     await button.click();
-    await openPart(page, 'export'); // it comes with the first length's first step
+    await openPart(page, 'export'); // open before the run: it stays open from one length to the next
     await page.locator('.run-export-lengths').waitFor({ timeout: 120_000 });
     await waitForStatus(page, 'Finished');
     const said = await page.evaluate(() => (window as unknown as { sequenceSaid: string[] }).sequenceSaid);

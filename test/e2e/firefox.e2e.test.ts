@@ -108,7 +108,7 @@ describe('Run every length in Firefox', () => {
       await openPartIn(page, 'run-yourself');
       await page.$eval('button.run-lengths', (b) => b.scrollIntoView({ block: 'center' }));
       await page.click('button.run-lengths');
-      await openPartIn(page, 'export', RUN_WAIT); // it comes with the first length's data
+      await openPartIn(page, 'export'); // open before the run's data: it stays open from one length to the next
       await page.waitForSelector('.run-export-lengths', { timeout: 2 * RUN_WAIT });
       const yours = await page.$$eval('tr[data-claim="reward"] .claim-yours', (es) => es.map((e) => e.textContent));
       const { charts } = await page.evaluate(endState);

@@ -138,7 +138,7 @@ describe('the plate read down, at 1280 × 1000', () => {
       .locator('details[data-part]')
       .evaluateAll((ds) => ds.map((d) => ({ id: d.getAttribute('data-part')!, open: (d as HTMLDetailsElement).open })));
     const closed = folded.filter((d) => !d.open).map((d) => d.id as PartId);
-    for (const id of ['behaviour', 'terms', 'start', 'step', 'practitioner', 'time', 'run-yourself'] as const)
+    for (const id of ['behaviour', 'terms', 'start', 'step', 'practitioner', 'export', 'time', 'run-yourself'] as const)
       expect(closed).toContain(id);
     for (const id of closed) {
       const part = page.locator(`details[data-part="${id}"]`);

@@ -200,8 +200,10 @@ function DeeperParts(p: FigureProps & Shown) {
           steps={p.steps}
         />
       </Part>
-      {p.run && hasData && (
-        <Part id="export" level={2}>
+      {/* Always there, so that a part the reader opened stays open while a run of every length
+          moves from one length to the next (each starts with no data). */}
+      <Part id="export" level={2}>
+        {p.run && hasData ? (
           <RunExport
             run={p.run}
             backend={t.backend?.backend ?? null}
@@ -210,8 +212,12 @@ function DeeperParts(p: FigureProps & Shown) {
             reproduceUrl={p.reproduceUrl}
             lengths={sequenceRuns(p)}
           />
-        </Part>
-      )}
+        ) : (
+          <p className="export-none">
+            Nothing to take away yet: a run’s files come with its first step. Press Run or Step, and they are here.
+          </p>
+        )}
+      </Part>
     </div>
   );
 }
