@@ -8,7 +8,7 @@
  * claims beside "The difficulties grow with the episode…", where a step's time goes beside "its
  * speed limits the sampling rate".
  */
-import { lazy, Suspense, useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { ChunkError } from '../ChunkError';
 import { AGENT_RECIPE, GRPO } from '../../config';
 import type { AskQuestion } from '../../protocol/messages';
@@ -51,7 +51,7 @@ import { StatusLine } from './run/StatusLine';
 import { SeedChoice, StartChoice } from './start/StartChoice';
 import { StageStrip } from './start/StageStrip';
 import { TaughtData } from './start/TaughtData';
-import { loadStepTakenApart } from './step/step-load';
+import { StepTakenApart } from './step/step-load';
 import { TermSwitches } from './terms/TermSwitches';
 import { TimeSplit } from './time/TimeSplit';
 import { toneOf, type Marker, type RunView } from './types';
@@ -93,9 +93,6 @@ export interface FigureProps {
 }
 
 const NONE: readonly SupervisedRecord[] = [];
-
-/** Its code comes when the part first opens (step/step-load.ts). */
-const StepTakenApart = lazy(() => loadStepTakenApart().then((m) => ({ default: m.StepTakenApart })));
 
 /** The slow note's offer: this run's link with fewer GRPO steps. */
 const fewerStepsOf =

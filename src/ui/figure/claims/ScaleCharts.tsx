@@ -5,12 +5,10 @@
  * asked for when that file arrives — as the section comes near — so a first visit does not carry
  * them (the first-visit budget, test/sites/frameworks.test.ts; scale-charts-load.ts).
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { ChunkError } from '../../ChunkError';
 import type { ReferenceState } from '../reference';
-import { loadScaleCharts } from './scale-charts-load';
-
-const Drawn = lazy(() => loadScaleCharts().then((m) => ({ default: m.ScaleChartsDrawn })));
+import { ScaleChartsDrawn as Drawn } from './scale-charts-load';
 
 /** A line where the charts will be; `waiting`, it holds their place (figure.css), so the page below does not jump when they come. */
 const Note = ({ children, waiting = false }: { children: ReactNode; waiting?: boolean }) => (

@@ -1,4 +1,2 @@
-/** The package's build's step-load.ts: the step taken apart's code in the same file, loaded already. */
-import * as code from './StepTakenApart';
-
-export const loadStepTakenApart = () => Promise.resolve(code);
+/** The package's build's step-load.ts: the step taken apart in the same file, rendered at once. */
+export { StepTakenApart } from './StepTakenApart';
