@@ -11,7 +11,15 @@ import {
   timeHeadline,
 } from '../../src/ui/figure/parts/headlines';
 import { BESIDE, paragraphWith } from '../../src/ui/figure/parts/paragraphs';
-import { PART, partFragment, partOfFragment, partsOfSettings, type PartId } from '../../src/ui/figure/parts/parts';
+import {
+  PART,
+  partFragment,
+  partMentions,
+  partOfFragment,
+  partsOfSettings,
+  type PartId,
+} from '../../src/ui/figure/parts/parts';
+import { settingNotes } from '../../src/ui/figure/run/notes';
 import { run } from './fixtures';
 
 describe('the parts', () => {
@@ -27,6 +35,24 @@ describe('the parts', () => {
     expect(partsOfSettings(['faulty'])).toEqual([]);
     expect(partsOfSettings(['updatesPerBatch', 'start', 'episode'])).toEqual(['practitioner', 'start', 'run-yourself']);
     for (const k of SETTING_KEYS) expect(k === 'faulty' || partsOfSettings([k]).length === 1, k).toBe(true);
+  });
+
+  it('are linked from a note that names one by its title in quotes, and only from there', () => {
+    expect(partMentions('watch “What a practitioner reads”. Each step (“Where a step’s time goes” shows it).')).toEqual(
+      [
+        { text: 'watch ' },
+        { text: 'What a practitioner reads', part: 'practitioner' },
+        { text: '. Each step (' },
+        { text: 'Where a step’s time goes', part: 'time' },
+        { text: ' shows it).' },
+      ],
+    );
+    expect(partMentions('what a practitioner reads, unquoted')).toEqual([
+      { text: 'what a practitioner reads, unquoted' },
+    ]);
+    expect(partMentions('“Not a part”')).toEqual([{ text: '“Not a part”' }]);
+    const reused = settingNotes({ ...PLATE_SETTINGS, updatesPerBatch: 2 }, null).join(' ');
+    expect(partMentions(reused).flatMap((m) => m.part ?? [])).toEqual(['practitioner', 'time']);
   });
 
   it('go beside the results’ paragraph that says what each shows, one paragraph each, in the plate’s order', () => {

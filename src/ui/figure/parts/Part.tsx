@@ -8,7 +8,7 @@
  */
 import { useCallback, useContext, type MouseEvent, type ReactNode } from 'react';
 import { PLATE_SETTINGS, SETTING_KEYS, type RunSettings } from '../../../pipeline/settings';
-import { PART, partFragment, partsOfSettings, type PartId } from './parts';
+import { PART, partFragment, partMentions, partsOfSettings, type PartId } from './parts';
 import { PartsContext } from './useParts';
 
 interface Props {
@@ -55,6 +55,19 @@ export function PartLink({ to, children }: { to: PartId; children?: ReactNode })
     <a className="part-link" href={partFragment(to)} onClick={follow}>
       {children ?? PART[to].title}
     </a>
+  );
+}
+
+/** A sentence of the figure's whose quoted part titles link to their parts (the quotes stay, around the link). */
+export function WithPartLinks({ sentence }: { sentence: string }) {
+  return partMentions(sentence).map((m, i) =>
+    m.part ? (
+      <span key={i}>
+        “<PartLink to={m.part}>{m.text}</PartLink>”
+      </span>
+    ) : (
+      <span key={i}>{m.text}</span>
+    ),
   );
 }
 

@@ -81,3 +81,30 @@ export function partOfFragment(hash: string): PartId | null {
   const id = name.slice(FRAGMENT.length);
   return id in PART ? (id as PartId) : null;
 }
+
+/** A piece of a sentence: plain words, or a part's title quoted in it (“What a practitioner reads”). */
+export type Mention = { text: string; part?: PartId };
+
+const QUOTED = new RegExp(
+  `“(${Object.values(PART)
+    .map((p) => p.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|')})”`,
+  'g',
+);
+
+/**
+ * A sentence cut where it names a part by its title in quotes, so that the words it says can link
+ * to the part (a note that says “What a practitioner reads” opens it). Other words stay as they are.
+ */
+export function partMentions(sentence: string): Mention[] {
+  const byTitle = new Map(Object.entries(PART).map(([id, p]) => [p.title, id as PartId]));
+  const out: Mention[] = [];
+  let at = 0;
+  for (const m of sentence.matchAll(QUOTED)) {
+    if (m.index > at) out.push({ text: sentence.slice(at, m.index) });
+    out.push({ text: m[1]!, part: byTitle.get(m[1]!)! });
+    at = m.index + m[0].length;
+  }
+  if (at < sentence.length || out.length === 0) out.push({ text: sentence.slice(at) });
+  return out;
+}

@@ -29,7 +29,7 @@ import {
 import { firstDipWhy } from './first-dip';
 import { settingNotes } from './notes';
 import { Readout } from './Readout';
-import { SettingsLinks } from '../parts/Part';
+import { SettingsLinks, WithPartLinks } from '../parts/Part';
 import { referenceBand, runsLike, type ReferenceMetric, type ReferenceRun, type ReferenceRuns } from '../reference';
 import { sameGrpoSide, toneOf, type BandPoint, type RunView } from '../types';
 
@@ -127,7 +127,9 @@ export const GrpoPanel = memo(function GrpoPanel(p: GrpoProps) {
       {notes.length > 0 && (
         <aside className="figure-notes" aria-label="Notes on the settings">
           {notes.map((n) => (
-            <p key={n}>{n}</p>
+            <p key={n}>
+              <WithPartLinks sentence={n} />
+            </p>
           ))}
           <SettingsLinks settings={p.config} />
         </aside>

@@ -151,7 +151,7 @@ function reuseNote(s: RunSettings, reused: ConfigFigures | null, once: ConfigFig
           : `; the clip acted on ${(100 * clip).toFixed(1)}% of the model’s characters.`)
       : '';
   return (
-    `Each sampled batch is used for ${mu} updates (μ = ${mu}): the sampling policy’s log-probabilities are frozen, and from the second update on the ratio moves away from 1, so the clip at 1 ± ${GRPO.clipEps} acts — watch the clipped characters under “What a practitioner reads”. Each step now costs ${mu} updates (the time split shows it).` +
+    `Each sampled batch is used for ${mu} updates (μ = ${mu}): the sampling policy’s log-probabilities are frozen, and from the second update on the ratio moves away from 1, so the clip at 1 ± ${GRPO.clipEps} acts — watch the clipped characters under “What a practitioner reads”. Each step now costs ${mu} updates (“Where a step’s time goes” shows it).` +
     measured
   );
 }
