@@ -301,8 +301,7 @@ export async function worksheetAccuracy(
       tf.dispose(hits ?? []);
       disposeBatch(batch);
     }
-    const wait = parts.onPart?.(these.length * WORKSHEET_LINE * UNITS.forward);
-    if (wait) await wait;
+    await parts.onPart?.(these.length * WORKSHEET_LINE * UNITS.forward);
   }
   return { success: correct / rows.length, correct, n: rows.length };
 }

@@ -48,8 +48,7 @@ export async function transcriptLogProbs(
     const L = Math.max(...these.map((t) => t.length));
     const logp = await logProbsOf(model, these, L, temperature);
     these.forEach((t, i) => row.set(t, logp.slice(i * (L - 1), i * (L - 1) + t.length - 1)));
-    const wait = parts.onPart?.(these.length * (L - 1) * UNITS.forward);
-    if (wait) await wait;
+    await parts.onPart?.(these.length * (L - 1) * UNITS.forward);
   }
   return texts.map((t) => row.get(t)!);
 }

@@ -150,8 +150,7 @@ export async function supervisedStep(
       }
       if (!Number.isFinite(loss)) throw new NonFiniteLossError(opts.step ?? 0, loss, opts.stage);
       const chars = (part ?? batches.map((_, i) => i)).reduce((n, i) => n + batches[i]!.weights.size, 0);
-      const wait = opts.onPart?.(chars * UNITS.train);
-      if (wait) await wait;
+      await opts.onPart?.(chars * UNITS.train);
     }
     optimizer.applyGradients(sum!);
     if (opts.weightDecay > 0) {

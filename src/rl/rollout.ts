@@ -139,8 +139,7 @@ export async function rolloutRows(
         probs = undefined;
         if (parts.length > 1) (p as Float32Array).set(got, part[0]! * VOCAB.length);
         else p = got;
-        const wait = opts.onPart?.(part.length * T);
-        if (wait) await wait;
+        await opts.onPart?.(part.length * T);
       }
       start += T;
       // Decide position `start` from p, then the positions after it that need no model.

@@ -114,8 +114,7 @@ export async function policyUpdate({
       // ratio measures how far the later updates moved away from it and the clip can bite.
       for (const b of buckets) {
         b.policy.oldLogp = tf.tidy(() => targetLogProbs(model.logits(b.inputs), b.policy.targets, c.temperature));
-        const wait = done([b], UNITS.forward);
-        if (wait) await wait;
+        await done([b], UNITS.forward);
       }
     }
     tg = now();
@@ -216,8 +215,7 @@ async function gradientStep(
       total.high += r.high;
       sum = sum === null ? grads : addGrads(sum, grads);
       if (!Number.isFinite(r.loss)) throw new NonFiniteLossError(step, r.loss);
-      const wait = work.done(part, UNITS.train);
-      if (wait) await wait;
+      await work.done(part, UNITS.train);
     }
     optimizer.applyGradients(sum!);
   } finally {
